@@ -1,0 +1,64 @@
+"""tcpu_cc_test: one GoogleTest binary, built once for aarch64, run in every QEMU variant.
+
+    load("@tcpu_sdk//tests/qemu:defs.bzl", "tcpu_cc_test")
+
+    tcpu_cc_test(
+        name = "gemv_test",
+        srcs = ["gemv_test.cc"],
+        deps = ["//kernels/gemv", "@tcpu_sdk//third_party:gtest_main"],
+    )
+
+creates `gemv_test_vl128` ... `gemv_test_vl2048`, `gemv_test_nosve`, `gemv_test_a64fx`,
+`gemv_test_n1`, `gemv_test_a53` (see variants.bzl), a test_suite `gemv_test` of them all,
+and the aarch64 cc_test `gemv_test_aarch64` (tagged manual) they run.
+"""
+
+load(":qemu_test.bzl", "qemu_test")
+load(":variants.bzl", "ALL_VARIANTS", "QEMU_VARIANTS")
+
+def tcpu_cc_test(
+        name,
+        variants = ALL_VARIANTS,
+        size = "medium",
+        timeout = None,
+        shard_count = None,
+        flaky = None,
+        tags = [],
+        **cc_test_args):
+    """Declares an aarch64 cc_test and one qemu_test per variant.
+
+    Args:
+      name: base name; each variant is `<name>_<variant>`, the suite is `<name>`.
+      variants: names from QEMU_VARIANTS to run (default: all nine).
+      size, timeout, shard_count, flaky: as for any test, applied to every variant.
+      tags: added to every variant (each also gets `qemu`, its variant name and cpu_* tags).
+      **cc_test_args: srcs, deps, copts, data, ... of the cc_test.
+    """
+    binary = name + "_aarch64"
+    native.cc_test(
+        name = binary,
+        tags = ["manual"] + tags,
+        target_compatible_with = ["@platforms//cpu:aarch64"],
+        **cc_test_args
+    )
+    tests = []
+    for variant in variants:
+        if variant not in QEMU_VARIANTS:
+            fail("tcpu_cc_test(%s): unknown variant '%s'; known: %s" %
+                 (name, variant, ", ".join(ALL_VARIANTS)))
+        v = QEMU_VARIANTS[variant]
+        qemu_test(
+            name = name + "_" + variant,
+            binary = ":" + binary,
+            variant = variant,
+            cpu = v.cpu,
+            sve_vl_bits = v.sve_vl_bits,
+            cpu_features = v.features,
+            size = size,
+            timeout = timeout,
+            shard_count = shard_count,
+            flaky = flaky,
+            tags = ["qemu", variant] + v.tags + tags,
+        )
+        tests.append(":" + name + "_" + variant)
+    native.test_suite(name = name, tests = tests, tags = tags)

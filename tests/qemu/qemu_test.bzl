@@ -1,0 +1,76 @@
+"""qemu_test: runs one aarch64 binary under the pinned qemu-aarch64 with one -cpu variant.
+
+The binary is built for //platforms:linux_aarch64 through a transition, so a plain
+`bazel test //...` (host platform, no flags) builds and runs it. All variants of one
+binary share that configuration, so the binary is built once.
+"""
+
+def _to_aarch64_impl(settings, attr):
+    return {"//command_line_option:platforms": str(Label("//platforms:linux_aarch64"))}
+
+_to_aarch64 = transition(
+    implementation = _to_aarch64_impl,
+    inputs = [],
+    outputs = ["//command_line_option:platforms"],
+)
+
+def _runfiles_path(ctx, file):
+    # External files have short paths like ../repo/path; main-repo files are workspace-relative.
+    if file.short_path.startswith("../"):
+        return file.short_path[3:]
+    return ctx.workspace_name + "/" + file.short_path
+
+def _qemu_test_impl(ctx):
+    binary = ctx.executable.binary
+    qemu = ctx.file._qemu
+    launcher = ctx.actions.declare_file(ctx.label.name + ".sh")
+    ctx.actions.expand_template(
+        template = ctx.file._launcher_template,
+        output = launcher,
+        is_executable = True,
+        substitutions = {
+            "%{variant}": ctx.attr.variant,
+            "%{cpu}": ctx.attr.cpu,
+            "%{sve_vl_bits}": str(ctx.attr.sve_vl_bits),
+            "%{features}": ",".join(ctx.attr.cpu_features),
+            "%{qemu}": _runfiles_path(ctx, qemu),
+            "%{binary}": _runfiles_path(ctx, binary),
+        },
+    )
+    runfiles = ctx.runfiles(files = [binary] + ctx.files._qemu_files)
+    runfiles = runfiles.merge(ctx.attr.binary[0][DefaultInfo].default_runfiles)
+    return [DefaultInfo(executable = launcher, runfiles = runfiles)]
+
+qemu_test = rule(
+    implementation = _qemu_test_impl,
+    test = True,
+    attrs = {
+        "binary": attr.label(
+            mandatory = True,
+            executable = True,
+            cfg = _to_aarch64,
+            doc = "The aarch64 program to run (usually a cc_test); built for linux_aarch64.",
+        ),
+        "variant": attr.string(mandatory = True),
+        "cpu": attr.string(mandatory = True, doc = "qemu-aarch64 -cpu value."),
+        "sve_vl_bits": attr.int(doc = "SVE vector length the CPU promises, 0 without SVE."),
+        "cpu_features": attr.string_list(doc = "Features the CPU promises (sve, sve2, i8mm, ...)."),
+        "_qemu": attr.label(
+            default = "@qemu_user//:bin/qemu-aarch64",
+            allow_single_file = True,
+            cfg = "exec",
+        ),
+        "_qemu_files": attr.label(
+            default = "@qemu_user//:qemu_aarch64_files",
+            cfg = "exec",
+        ),
+        "_launcher_template": attr.label(
+            default = "//tests/qemu:qemu_launcher.sh.tpl",
+            allow_single_file = True,
+        ),
+        "_allowlist_function_transition": attr.label(
+            default = "@bazel_tools//tools/allowlists/function_transition_allowlist",
+        ),
+    },
+    doc = "A test that runs `binary` under qemu-aarch64 -cpu `cpu`.",
+)

@@ -1,0 +1,56 @@
+"""debian_packages: a repository made of the Debian packages pinned by one lockfile.
+
+The packages are fetched and verified by materialize.sh (see there); verified .debs are
+kept in a cache keyed by sha256 outside the output base, so a fresh clone or
+`bazel clean --expunge` does not download again.
+
+Environment:
+  TCPU_DEB_CACHE  cache folder (default ~/.cache/tcpu-sdk/debs)
+  TCPU_DEB_DIR    folder of pre-downloaded .debs (pool file names) for air-gapped hosts
+"""
+
+def _cache_dir(rctx):
+    env = rctx.os.environ
+    if env.get("TCPU_DEB_CACHE"):
+        return env["TCPU_DEB_CACHE"]
+    home = env.get("HOME")
+    if not home:
+        fail("debian_packages(%s): HOME is unset; set TCPU_DEB_CACHE to a cache folder" % rctx.name)
+    base = env.get("XDG_CACHE_HOME") or (home + "/.cache")
+    return base + "/tcpu-sdk/debs"
+
+def _debian_packages_impl(rctx):
+    script = rctx.path(rctx.attr._materialize)
+    rctx.path(rctx.attr._apt_state)  # Makes the sourced helper a tracked input.
+    lockfile = rctx.path(rctx.attr.lockfile)
+    result = rctx.execute(
+        ["bash", script, lockfile, rctx.path("."), _cache_dir(rctx)],
+        timeout = 3600,
+        quiet = True,
+    )
+    if result.return_code != 0:
+        fail("\n" + (result.stderr or result.stdout).strip())
+    for launcher, tool in rctx.attr.launchers.items():
+        rctx.template(launcher, rctx.attr._launcher_template, executable = True, substitutions = {
+            "%{tool}": tool,
+            "%{multiarch}": "x86_64-linux-gnu",
+        })
+    rctx.symlink(rctx.attr.build_file, "BUILD.bazel")
+    rctx.file("WORKSPACE", "workspace(name = \"%s\")\n" % rctx.name)
+
+debian_packages = repository_rule(
+    implementation = _debian_packages_impl,
+    attrs = {
+        "lockfile": attr.label(mandatory = True, allow_single_file = True),
+        "build_file": attr.label(mandatory = True, allow_single_file = True),
+        "launchers": attr.string_dict(
+            doc = "Launcher path -> binary in the tree; a launcher runs its binary with the " +
+                  "tree's x86-64 shared libraries (for host tools such as clang or qemu).",
+        ),
+        "_launcher_template": attr.label(default = "//toolchains/debian:launcher.sh.tpl"),
+        "_materialize": attr.label(default = "//toolchains/debian:materialize.sh"),
+        "_apt_state": attr.label(default = "//toolchains/debian:apt_state.sh"),
+    },
+    environ = ["TCPU_DEB_CACHE", "TCPU_DEB_DIR", "XDG_CACHE_HOME", "HOME"],
+    doc = "Extracts the Debian packages pinned in `lockfile` and adds `build_file` as BUILD.",
+)

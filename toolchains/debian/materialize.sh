@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Materialises the packages of one lockfile into a directory: every .deb comes from the
+# sha256-keyed cache, from $TCPU_DEB_DIR (air-gapped hosts) or from `apt-get download`
+# through a private apt state; each is verified against the lockfile before `dpkg-deb -x`,
+# and absolute symlinks are rewritten to stay inside the tree.
+#
+#   materialize.sh LOCKFILE OUT_DIR CACHE_DIR
+#
+# Called by the debian_packages repository rule; usable by hand to debug a lockfile.
+set -euo pipefail
+
+lockfile=$1 out=$2 cache=$3
+source "$(dirname "$0")/apt_state.sh"
+
+fail() { echo "debian_packages($(basename "$lockfile")): $*" >&2; exit 1; }
+
+sha256_of() { sha256sum "$1" | cut -d' ' -f1; }
+
+mkdir -p "$cache" "$out"
+names=() versions=() archs=() shas=() files=()
+while IFS=$'\t' read -r name version arch sha file; do
+  [[ -z $name || $name == \#* ]] && continue
+  [[ $sha =~ ^[0-9a-f]{64}$ ]] || fail "package $name: malformed sha256 '$sha' in the lockfile"
+  names+=("$name") versions+=("$version") archs+=("$arch") shas+=("$sha") files+=("$file")
+done <"$lockfile"
+((${#names[@]})) || fail "the lockfile lists no packages"
+
+# 1. Find what the cache and $TCPU_DEB_DIR already hold.
+missing=()
+for i in "${!names[@]}"; do
+  cached="$cache/${shas[i]}.deb"
+  [[ -f $cached ]] && continue
+  if [[ -n ${TCPU_DEB_DIR:-} && -f $TCPU_DEB_DIR/${files[i]} ]]; then
+    actual=$(sha256_of "$TCPU_DEB_DIR/${files[i]}")
+    [[ $actual == "${shas[i]}" ]] || fail "package ${names[i]} ${versions[i]}: sha256 mismatch" \
+        "for $TCPU_DEB_DIR/${files[i]}: expected ${shas[i]}, got $actual"
+    cp "$TCPU_DEB_DIR/${files[i]}" "$cached.tmp.$$" && mv "$cached.tmp.$$" "$cached"
+    continue
+  fi
+  missing+=("$i")
+done
+
+# 2. Download the rest with apt, then verify and move each into the cache.
+if ((${#missing[@]})); then
+  [[ -z ${TCPU_DEB_DIR:-} ]] || echo "note: not in TCPU_DEB_DIR, downloading:" \
+      "$(for i in "${missing[@]}"; do printf '%s ' "${files[i]}"; done)" >&2
+  state="$out/.apt"
+  arch_of_set=${archs[${missing[0]}]}
+  for i in "${missing[@]}"; do [[ ${archs[i]} == all ]] || arch_of_set=${archs[i]}; done
+  apt_state_init "$state" "$arch_of_set"
+  apt_state_update || fail "cannot update the private apt state (no network? set TCPU_DEB_DIR)"
+  mkdir -p "$state/download"
+  for i in "${missing[@]}"; do
+    spec="${names[i]}:${archs[i]}=${versions[i]}"
+    [[ ${archs[i]} == all ]] && spec="${names[i]}=${versions[i]}"
+    if ! log=$(cd "$state/download" && apt-get "${APT_OPTS[@]}" -q download "$spec" 2>&1); then
+      fail "package ${names[i]} ${versions[i]} (${archs[i]}) cannot be downloaded: $(grep -E '^E:' <<<"$log" | head -n 2)"
+    fi
+    got=$(ls "$state/download"/"${names[i]}"_*.deb 2>/dev/null | head -n 1)
+    [[ -n $got ]] || fail "package ${names[i]}: apt-get download produced no file"
+    actual=$(sha256_of "$got")
+    [[ $actual == "${shas[i]}" ]] || fail "package ${names[i]} ${versions[i]}: sha256 mismatch:" \
+        "expected ${shas[i]} (lockfile), got $actual (downloaded ${got##*/})"
+    mv "$got" "$cache/${shas[i]}.deb.tmp.$$" && mv "$cache/${shas[i]}.deb.tmp.$$" "$cache/${shas[i]}.deb"
+  done
+  rm -rf "$state"
+fi
+
+# 3. Verify every cached file again (a cache can rot) and extract.
+for i in "${!names[@]}"; do
+  cached="$cache/${shas[i]}.deb"
+  actual=$(sha256_of "$cached")
+  [[ $actual == "${shas[i]}" ]] || fail "package ${names[i]} ${versions[i]}: sha256 mismatch for" \
+      "cached $cached: expected ${shas[i]}, got $actual (delete the file to download it again)"
+  dpkg-deb -x "$cached" "$out" || fail "package ${names[i]}: dpkg-deb -x failed on $cached"
+done
+
+# 4. Absolute symlinks point into the host's filesystem: make them relative to the tree.
+while IFS= read -r -d '' link; do
+  target=$(readlink "$link")
+  [[ $target == /* ]] || continue
+  rel=$(realpath -m --relative-to="$(dirname "$link")" "$out$target")
+  ln -sfn "$rel" "$link"
+done < <(find "$out" -type l -print0)

@@ -1,0 +1,47 @@
+"""The pinned external repositories of the SDK: one debian_packages repository per lockfile.
+
+A workspace that uses the SDK from outside calls tcpu_sdk_repositories() too (README.md).
+"""
+
+load("//toolchains/debian:debian_packages.bzl", "debian_packages")
+
+LLVM_VERSION = "19"
+
+def tcpu_sdk_repositories():
+    """Declares the toolchain, sysroot and emulator repositories."""
+    llvm_bin = "usr/lib/llvm-%s/bin/" % LLVM_VERSION
+    debian_packages(
+        name = "llvm_toolchain",
+        lockfile = "@tcpu_sdk//toolchains/lockfiles:llvm_amd64.lock",
+        build_file = "@tcpu_sdk//toolchains/llvm:llvm_toolchain.BUILD",
+        launchers = {
+            "bin/" + tool: llvm_bin + tool
+            for tool in [
+                "clang",
+                "ld.lld",
+                "llvm-ar",
+                "llvm-cov",
+                "llvm-mca",
+                "llvm-nm",
+                "llvm-objcopy",
+                "llvm-objdump",
+                "llvm-strip",
+            ]
+        },
+    )
+    debian_packages(
+        name = "sysroot_aarch64",
+        lockfile = "@tcpu_sdk//toolchains/lockfiles:sysroot_aarch64.lock",
+        build_file = "@tcpu_sdk//toolchains/sysroot:sysroot.BUILD",
+    )
+    debian_packages(
+        name = "sysroot_x86_64",
+        lockfile = "@tcpu_sdk//toolchains/lockfiles:sysroot_x86_64.lock",
+        build_file = "@tcpu_sdk//toolchains/sysroot:sysroot.BUILD",
+    )
+    debian_packages(
+        name = "qemu_user",
+        lockfile = "@tcpu_sdk//toolchains/lockfiles:qemu_amd64.lock",
+        build_file = "@tcpu_sdk//toolchains/qemu:qemu_user.BUILD",
+        launchers = {"bin/qemu-aarch64": "usr/bin/qemu-aarch64"},
+    )
