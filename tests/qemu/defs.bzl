@@ -19,7 +19,7 @@ load(":variants.bzl", "ALL_VARIANTS", "QEMU_VARIANTS")
 def tcpu_cc_test(
         name,
         variants = ALL_VARIANTS,
-        size = "medium",
+        size = "small",
         timeout = None,
         shard_count = None,
         flaky = None,
