@@ -40,6 +40,11 @@ def tcpu_sdk_repositories():
         build_file = "@tcpu_sdk//toolchains/sysroot:sysroot.BUILD",
     )
     debian_packages(
+        name = "google_benchmark",
+        lockfile = "@tcpu_sdk//toolchains/lockfiles:benchmark_source.lock",
+        build_file = "@tcpu_sdk//third_party/benchmark:google_benchmark.BUILD",
+    )
+    debian_packages(
         name = "qemu_user",
         lockfile = "@tcpu_sdk//toolchains/lockfiles:qemu_amd64.lock",
         build_file = "@tcpu_sdk//toolchains/qemu:qemu_user.BUILD",

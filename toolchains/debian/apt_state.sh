@@ -7,6 +7,7 @@
 apt_state_init() {
   local dir=$1 arch=$2
   APT_ARCH=$arch
+  APT_STATE_DIR=$dir
   mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial"
   : >"$dir/status"
   APT_OPTS=(
@@ -18,6 +19,26 @@ apt_state_init() {
     -o "Debug::NoLocking=1"
     -o "APT::Get::AllowUnauthenticated=false"
     -o "Acquire::Retries=3"
+  )
+}
+
+# apt_state_enable_sources: adds deb-src entries for the host's own apt sources to the
+# private state, so `apt-get source` and `apt-cache showsrc` work (for source packages).
+apt_state_enable_sources() {
+  local dir=$APT_STATE_DIR
+  mkdir -p "$dir/sources.list.d"
+  local f
+  for f in /etc/apt/sources.list.d/*.sources; do
+    [[ -f $f ]] || continue
+    sed -E 's/^Types:[[:space:]]*deb[[:space:]]*$/Types: deb deb-src/' "$f" >"$dir/sources.list.d/${f##*/}"
+  done
+  for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+    [[ -f $f ]] || continue
+    sed -nE 's/^[[:space:]]*deb[[:space:]]+(.*)$/deb \1\ndeb-src \1/p' "$f" >"$dir/sources.list.d/${f##*/}.list"
+  done
+  APT_OPTS+=(
+    -o "Dir::Etc::SourceParts=$dir/sources.list.d"
+    -o "Dir::Etc::SourceList=/dev/null"
   )
 }
 

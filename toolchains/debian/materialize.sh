@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Materialises the packages of one lockfile into a directory: every .deb comes from the
+# Materialises the packages of one lockfile into a directory: every file comes from the
 # sha256-keyed cache, from $TCPU_DEB_DIR (air-gapped hosts) or from `apt-get download`
 # through a private apt state; each is verified against the lockfile before `dpkg-deb -x`,
-# and absolute symlinks are rewritten to stay inside the tree.
+# and absolute symlinks are rewritten to stay inside the tree. Rows of architecture
+# `source` are upstream tarballs of Debian source packages, unpacked into src/<name>/.
 #
 #   materialize.sh LOCKFILE OUT_DIR CACHE_DIR
 #
@@ -16,6 +17,9 @@ fail() { echo "debian_packages($(basename "$lockfile")): $*" >&2; exit 1; }
 
 sha256_of() { sha256sum "$1" | cut -d' ' -f1; }
 
+# The cache file of row i: binary packages and source tarballs are kept apart by suffix.
+cache_file() { if [[ ${archs[$1]} == source ]]; then echo "$cache/${shas[$1]}.src"; else echo "$cache/${shas[$1]}.deb"; fi; }
+
 mkdir -p "$cache" "$out"
 names=() versions=() archs=() shas=() files=()
 while IFS=$'\t' read -r name version arch sha file; do
@@ -28,7 +32,7 @@ done <"$lockfile"
 # 1. Find what the cache and $TCPU_DEB_DIR already hold.
 missing=()
 for i in "${!names[@]}"; do
-  cached="$cache/${shas[i]}.deb"
+  cached=$(cache_file "$i")
   [[ -f $cached ]] && continue
   if [[ -n ${TCPU_DEB_DIR:-} && -f $TCPU_DEB_DIR/${files[i]} ]]; then
     actual=$(sha256_of "$TCPU_DEB_DIR/${files[i]}")
@@ -45,34 +49,60 @@ if ((${#missing[@]})); then
   [[ -z ${TCPU_DEB_DIR:-} ]] || echo "note: not in TCPU_DEB_DIR, downloading:" \
       "$(for i in "${missing[@]}"; do printf '%s ' "${files[i]}"; done)" >&2
   state="$out/.apt"
-  arch_of_set=${archs[${missing[0]}]}
-  for i in "${missing[@]}"; do [[ ${archs[i]} == all ]] || arch_of_set=${archs[i]}; done
+  arch_of_set=amd64
+  need_sources=0
+  for i in "${missing[@]}"; do
+    case ${archs[i]} in
+      all) ;;
+      source) need_sources=1 ;;
+      *) arch_of_set=${archs[i]} ;;
+    esac
+  done
   apt_state_init "$state" "$arch_of_set"
+  if ((need_sources)); then apt_state_enable_sources; fi
   apt_state_update || fail "cannot update the private apt state (no network? set TCPU_DEB_DIR)"
   mkdir -p "$state/download"
   for i in "${missing[@]}"; do
-    spec="${names[i]}:${archs[i]}=${versions[i]}"
-    [[ ${archs[i]} == all ]] && spec="${names[i]}=${versions[i]}"
-    if ! log=$(cd "$state/download" && apt-get "${APT_OPTS[@]}" -q download "$spec" 2>&1); then
+    case ${archs[i]} in
+      source) command=(source --download-only "${names[i]}=${versions[i]}") ;;
+      all) command=(download "${names[i]}=${versions[i]}") ;;
+      *) command=(download "${names[i]}:${archs[i]}=${versions[i]}") ;;
+    esac
+    if ! log=$(cd "$state/download" && apt-get "${APT_OPTS[@]}" -q "${command[@]}" 2>&1); then
       fail "package ${names[i]} ${versions[i]} (${archs[i]}) cannot be downloaded: $(grep -E '^E:' <<<"$log" | head -n 2)"
     fi
-    got=$(ls "$state/download"/"${names[i]}"_*.deb 2>/dev/null | head -n 1)
-    [[ -n $got ]] || fail "package ${names[i]}: apt-get download produced no file"
+    if [[ ${archs[i]} == source ]]; then
+      got="$state/download/${files[i]}"
+      [[ -f $got ]] || fail "package ${names[i]} ${versions[i]}: the source package has no ${files[i]}"
+    else
+      got=$(ls "$state/download"/"${names[i]}"_*.deb 2>/dev/null | head -n 1)
+      [[ -n $got ]] || fail "package ${names[i]}: apt-get download produced no file"
+    fi
     actual=$(sha256_of "$got")
     [[ $actual == "${shas[i]}" ]] || fail "package ${names[i]} ${versions[i]}: sha256 mismatch:" \
         "expected ${shas[i]} (lockfile), got $actual (downloaded ${got##*/})"
-    mv "$got" "$cache/${shas[i]}.deb.tmp.$$" && mv "$cache/${shas[i]}.deb.tmp.$$" "$cache/${shas[i]}.deb"
+    cached=$(cache_file "$i")
+    mv "$got" "$cached.tmp.$$" && mv "$cached.tmp.$$" "$cached"
   done
   rm -rf "$state"
 fi
 
 # 3. Verify every cached file again (a cache can rot) and extract.
 for i in "${!names[@]}"; do
-  cached="$cache/${shas[i]}.deb"
+  cached=$(cache_file "$i")
   actual=$(sha256_of "$cached")
   [[ $actual == "${shas[i]}" ]] || fail "package ${names[i]} ${versions[i]}: sha256 mismatch for" \
       "cached $cached: expected ${shas[i]}, got $actual (delete the file to download it again)"
-  dpkg-deb -x "$cached" "$out" || fail "package ${names[i]}: dpkg-deb -x failed on $cached"
+  if [[ ${archs[i]} == source ]]; then
+    mkdir -p "$out/src/${names[i]}"
+    tar -xf "$cached" -C "$out/src/${names[i]}" --strip-components=1 \
+        || fail "package ${names[i]}: cannot unpack ${files[i]} ($cached)"
+    # Upstream Bazel files would split the tree into packages: the SDK's BUILD file rules.
+    find "$out/src/${names[i]}" -type f \( -name BUILD -o -name BUILD.bazel -o -name WORKSPACE \
+        -o -name WORKSPACE.bazel \) -delete
+  else
+    dpkg-deb -x "$cached" "$out" || fail "package ${names[i]}: dpkg-deb -x failed on $cached"
+  fi
 done
 
 # 4. Absolute symlinks point into the host's filesystem: make them relative to the tree.

@@ -7,6 +7,9 @@
 #   # arch: amd64
 #   # packages: clang-19 lld-19
 #   # exclude: minbase binutils
+#   # sources: benchmark
+# `sources` names Debian source packages whose upstream tarball (.orig.tar.*) is pinned, for
+# libraries Debian ships only as shared objects and the SDK builds from source.
 # `minbase` stands for everything a minimal Debian system already has (the dependency
 # closure of the Priority: required packages), so host-run tools carry only the shared
 # libraries such a system lacks. Excluded packages are not entered when walking
@@ -44,22 +47,54 @@ deps_of() {
     }'
 }
 
+# source_row NAME: "name version source sha256 file" for the newest version of source package
+# NAME, pinning its upstream tarball (or the whole tarball of a native package).
+source_row() {
+  apt-cache "${APT_OPTS[@]}" showsrc "$1" 2>/dev/null | awk -v name="$1" '
+    function flush() {
+      if (pkg == name && file != "" && (best == "" || newer(ver, best))) {
+        best = ver; best_row = sprintf("%s\t%s\tsource\t%s\t%s", name, ver, sha, file)
+      }
+      pkg = ""; ver = ""; file = ""; sha = ""; in_sums = 0
+    }
+    function newer(a, b) { return system("dpkg --compare-versions \"" a "\" gt \"" b "\"") == 0 }
+    /^$/ { flush(); next }
+    /^Package:/ { pkg = $2 }
+    /^Version:/ { ver = $2 }
+    /^[A-Za-z0-9-]+:/ { in_sums = ($1 == "Checksums-Sha256:"); next }
+    in_sums && $3 ~ /\.orig\.tar\./ { sha = $1; file = $3 }
+    in_sums && file == "" && $3 ~ /\.tar\./ && $3 !~ /\.debian\.tar\./ { sha = $1; file = $3 }
+    END { flush(); if (best_row == "") exit 1; print best_row }' ||
+    { echo "lock: no source package '$1' with an upstream tarball (deb-src)" >&2; return 1; }
+}
+
 lock_one() {
   local lockfile=$1
   [[ -f $lockfile ]] || { echo "lock: no such lockfile: $lockfile" >&2; return 1; }
-  local arch packages exclude
+  local arch packages exclude sources
   arch=$(header_field "$lockfile" arch)
   packages=$(header_field "$lockfile" packages)
   exclude=$(header_field "$lockfile" exclude)
+  sources=$(header_field "$lockfile" sources)
   [[ -n $arch ]] || { echo "lock: $lockfile has no '# arch:' header line" >&2; return 1; }
-  [[ -n $packages ]] || { echo "lock: $lockfile has no '# packages:' header line" >&2; return 1; }
+  [[ -n $packages || -n $sources ]] ||
+    { echo "lock: $lockfile has neither a '# packages:' nor a '# sources:' header line" >&2; return 1; }
 
   local state
   state=$(mktemp -d "${TMPDIR:-/tmp}/tcpu-lock.XXXXXX")
   trap 'rm -rf "$state"' RETURN
   apt_state_init "$state" "$arch"
+  [[ -z $sources ]] || apt_state_enable_sources
   apt_state_update
 
+  local source_rows=""
+  for pkg in $sources; do
+    source_rows+=$(source_row "$pkg") || return 1
+    source_rows+=$'\n'
+  done
+
+  declare -A keep=()
+  if [[ -n $packages ]]; then
   # The full closure apt would install on an empty system, as name=version lines.
   local closure
   # shellcheck disable=SC2086
@@ -88,7 +123,6 @@ lock_one() {
   done
 
   # Walk from the requested packages through the closure, never entering excluded ones.
-  declare -A keep=()
   local queue=($packages) pkg dep
   for pkg in $packages; do
     [[ -n ${version[$pkg]:-} ]] || { echo "lock: apt did not select requested package $pkg" >&2; return 1; }
@@ -101,6 +135,7 @@ lock_one() {
       [[ -n ${version[$dep]:-} && -z ${skip[$dep]:-} && -z ${keep[$dep]:-} ]] && queue+=("$dep")
     done
   done
+  fi
 
   local tmp="$lockfile.tmp"
   {
@@ -114,6 +149,7 @@ lock_one() {
       /^SHA256:/ { sha = $2 } /^Filename:/ { n = split($2, p, "/"); file = p[n] }
       /^$/ { if (name != "") printf "%s\t%s\t%s\t%s\t%s\n", name, ver, a, sha, file; name = "" }
       END { if (name != "") printf "%s\t%s\t%s\t%s\t%s\n", name, ver, a, sha, file }'
+    printf '%s' "$source_rows"
   } >"$tmp"
   mv "$tmp" "$lockfile"
   echo "lock: $lockfile: $(grep -vc '^#' "$lockfile") packages for $arch"
