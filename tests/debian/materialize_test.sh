@@ -68,5 +68,17 @@ else
   check "malformed digest names the package" grep -q "package tcpu-demo: malformed sha256" <<<"$msg"
 fi
 
+# 6. A source row: the upstream tarball is unpacked into src/<name>/ without its Bazel files.
+mkdir -p "$work/srcpkg/demo-1.0/lib"
+echo "int demo() { return 1; }" >"$work/srcpkg/demo-1.0/lib/demo.cc"
+echo "cc_library(name = 'upstream')" >"$work/srcpkg/demo-1.0/BUILD.bazel"
+tar -czf "$work/debs2/demo_1.0.orig.tar.gz" -C "$work/srcpkg" demo-1.0
+src_sha=$(sha256sum "$work/debs2/demo_1.0.orig.tar.gz" | cut -d' ' -f1)
+printf 'demo\t1.0-1\tsource\t%s\tdemo_1.0.orig.tar.gz\n' "$src_sha" >"$work/src.lock"
+TCPU_DEB_DIR=$work/debs2 bash "$materialize" "$work/src.lock" "$work/out6" "$work/cache"
+check "source tarball unpacked into src/<name>" test -f "$work/out6/src/demo/lib/demo.cc"
+check "upstream BUILD files removed" test ! -e "$work/out6/src/demo/BUILD.bazel"
+check "source tarball cached by sha256" test -f "$work/cache/$src_sha.src"
+
 ((failures == 0)) || { echo "$failures check(s) failed"; exit 1; }
 echo "all checks passed"
