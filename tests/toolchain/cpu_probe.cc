@@ -92,8 +92,16 @@ std::optional<CpuFeatures> ExpectedCpu(std::string* error) {
   char* end = nullptr;
   const long bits = std::strtol(vl, &end, 10);
   if (end == vl || *end != '\0' || bits < 0 || bits > 2048 || bits % 128 != 0) {
+    *error =
+        std::string("TCPU_EXPECT_SVE_VL_BITS='") + vl + "' is not a multiple of 128 in [0, 2048]";
+    return std::nullopt;
+  }
+  // A variant row with SVE but no length (or a length without SVE) would make every SVE
+  // check compare against nonsense, so it is an error of the matrix, not of the CPU.
+  if (expected.sve != (bits != 0)) {
     *error = std::string("TCPU_EXPECT_SVE_VL_BITS='") + vl +
-             "' is not a multiple of 128 in [0, 2048]";
+             "' contradicts TCPU_EXPECT_FEATURES='" + features +
+             "': the length must be non-zero exactly when sve is listed";
     return std::nullopt;
   }
   expected.sve_vl_bits = static_cast<int>(bits);

@@ -9,12 +9,10 @@
 namespace tcpu::testing {
 
 // Armv8.0 NEON: out[i] = a[i] * b[i] + c[i] for four int32 lanes (vmlaq_s32).
-void NeonMultiplyAdd(const int32_t a[4], const int32_t b[4], const int32_t c[4],
-                     int32_t out[4]);
+void NeonMultiplyAdd(const int32_t a[4], const int32_t b[4], const int32_t c[4], int32_t out[4]);
 
 // dotprod: out[i] = acc[i] + sum_{k<4} a[4i+k] * b[4i+k] (SDOT, vdotq_s32).
-void DotprodSdot(const int32_t acc[4], const int8_t a[16], const int8_t b[16],
-                 int32_t out[4]);
+void DotprodSdot(const int32_t acc[4], const int8_t a[16], const int8_t b[16], int32_t out[4]);
 
 // i8mm: out = acc + A * B^T with A, B 2x8 int8 row-major and out 2x2 int32 row-major
 // (SMMLA, vmmlaq_s32).

@@ -14,17 +14,17 @@ namespace {
 
 // Decides whether a feature's kernel can run here. A feature the variant promises but
 // the CPU lacks is a failure, not a skip.
-#define REQUIRE_FEATURE(field)                                                          \
-  do {                                                                                  \
-    std::string error;                                                                  \
-    const std::optional<CpuFeatures> expected = ExpectedCpu(&error);                    \
-    ASSERT_TRUE(error.empty()) << error;                                                \
-    const bool present = ProbeCpu().field;                                              \
-    if (expected && expected->field) {                                                  \
-      ASSERT_TRUE(present) << "variant " << VariantName() << " promises " #field        \
-                           << " but the CPU does not report it";                        \
-    }                                                                                   \
-    if (!present) GTEST_SKIP() << #field " not available on this CPU";                 \
+#define REQUIRE_FEATURE(field)                                                   \
+  do {                                                                           \
+    std::string error;                                                           \
+    const std::optional<CpuFeatures> expected = ExpectedCpu(&error);             \
+    ASSERT_TRUE(error.empty()) << error;                                         \
+    const bool present = ProbeCpu().field;                                       \
+    if (expected && expected->field) {                                           \
+      ASSERT_TRUE(present) << "variant " << VariantName() << " promises " #field \
+                           << " but the CPU does not report it";                 \
+    }                                                                            \
+    if (!present) GTEST_SKIP() << #field " not available on this CPU";           \
   } while (0)
 
 // Deterministic values in [-128, 127] covering the extremes.
