@@ -23,6 +23,7 @@ def tcpu_cc_test(
         timeout = None,
         shard_count = None,
         flaky = None,
+        env = {},
         tags = [],
         **cc_test_args):
     """Declares an aarch64 cc_test and one qemu_test per variant.
@@ -31,12 +32,14 @@ def tcpu_cc_test(
       name: base name; each variant is `<name>_<variant>`, the suite is `<name>`.
       variants: names from QEMU_VARIANTS to run (default: all nine).
       size, timeout, shard_count, flaky: as for any test, applied to every variant.
+      env: environment of the test in every variant (e.g. {"TCPU_DISABLE": "i8mm"}).
       tags: added to every variant (each also gets `qemu`, its variant name and cpu_* tags).
       **cc_test_args: srcs, deps, copts, data, ... of the cc_test.
     """
     binary = name + "_aarch64"
     native.cc_test(
         name = binary,
+        env = env,
         tags = ["manual"] + tags,
         target_compatible_with = ["@platforms//cpu:aarch64"],
         **cc_test_args
@@ -54,6 +57,7 @@ def tcpu_cc_test(
             cpu = v.cpu,
             sve_vl_bits = v.sve_vl_bits,
             cpu_features = v.features,
+            test_env = env,
             size = size,
             timeout = timeout,
             shard_count = shard_count,

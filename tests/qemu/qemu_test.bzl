@@ -39,7 +39,10 @@ def _qemu_test_impl(ctx):
     )
     runfiles = ctx.runfiles(files = [binary] + ctx.files._qemu_files)
     runfiles = runfiles.merge(ctx.attr.binary[0][DefaultInfo].default_runfiles)
-    return [DefaultInfo(executable = launcher, runfiles = runfiles)]
+    return [
+        DefaultInfo(executable = launcher, runfiles = runfiles),
+        testing.TestEnvironment(ctx.attr.test_env),
+    ]
 
 qemu_test = rule(
     implementation = _qemu_test_impl,
@@ -55,6 +58,7 @@ qemu_test = rule(
         "cpu": attr.string(mandatory = True, doc = "qemu-aarch64 -cpu value."),
         "sve_vl_bits": attr.int(doc = "SVE vector length the CPU promises, 0 without SVE."),
         "cpu_features": attr.string_list(doc = "Features the CPU promises (sve, sve2, i8mm, ...)."),
+        "test_env": attr.string_dict(doc = "Environment of the test (qemu passes it to the guest)."),
         "_qemu": attr.label(
             default = "@qemu_user//:bin/qemu-aarch64",
             allow_single_file = True,

@@ -1,0 +1,39 @@
+/* CPU features and kernel dispatch. Features come from HWCAP/HWCAP2 and the SVE vector
+ * length from prctl, read once. TCPU_DISABLE=sve2,sve,i8mm,dotprod,bf16 (any subset)
+ * hides features from dispatch, forcing fallbacks; each op picks its variant once. */
+#ifndef TCPU_CPU_H_
+#define TCPU_CPU_H_
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum {
+  TCPU_FEATURE_DOTPROD = 1u << 0,
+  TCPU_FEATURE_I8MM = 1u << 1,
+  TCPU_FEATURE_BF16 = 1u << 2,
+  TCPU_FEATURE_SVE = 1u << 3,
+  TCPU_FEATURE_SVE2 = 1u << 4,
+};
+
+typedef struct tcpu_cpu_info {
+  uint32_t features;     /* TCPU_FEATURE_* bits in use, after TCPU_DISABLE */
+  uint32_t hw_features;  /* TCPU_FEATURE_* bits the hardware reports */
+  int32_t sve_vl_bits;   /* SVE vector length in bits, 0 without SVE */
+} tcpu_cpu_info;
+
+/* Fills *info. TCPU_ERR_INVALID_ENV if TCPU_DISABLE names an unknown feature. */
+int tcpu_cpu_info_get(tcpu_cpu_info* info);
+
+/* The variant an op dispatches to, as "op:variant" (e.g. "gemv_i8:sve2"), or NULL if the
+ * op is unknown. Ops: pack_weights_i8, gemv_i8, gemv_bf16_w8, gemm_i8,
+ * quantize_weights_bf16, rms_norm_bf16, swiglu_bf16, sdot. */
+const char* tcpu_kernel_variant(const char* op);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TCPU_CPU_H_ */

@@ -1,0 +1,16 @@
+/* The whole tcpu runtime C ABI. */
+#ifndef TCPU_TCPU_H_
+#define TCPU_TCPU_H_
+
+#include "tcpu/bf16.h"
+#include "tcpu/cpu.h"
+#include "tcpu/gemm.h"
+#include "tcpu/gemv.h"
+#include "tcpu/rms_norm.h"
+#include "tcpu/scratch.h"
+#include "tcpu/sdot.h"
+#include "tcpu/status.h"
+#include "tcpu/swiglu.h"
+#include "tcpu/threads.h"
+
+#endif /* TCPU_TCPU_H_ */

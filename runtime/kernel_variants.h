@@ -1,0 +1,19 @@
+// The variant each op dispatches to ("op:variant"), defined by the kernel folders and
+// collected by tcpu_kernel_variant() (kernel_variant.cc).
+#ifndef TCPU_RUNTIME_KERNEL_VARIANTS_H_
+#define TCPU_RUNTIME_KERNEL_VARIANTS_H_
+
+namespace tcpu {
+
+const char* PackWeightsI8Variant();        // kernels/pack
+const char* GemvI8Variant();               // kernels/gemv
+const char* GemvBf16W8Variant();           // kernels/gemv
+const char* GemmI8Variant();               // kernels/gemm
+const char* QuantizeWeightsBf16Variant();  // kernels/quantize
+const char* RmsNormBf16Variant();          // kernels/rms_norm
+const char* SwigluBf16Variant();           // kernels/swiglu
+const char* SdotVariant();                 // kernels/sdot
+
+}  // namespace tcpu
+
+#endif  // TCPU_RUNTIME_KERNEL_VARIANTS_H_

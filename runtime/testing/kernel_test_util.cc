@@ -1,0 +1,69 @@
+#include "runtime/testing/kernel_test_util.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+
+#include "tcpu/bf16.h"
+
+namespace tcpu::testing {
+
+std::vector<int8_t> RandomInt8(int64_t count, uint32_t seed, int lo, int hi) {
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int> dist(lo, hi);
+  std::vector<int8_t> out(count);
+  for (auto& v : out) v = static_cast<int8_t>(dist(rng));
+  if (count > 0 && lo < 0 && hi > 0) out[0] = static_cast<int8_t>(lo);  // An extreme.
+  return out;
+}
+
+std::vector<uint16_t> RandomBf16(int64_t count, uint32_t seed, float stddev) {
+  std::mt19937 rng(seed);
+  std::normal_distribution<float> dist(0.0f, stddev);
+  std::vector<uint16_t> out(count);
+  for (int64_t i = 0; i < count; ++i) {
+    float v = dist(rng);
+    if (i % 97 == 13) v = 0.0f;
+    if (i % 101 == 7) v *= 16.0f;
+    out[i] = tcpu_f32_to_bf16(v);
+  }
+  if (count > 0) out[count - 1] = tcpu_f32_to_bf16(stddev * 0.75f);  // Never all zero.
+  return out;
+}
+
+double Bf16UlpError(uint16_t actual, double expected) {
+  const float a = tcpu_bf16_to_f32(actual);
+  if (std::isnan(a) || std::isnan(expected)) {
+    return std::isnan(a) && std::isnan(expected) ? 0.0 : std::numeric_limits<double>::infinity();
+  }
+  if (std::isinf(a) || std::isinf(expected)) {
+    return a == expected ? 0.0 : std::numeric_limits<double>::infinity();
+  }
+  // One bf16 ulp at the magnitude of the expected value (8 significant bits).
+  const double mag = std::fabs(expected);
+  int exponent = 0;
+  std::frexp(mag == 0.0 ? std::ldexp(1.0, -126) : mag, &exponent);
+  const double ulp = std::ldexp(1.0, std::max(exponent - 8, -133));
+  return std::fabs(static_cast<double>(a) - expected) / ulp;
+}
+
+std::string QemuVariant() {
+  const char* v = std::getenv("TCPU_QEMU_VARIANT");
+  return v ? v : "";
+}
+
+std::string ExpectedVariant(
+    std::initializer_list<std::pair<const char*, const char*>> expectations) {
+  const std::string variant = QemuVariant();
+  if (variant.empty()) return "";
+  const char* fallback = "";
+  for (const auto& [key, value] : expectations) {
+    if (variant == key) return value;
+    if (std::strcmp(key, "*") == 0) fallback = value;
+  }
+  return fallback;
+}
+
+}  // namespace tcpu::testing

@@ -1,0 +1,45 @@
+// Shared helpers of the kernel tests: deterministic random data, poisoned outputs, bf16
+// error measured in ulps against a float64 reference, the QEMU variant being run, and
+// thread-count sweeps.
+#ifndef TCPU_RUNTIME_TESTING_KERNEL_TEST_UTIL_H_
+#define TCPU_RUNTIME_TESTING_KERNEL_TEST_UTIL_H_
+
+#include <cstdint>
+#include <initializer_list>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace tcpu::testing {
+
+// Uniform int8 in [lo, hi] (default: the whole range, -128 included).
+std::vector<int8_t> RandomInt8(int64_t count, uint32_t seed, int lo = -128, int hi = 127);
+
+// bf16 values ~ N(0, stddev) rounded from fp32, never all zero; a few exact zeros and
+// values of larger magnitude are mixed in to exercise edge cases.
+std::vector<uint16_t> RandomBf16(int64_t count, uint32_t seed, float stddev = 1.0f);
+
+// A value no kernel produces by accident, to fill outputs before a call.
+constexpr int32_t kPoisonI32 = 0x5eadbeef;
+constexpr uint16_t kPoisonBf16 = 0x7fa5;  // A NaN payload the kernels never write.
+
+// Error in bf16 ulps of bf16 `actual` against the exact value `expected`: small if
+// `actual` is the correctly rounded value (at most 0.5), about 1 for a neighbour, ...
+// Infinity/NaN mismatches give a huge distance.
+double Bf16UlpError(uint16_t actual, double expected);
+
+// TCPU_QEMU_VARIANT ("vl512", "a53", ...) or "" when not run by the QEMU matrix.
+std::string QemuVariant();
+
+// The variant name this op is expected to dispatch to in the current QEMU variant, looked
+// up in `expectations` ({"vl128", "gemv_i8:sve2"}, ...; key "*" for the default); "" if
+// not run by the matrix.
+std::string ExpectedVariant(
+    std::initializer_list<std::pair<const char*, const char*>> expectations);
+
+// Thread counts every multithreaded kernel is checked with.
+inline constexpr int kThreadCounts[] = {1, 2, 4};
+
+}  // namespace tcpu::testing
+
+#endif  // TCPU_RUNTIME_TESTING_KERNEL_TEST_UTIL_H_
