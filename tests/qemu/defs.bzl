@@ -13,7 +13,7 @@ creates `gemv_test_vl128` ... `gemv_test_vl2048`, `gemv_test_nosve`, `gemv_test_
 and the aarch64 cc_test `gemv_test_aarch64` (tagged manual) they run.
 """
 
-load(":qemu_test.bzl", "qemu_test")
+load(":qemu_test.bzl", "qemu_run", "qemu_test")
 load(":variants.bzl", "ALL_VARIANTS", "QEMU_VARIANTS")
 
 def tcpu_cc_test(
@@ -66,3 +66,24 @@ def tcpu_cc_test(
         )
         tests.append(":" + name + "_" + variant)
     native.test_suite(name = name, tests = tests, tags = tags)
+
+def tcpu_qemu_binary(name, binary, variant = "vl256", env = {}, **kwargs):
+    """`bazel run :<name> -- args` runs aarch64 `binary` under qemu in one QEMU variant.
+
+    For benchmarks and tools: e.g. tcpu_qemu_binary(name = "gemv_benchmark_qemu",
+    binary = ":gemv_benchmark"). Under emulation, time means little; count instructions.
+    """
+    if variant not in QEMU_VARIANTS:
+        fail("tcpu_qemu_binary(%s): unknown variant '%s'; known: %s" %
+             (name, variant, ", ".join(ALL_VARIANTS)))
+    v = QEMU_VARIANTS[variant]
+    qemu_run(
+        name = name,
+        binary = binary,
+        variant = variant,
+        cpu = v.cpu,
+        sve_vl_bits = v.sve_vl_bits,
+        cpu_features = v.features,
+        test_env = env,
+        **kwargs
+    )

@@ -11,4 +11,5 @@ export TCPU_QEMU_VARIANT='%{variant}'
 export TCPU_QEMU_CPU='%{cpu}'
 export TCPU_EXPECT_SVE_VL_BITS='%{sve_vl_bits}'
 export TCPU_EXPECT_FEATURES='%{features}'
+%{env}
 exec "$runfiles/%{qemu}" -cpu '%{cpu}' "$runfiles/%{binary}" "$@"

@@ -1,4 +1,4 @@
-"""qemu_test: runs one aarch64 binary under the pinned qemu-aarch64 with one -cpu variant.
+"""qemu_test / qemu_run: run one aarch64 binary under the pinned qemu-aarch64 with one -cpu variant.
 
 The binary is built for //platforms:linux_aarch64 through a transition, so a plain
 `bazel test //...` (host platform, no flags) builds and runs it. All variants of one
@@ -20,6 +20,9 @@ def _runfiles_path(ctx, file):
         return file.short_path[3:]
     return ctx.workspace_name + "/" + file.short_path
 
+def _shell_quote(value):
+    return "'" + value.replace("'", "'\\''") + "'"
+
 def _qemu_test_impl(ctx):
     binary = ctx.executable.binary
     qemu = ctx.file._qemu
@@ -35,46 +38,56 @@ def _qemu_test_impl(ctx):
             "%{features}": ",".join(ctx.attr.cpu_features),
             "%{qemu}": _runfiles_path(ctx, qemu),
             "%{binary}": _runfiles_path(ctx, binary),
+            "%{env}": "\n".join([
+                "export %s=%s" % (key, _shell_quote(value))
+                for key, value in sorted(ctx.attr.test_env.items())
+            ]),
         },
     )
     runfiles = ctx.runfiles(files = [binary] + ctx.files._qemu_files)
     runfiles = runfiles.merge(ctx.attr.binary[0][DefaultInfo].default_runfiles)
-    return [
-        DefaultInfo(executable = launcher, runfiles = runfiles),
-        testing.TestEnvironment(ctx.attr.test_env),
-    ]
+    return [DefaultInfo(executable = launcher, runfiles = runfiles)]
+
+_ATTRS = {
+    "binary": attr.label(
+        mandatory = True,
+        executable = True,
+        cfg = _to_aarch64,
+        doc = "The aarch64 program to run (usually a cc_test); built for linux_aarch64.",
+    ),
+    "variant": attr.string(mandatory = True),
+    "cpu": attr.string(mandatory = True, doc = "qemu-aarch64 -cpu value."),
+    "sve_vl_bits": attr.int(doc = "SVE vector length the CPU promises, 0 without SVE."),
+    "cpu_features": attr.string_list(doc = "Features the CPU promises (sve, sve2, i8mm, ...)."),
+    "test_env": attr.string_dict(doc = "Environment of the program (qemu passes it to the guest)."),
+    "_qemu": attr.label(
+        default = "@qemu_user//:bin/qemu-aarch64",
+        allow_single_file = True,
+        cfg = "exec",
+    ),
+    "_qemu_files": attr.label(
+        default = "@qemu_user//:qemu_aarch64_files",
+        cfg = "exec",
+    ),
+    "_launcher_template": attr.label(
+        default = "//tests/qemu:qemu_launcher.sh.tpl",
+        allow_single_file = True,
+    ),
+    "_allowlist_function_transition": attr.label(
+        default = "@bazel_tools//tools/allowlists/function_transition_allowlist",
+    ),
+}
 
 qemu_test = rule(
     implementation = _qemu_test_impl,
     test = True,
-    attrs = {
-        "binary": attr.label(
-            mandatory = True,
-            executable = True,
-            cfg = _to_aarch64,
-            doc = "The aarch64 program to run (usually a cc_test); built for linux_aarch64.",
-        ),
-        "variant": attr.string(mandatory = True),
-        "cpu": attr.string(mandatory = True, doc = "qemu-aarch64 -cpu value."),
-        "sve_vl_bits": attr.int(doc = "SVE vector length the CPU promises, 0 without SVE."),
-        "cpu_features": attr.string_list(doc = "Features the CPU promises (sve, sve2, i8mm, ...)."),
-        "test_env": attr.string_dict(doc = "Environment of the test (qemu passes it to the guest)."),
-        "_qemu": attr.label(
-            default = "@qemu_user//:bin/qemu-aarch64",
-            allow_single_file = True,
-            cfg = "exec",
-        ),
-        "_qemu_files": attr.label(
-            default = "@qemu_user//:qemu_aarch64_files",
-            cfg = "exec",
-        ),
-        "_launcher_template": attr.label(
-            default = "//tests/qemu:qemu_launcher.sh.tpl",
-            allow_single_file = True,
-        ),
-        "_allowlist_function_transition": attr.label(
-            default = "@bazel_tools//tools/allowlists/function_transition_allowlist",
-        ),
-    },
+    attrs = _ATTRS,
     doc = "A test that runs `binary` under qemu-aarch64 -cpu `cpu`.",
+)
+
+qemu_run = rule(
+    implementation = _qemu_test_impl,
+    executable = True,
+    attrs = _ATTRS,
+    doc = "`bazel run` of `binary` under qemu-aarch64 -cpu `cpu` (benchmarks, tools).",
 )
