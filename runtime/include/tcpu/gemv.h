@@ -29,7 +29,8 @@ int tcpu_pack_weights_i8(const int8_t* w, int64_t n, int64_t k, void* packed,
 
 /* y[i] = sum_j w[i][j] * x[j] in int32, exact (bit-identical on every variant).
  * packed_w: from tcpu_pack_weights_i8 with the same n and k (checked). x: k int8.
- * y: n int32. Any n >= 1, k >= 1 (k up to 2^31 elements of x). */
+ * y: n int32. Any n >= 1, k >= 1. The vector variants lay x out once per call in the
+ * calling thread's scratch arena (at most 4 * k rounded up to 8, bytes; tcpu/scratch.h). */
 int tcpu_gemv_i8(const void* packed_w, const int8_t* x, int32_t* y, int64_t n, int64_t k);
 
 /* Per-output-channel weight quantization as in the FlagTree reference:
@@ -42,7 +43,8 @@ int tcpu_quantize_weights_bf16(const uint16_t* w, int64_t n, int64_t k, int8_t* 
  *   absmax = max |x|; if absmax == 0: y = 0.
  *   inv = 127.0f / absmax; q[j] = clamp(round_half_even(x[j] * inv), -127, 127)  (fp32)
  *   acc = W_i8 . q (int32);  y[i] = bf16_rne((float)acc[i] * (absmax / 127.0f) * w_scales[i])
- * Bit-identical on every variant. Uses tcpu_gemv_bf16_w8_scratch_size(k) scratch bytes of
+ * NaN in x is ignored by absmax and quantizes to 0 (as FCVTNS does); an all-zero x gives
+ * y = 0. Bit-identical on every variant. Uses tcpu_gemv_bf16_w8_scratch_size(k) scratch bytes of
  * the calling thread's arena (tcpu/scratch.h). */
 int tcpu_gemv_bf16_w8(const void* packed_w, const float* w_scales, const uint16_t* x,
                       uint16_t* y, int64_t n, int64_t k);

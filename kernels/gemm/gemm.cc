@@ -1,0 +1,153 @@
+// tcpu_gemm_i8 and tcpu_gemm_i8_scratch_size: argument checks, dispatch (gemm_kernels.h), x
+// packing into scratch, and threading over (m tile x n tile) tasks. Tasks are ordered n-major
+// so a thread's contiguous range reuses each weight tile across the x tiles; every y element
+// is computed by exactly one task with exact integer sums, so results do not depend on the
+// thread count.
+#include "tcpu/gemm.h"
+
+#include <limits>
+
+#include "kernels/gemm/gemm_kernels.h"
+#include "kernels/pack/packed_weights.h"
+#include "runtime/check.h"
+#include "runtime/dispatch.h"
+#include "runtime/kernel_variants.h"
+#include "runtime/scratch_arena.h"
+#include "runtime/thread_pool.h"
+#include "tcpu/scratch.h"
+
+namespace tcpu {
+namespace {
+
+using gemm::GemmArgs;
+using gemm::GemmKernel;
+using GemmVariant = KernelVariant<const GemmKernel*>;
+
+constexpr GemmVariant kGemmI8Variants[] = {
+#if defined(__aarch64__)
+    {"gemm_i8:i8mm", TCPU_FEATURE_I8MM, &gemm::kGemmI8mm},
+    {"gemm_i8:dotprod", TCPU_FEATURE_DOTPROD, &gemm::kGemmDotprod},
+    {"gemm_i8:neon", 0, &gemm::kGemmNeon},
+#endif
+    {"gemm_i8:ref", 0, &gemm::kGemmRef},
+};
+
+const GemmVariant& I8Variant() {
+  static const GemmVariant& variant = SelectVariant(kGemmI8Variants);
+  return variant;
+}
+
+// Below this many MACs a GEMM stays on the calling thread; above it every task range gets at
+// least kMinMacsPerTask.
+constexpr int64_t kParallelMacs = int64_t{1} << 18;
+constexpr int64_t kMinMacsPerTask = int64_t{1} << 17;
+
+int64_t SaturatingMul(int64_t a, int64_t b) {
+  int64_t product = 0;
+  return CheckedMul(a, b, &product) ? product : std::numeric_limits<int64_t>::max();
+}
+
+int ScratchBytesFor(const char* fn, const GemmKernel& kernel, int64_t m, int64_t chunks,
+                    int64_t* bytes) {
+  *bytes = 0;
+  if (kernel.packed_x_bytes != nullptr && !kernel.packed_x_bytes(m, chunks, bytes)) {
+    return Fail(TCPU_ERR_SIZE_OVERFLOW,
+                "%s: packed x of m = %lld rows, %lld k chunks overflows "
+                "int64",
+                fn, static_cast<long long>(m), static_cast<long long>(chunks));
+  }
+  return TCPU_OK;
+}
+
+}  // namespace
+
+const char* GemmI8Variant() { return I8Variant().name; }
+
+}  // namespace tcpu
+
+extern "C" int tcpu_gemm_i8(const void* packed_w, const int8_t* x, int32_t* y, int64_t m, int64_t n,
+                            int64_t k) {
+  constexpr const char* kFn = "tcpu_gemm_i8";
+  TCPU_CHECK_NOT_NULL(kFn, packed_w);
+  TCPU_CHECK_NOT_NULL(kFn, x);
+  TCPU_CHECK_NOT_NULL(kFn, y);
+  TCPU_CHECK_POSITIVE(kFn, m);
+  TCPU_CHECK_POSITIVE(kFn, n);
+  TCPU_CHECK_POSITIVE(kFn, k);
+  int64_t x_elements = 0, y_elements = 0;
+  TCPU_CHECK_MUL(kFn, m, k, &x_elements);
+  TCPU_CHECK_MUL(kFn, m, n, &y_elements);
+  tcpu::PackedWeightsView view;
+  if (const int status = tcpu::ViewPackedWeights(kFn, packed_w, n, k, &view); status != TCPU_OK) {
+    return status;
+  }
+  const tcpu::gemm::GemmKernel& kernel = *tcpu::I8Variant().fn;
+  tcpu::gemm::GemmArgs args;
+  args.w = view.data;
+  args.chunks = view.layout.chunks;
+  args.m = m;
+  args.n = n;
+  args.k = k;
+  args.x = x;
+  args.y = y;
+  if (kernel.pack_x != nullptr) {
+    int64_t bytes = 0;
+    if (const int status = tcpu::ScratchBytesFor(kFn, kernel, m, args.chunks, &bytes);
+        status != TCPU_OK) {
+      return status;
+    }
+    void* scratch = tcpu::ScratchBytes(bytes);
+    if (scratch == nullptr) {
+      return tcpu::Fail(TCPU_ERR_OUT_OF_MEMORY, "%s: cannot allocate %lld bytes of scratch", kFn,
+                        static_cast<long long>(bytes));
+    }
+    kernel.pack_x(x, m, k, args.chunks, static_cast<int8_t*>(scratch));
+    args.x_packed = static_cast<const int8_t*>(scratch);
+  }
+
+  const int64_t m_tiles = (m + kernel.m_tile - 1) / kernel.m_tile;
+  const int64_t blocks = view.layout.blocks;
+  const int64_t n_tiles = (blocks + tcpu::gemm::kTileBlocks - 1) / tcpu::gemm::kTileBlocks;
+  auto run_tiles = [&](int64_t begin, int64_t end) {
+    for (int64_t t = begin; t < end; ++t) {
+      const int64_t row0 = (t % m_tiles) * kernel.m_tile;
+      const int64_t block0 = (t / m_tiles) * tcpu::gemm::kTileBlocks;
+      const int64_t rows = m - row0 < kernel.m_tile ? m - row0 : kernel.m_tile;
+      const int64_t tile_blocks =
+          blocks - block0 < tcpu::gemm::kTileBlocks ? blocks - block0 : tcpu::gemm::kTileBlocks;
+      kernel.run_tile(args, row0, rows, block0, tile_blocks);
+    }
+  };
+  const int64_t tiles = m_tiles * n_tiles;  // <= m * n, which fits
+  const int64_t macs = tcpu::SaturatingMul(m, view.layout.total_bytes);
+  if (macs < tcpu::kParallelMacs) {
+    run_tiles(0, tiles);
+  } else {
+    const int64_t tile_macs = tcpu::SaturatingMul(
+        kernel.m_tile * tcpu::gemm::kTileBlocks * tcpu::kPackTileBytes, args.chunks);
+    const int64_t grain =
+        tile_macs >= tcpu::kMinMacsPerTask ? 1 : tcpu::kMinMacsPerTask / tile_macs;
+    if (const int status = tcpu::ParallelFor(tiles, grain, run_tiles); status != TCPU_OK) {
+      return status;
+    }
+  }
+  return tcpu::Succeed();
+}
+
+extern "C" int64_t tcpu_gemm_i8_scratch_size(int64_t m, int64_t k) {
+  constexpr const char* kFn = "tcpu_gemm_i8_scratch_size";
+  TCPU_CHECK_POSITIVE(kFn, m);
+  TCPU_CHECK_POSITIVE(kFn, k);
+  if (k > std::numeric_limits<int64_t>::max() - 7) {
+    return tcpu::Fail(TCPU_ERR_SIZE_OVERFLOW, "%s: k = %lld overflows when padded to %d", kFn,
+                      static_cast<long long>(k), TCPU_PACK_KR);
+  }
+  const int64_t chunks = (k + 7) / 8;
+  int64_t bytes = 0;
+  if (const int status = tcpu::ScratchBytesFor(kFn, *tcpu::I8Variant().fn, m, chunks, &bytes);
+      status != TCPU_OK) {
+    return status;
+  }
+  tcpu::Succeed();
+  return bytes;
+}

@@ -1,0 +1,75 @@
+// The GEMM micro-kernels behind tcpu_gemm_i8, one per file and ISA:
+//   gemm_ref.cc      portable scalar reference (and the portable x packing routines)
+//   gemm_neon.cc     -march=armv8-a             2 x rows x 8 w rows, SMULL + SADALP
+//   gemm_dotprod.cc  -march=armv8.2-a+dotprod   4 x rows x 8 w rows, SDOT
+//   gemm_i8mm.cc     -march=armv8.6-a+i8mm      8 x rows x 8 w rows, SMMLA
+// A tile is up to m_tile rows of x (y) by up to 2 blocks (8 rows of w, 8 columns of y); the
+// kernel handles partial tiles itself and never writes y outside [0, m) x [0, n).
+#ifndef TCPU_KERNELS_GEMM_GEMM_KERNELS_H_
+#define TCPU_KERNELS_GEMM_GEMM_KERNELS_H_
+
+#include <cstdint>
+
+// Marks a loop for llvm-mca (kernels/gemm/mca.sh compiles with -DTCPU_LLVM_MCA); empty in
+// real builds so the marker never constrains code generation.
+#if defined(TCPU_LLVM_MCA)
+#define TCPU_MCA_LOOP(name) __asm__ volatile("// tcpu-mca-loop " name)
+#else
+#define TCPU_MCA_LOOP(name)
+#endif
+
+namespace tcpu::gemm {
+
+inline constexpr int64_t kTileBlocks = 2;  // blocks of 4 w rows per tile
+
+// One call, shared read-only by the threads that run its tiles.
+struct GemmArgs {
+  const int8_t* w = nullptr;         // packed data: block b at w + b * chunks * 32
+  int64_t chunks = 0;                // 8-byte k chunks per block (k_padded / 8)
+  int64_t m = 0;                     // rows of x and y
+  int64_t n = 0;                     // rows of w, columns of y
+  int64_t k = 0;                     // columns of x
+  const int8_t* x = nullptr;         // [m, k] row-major
+  const int8_t* x_packed = nullptr;  // the kernel's pack_x output, if it has one
+  int32_t* y = nullptr;              // [m, n] row-major
+};
+
+// Writes y[row][col0 + i] = v[i] for the i < 4 that lie inside y.
+inline void StoreRowClipped(const GemmArgs& a, int64_t row, int64_t col0, const int32_t v[4]) {
+  if (row >= a.m) return;
+  int32_t* out = a.y + row * a.n + col0;
+  for (int64_t i = 0; i < 4 && col0 + i < a.n; ++i) out[i] = v[i];
+}
+
+struct GemmKernel {
+  int64_t m_tile;  // rows of x per tile
+  // Computes y[row0, row0 + rows) x [4 * block0, 4 * (block0 + blocks)) (clipped to y);
+  // rows <= m_tile, blocks <= kTileBlocks.
+  void (*run_tile)(const GemmArgs& args, int64_t row0, int64_t rows, int64_t block0,
+                   int64_t blocks);
+  // Bytes pack_x writes for m rows of `chunks` chunks (false if it overflows int64).
+  bool (*packed_x_bytes)(int64_t m, int64_t chunks, int64_t* bytes);
+  // Rewrites x into the layout run_tile reads as x_packed, or nullptr.
+  void (*pack_x)(const int8_t* x, int64_t m, int64_t k, int64_t chunks, int8_t* out);
+};
+
+// Portable x packings (gemm_ref.cc). Rows are zero past k (and past m for pairs):
+//   pairs: rows (2p, 2p+1), chunk c at out + (p * chunks + c) * 16 as [x[2p] 8 bytes,
+//          x[2p+1] 8 bytes]: the 2x8 SMMLA operand, the same interleave as the weights.
+//   duplicated: row r, chunk c at out + (r * chunks + c) * 16 as [x[r] 8 bytes] twice: the
+//          SDOT / SMULL2 operand against 16 bytes of 2 weight rows.
+bool PackedXPairsBytes(int64_t m, int64_t chunks, int64_t* bytes);
+void PackXPairs(const int8_t* x, int64_t m, int64_t k, int64_t chunks, int8_t* out);
+bool PackedXDuplicatedBytes(int64_t m, int64_t chunks, int64_t* bytes);
+void PackXDuplicated(const int8_t* x, int64_t m, int64_t k, int64_t chunks, int8_t* out);
+
+extern const GemmKernel kGemmRef;
+#if defined(__aarch64__)
+extern const GemmKernel kGemmNeon;
+extern const GemmKernel kGemmDotprod;
+extern const GemmKernel kGemmI8mm;
+#endif
+
+}  // namespace tcpu::gemm
+
+#endif  // TCPU_KERNELS_GEMM_GEMM_KERNELS_H_
