@@ -35,7 +35,9 @@ int tcpu_gemv_i8(const void* packed_w, const int8_t* x, int32_t* y, int64_t n, i
 
 /* Per-output-channel weight quantization as in the FlagTree reference:
  * scale[i] = absmax(w[i][:]) / 127 (a zero row gets scale 1 and zeros),
- * w_i8[i][j] = clamp(round_half_even(w[i][j] / scale[i]), -127, 127). */
+ * w_i8[i][j] = clamp(round_half_even(w[i][j] / scale[i]), -127, 127).
+ * A NaN or infinite weight is TCPU_ERR_INVALID_ARGUMENT naming the first one (lowest row,
+ * then column); rows holding one are left unwritten, all others are quantized. */
 int tcpu_quantize_weights_bf16(const uint16_t* w, int64_t n, int64_t k, int8_t* w_i8,
                                float* scales);
 
