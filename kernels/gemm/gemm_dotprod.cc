@@ -6,19 +6,10 @@
 #include <arm_neon.h>
 
 #include "kernels/gemm/gemm_kernels.h"
+#include "kernels/gemm/gemm_store_neon.h"
 
 namespace tcpu::gemm {
 namespace {
-
-inline void StoreRow(const GemmArgs& a, int64_t row, int64_t col0, int32x4_t v) {
-  if (row < a.m && col0 + 4 <= a.n) {
-    vst1q_s32(a.y + row * a.n + col0, v);
-    return;
-  }
-  int32_t lanes[4];
-  vst1q_s32(lanes, v);
-  StoreRowClipped(a, row, col0, lanes);
-}
 
 // R rows of x (1..4) by B blocks (1..2), from x row row0 and block block0.
 template <int R, int B>
