@@ -5,27 +5,14 @@
 #include <arm_sve.h>
 
 #include "kernels/rms_norm/rms_norm_kernels.h"
+#include "runtime/bf16_sve.h"
 
 namespace tcpu::rms_norm {
 namespace {
 
-inline svfloat32_t LowToF32(svuint16_t h) {
-  return svreinterpret_f32_u16(svzip1_u16(svdup_n_u16(0), h));
-}
-inline svfloat32_t HighToF32(svuint16_t h) {
-  return svreinterpret_f32_u16(svzip2_u16(svdup_n_u16(0), h));
-}
-
-// fp32 bits rounded to nearest even at bit 16 (NaN made quiet), as tcpu_f32_to_bf16 does;
-// the bf16 is the top half of each lane.
-inline svuint32_t RoundToBf16Bits(svfloat32_t f) {
-  const svbool_t all = svptrue_b32();
-  const svuint32_t bits = svreinterpret_u32_f32(f);
-  const svuint32_t lsb = svand_n_u32_x(all, svlsr_n_u32_x(all, bits, 16), 1);
-  const svuint32_t rounded = svadd_u32_x(all, bits, svadd_n_u32_x(all, lsb, 0x7fff));
-  const svuint32_t quiet_nan = svorr_n_u32_x(all, bits, 0x00400000);
-  return svsel_u32(svcmpuo_f32(all, f, f), quiet_nan, rounded);
-}
+using ::tcpu::simd::HighToF32;
+using ::tcpu::simd::LowToF32;
+using ::tcpu::simd::RoundToBf16Bits;
 
 float SumSquaresSve2(const uint16_t* x, int64_t d) {
   const svbool_t all16 = svptrue_b16();

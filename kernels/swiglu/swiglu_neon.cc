@@ -6,9 +6,14 @@
 #include <cstring>
 
 #include "kernels/swiglu/swiglu_kernels.h"
+#include "runtime/bf16_neon.h"
 
 namespace tcpu::swiglu {
 namespace {
+
+using ::tcpu::simd::HighToF32;
+using ::tcpu::simd::LowToF32;
+using ::tcpu::simd::ToBf16;
 
 // 2^k for integer lanes k in [-126, 127], built in the exponent field.
 inline float32x4_t Pow2(int32x4_t k) {
@@ -44,22 +49,11 @@ inline float32x4_t SiluTimes(float32x4_t g, float32x4_t u) {
   return vmulq_f32(vmulq_f32(y, Pow2(half)), Pow2(vsubq_s32(rest, half)));
 }
 
-// fp32 -> bf16 rounding to nearest even, NaN made quiet: lane by lane tcpu_f32_to_bf16.
-inline uint16x4_t ToBf16(float32x4_t f) {
-  const uint32x4_t bits = vreinterpretq_u32_f32(f);
-  const uint32x4_t lsb = vandq_u32(vshrq_n_u32(bits, 16), vdupq_n_u32(1));
-  const uint32x4_t rounded = vaddq_u32(bits, vaddq_u32(lsb, vdupq_n_u32(0x7fff)));
-  const uint32x4_t quiet_nan = vorrq_u32(bits, vdupq_n_u32(0x00400000));
-  return vshrn_n_u32(vbslq_u32(vceqq_f32(f, f), rounded, quiet_nan), 16);
-}
-
 inline void Block8(const uint16_t* gate, const uint16_t* up, uint16_t* out) {
   const uint16x8_t hg = vld1q_u16(gate);
   const uint16x8_t hu = vld1q_u16(up);
-  const float32x4_t lo = SiluTimes(vreinterpretq_f32_u32(vshll_n_u16(vget_low_u16(hg), 16)),
-                                   vreinterpretq_f32_u32(vshll_n_u16(vget_low_u16(hu), 16)));
-  const float32x4_t hi = SiluTimes(vreinterpretq_f32_u32(vshll_high_n_u16(hg, 16)),
-                                   vreinterpretq_f32_u32(vshll_high_n_u16(hu, 16)));
+  const float32x4_t lo = SiluTimes(LowToF32(hg), LowToF32(hu));
+  const float32x4_t hi = SiluTimes(HighToF32(hg), HighToF32(hu));
   vst1q_u16(out, vcombine_u16(ToBf16(lo), ToBf16(hi)));
 }
 

@@ -4,9 +4,14 @@
 #include <arm_sve.h>
 
 #include "kernels/swiglu/swiglu_kernels.h"
+#include "runtime/bf16_sve.h"
 
 namespace tcpu::swiglu {
 namespace {
+
+using ::tcpu::simd::HighToF32;
+using ::tcpu::simd::LowToF32;
+using ::tcpu::simd::RoundToBf16Bits;
 
 // silu(g) * u in fp32, lane by lane (all lanes computed; inactive ones hold zeros).
 inline svfloat32_t SiluTimes(svfloat32_t g, svfloat32_t u) {
@@ -36,23 +41,6 @@ inline svfloat32_t SiluTimes(svfloat32_t g, svfloat32_t u) {
   return svscale_f32_x(all, y, rest);
 }
 
-inline svfloat32_t LowToF32(svuint16_t h) {
-  return svreinterpret_f32_u16(svzip1_u16(svdup_n_u16(0), h));
-}
-inline svfloat32_t HighToF32(svuint16_t h) {
-  return svreinterpret_f32_u16(svzip2_u16(svdup_n_u16(0), h));
-}
-
-// fp32 bits rounded to nearest even at bit 16 (NaN made quiet), as tcpu_f32_to_bf16 does.
-inline svuint16_t RoundToBf16Bits(svfloat32_t f) {
-  const svbool_t all = svptrue_b32();
-  const svuint32_t bits = svreinterpret_u32_f32(f);
-  const svuint32_t lsb = svand_n_u32_x(all, svlsr_n_u32_x(all, bits, 16), 1);
-  const svuint32_t rounded = svadd_u32_x(all, bits, svadd_n_u32_x(all, lsb, 0x7fff));
-  const svuint32_t quiet_nan = svorr_n_u32_x(all, bits, 0x00400000);
-  return svreinterpret_u16_u32(svsel_u32(svcmpuo_f32(all, f, f), quiet_nan, rounded));
-}
-
 }  // namespace
 
 void SwigluSve2(const uint16_t* gate, const uint16_t* up, uint16_t* out, int64_t n) {
@@ -63,7 +51,8 @@ void SwigluSve2(const uint16_t* gate, const uint16_t* up, uint16_t* out, int64_t
     const svuint16_t hu = svld1_u16(pg, up + i);
     const svfloat32_t lo = SiluTimes(LowToF32(hg), LowToF32(hu));
     const svfloat32_t hi = SiluTimes(HighToF32(hg), HighToF32(hu));
-    svst1_u16(pg, out + i, svuzp2_u16(RoundToBf16Bits(lo), RoundToBf16Bits(hi)));
+    svst1_u16(pg, out + i, svuzp2_u16(svreinterpret_u16_u32(RoundToBf16Bits(lo)),
+                                           svreinterpret_u16_u32(RoundToBf16Bits(hi))));
   }
 }
 
