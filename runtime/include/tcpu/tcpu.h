@@ -2,8 +2,10 @@
 #ifndef TCPU_TCPU_H_
 #define TCPU_TCPU_H_
 
+#include "tcpu/attention.h"
 #include "tcpu/bf16.h"
 #include "tcpu/cpu.h"
+#include "tcpu/fused_mlp.h"
 #include "tcpu/gemm.h"
 #include "tcpu/gemv.h"
 #include "tcpu/rms_norm.h"
