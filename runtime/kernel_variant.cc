@@ -21,6 +21,7 @@ constexpr OpVariant kOps[] = {
     {"rms_norm_bf16", tcpu::RmsNormBf16Variant},
     {"swiglu_bf16", tcpu::SwigluBf16Variant},
     {"sdot", tcpu::SdotVariant},
+    {"flash_attn_decode_bf16", tcpu::FlashAttnDecodeBf16Variant},
 };
 
 }  // namespace

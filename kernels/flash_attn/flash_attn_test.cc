@@ -1,0 +1,329 @@
+// tcpu_flash_attn_decode_bf16: every variant the CPU supports (and the public entry point)
+// against a float64 reference, over head_dim tails, GQA ratios 1/2/8, padded strided caches
+// whose padding is NaN (any read of it would poison the output), one sequence of 32768
+// positions, bit-identical results for 1/2/4 threads, and every bad argument.
+#include "tcpu/attention.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <iostream>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "kernels/flash_attn/flash_attn_kernels.h"
+#include "runtime/dispatch.h"
+#include "runtime/kernel_variants.h"
+#include "runtime/testing/kernel_test_util.h"
+#include "tcpu/bf16.h"
+#include "tcpu/status.h"
+#include "tcpu/threads.h"
+
+namespace {
+
+using tcpu::flash_attn::FlashAttnKernel;
+using tcpu::testing::Bf16UlpError;
+using tcpu::testing::kPoisonBf16;
+using tcpu::testing::RandomBf16;
+
+// See README.md: 1 ulp (fp32 result within a few fp32 ulps of exact, then rounded to bf16),
+// unless the output cancels: then an absolute error of kCancelTol * sum_s p_s |v[s][i]|.
+constexpr double kMaxUlp = 1.0;
+constexpr double kCancelTol = 1e-5;
+
+struct Shape {
+  int64_t heads, kv_heads, dim, seq;
+  int64_t k_seq_pad, k_head_pad, v_seq_pad, v_head_pad;
+};
+
+struct Problem {
+  Shape s;
+  int64_t k_seq_stride, k_head_stride, v_seq_stride, v_head_stride;
+  float scale;
+  std::vector<uint16_t> q, k, v;
+};
+
+// Caches filled with NaN, then the addressed elements with random values.
+Problem Make(const Shape& s, uint32_t seed) {
+  Problem p{s, s.dim + s.k_seq_pad, 0, s.dim + s.v_seq_pad, 0,
+            1.0f / std::sqrt(static_cast<float>(s.dim)), {}, {}, {}};
+  p.k_head_stride = s.seq * p.k_seq_stride + s.k_head_pad;
+  p.v_head_stride = s.seq * p.v_seq_stride + s.v_head_pad;
+  p.q = RandomBf16(s.heads * s.dim, seed);
+  p.k.assign(s.kv_heads * p.k_head_stride, kPoisonBf16);
+  p.v.assign(s.kv_heads * p.v_head_stride, kPoisonBf16);
+  const auto kr = RandomBf16(s.kv_heads * s.seq * s.dim, seed + 1);
+  const auto vr = RandomBf16(s.kv_heads * s.seq * s.dim, seed + 2);
+  for (int64_t g = 0; g < s.kv_heads; ++g) {
+    for (int64_t t = 0; t < s.seq; ++t) {
+      for (int64_t i = 0; i < s.dim; ++i) {
+        const int64_t src = (g * s.seq + t) * s.dim + i;
+        p.k[g * p.k_head_stride + t * p.k_seq_stride + i] = kr[src];
+        p.v[g * p.v_head_stride + t * p.v_seq_stride + i] = vr[src];
+      }
+    }
+  }
+  return p;
+}
+
+// Exact softmax attention in float64 from the same bf16 inputs; mag[h][i] = sum p |v|.
+void Reference(const Problem& p, std::vector<double>* out, std::vector<double>* mag) {
+  const Shape& s = p.s;
+  out->assign(s.heads * s.dim, 0.0);
+  mag->assign(s.heads * s.dim, 0.0);
+  std::vector<double> score(s.seq);
+  for (int64_t h = 0; h < s.heads; ++h) {
+    const int64_t g = h / (s.heads / s.kv_heads);
+    double m = -INFINITY;
+    for (int64_t t = 0; t < s.seq; ++t) {
+      double dot = 0.0;
+      for (int64_t i = 0; i < s.dim; ++i) {
+        dot += static_cast<double>(tcpu_bf16_to_f32(p.q[h * s.dim + i])) *
+               tcpu_bf16_to_f32(p.k[g * p.k_head_stride + t * p.k_seq_stride + i]);
+      }
+      score[t] = dot * p.scale;
+      m = std::max(m, score[t]);
+    }
+    double l = 0.0;
+    for (int64_t t = 0; t < s.seq; ++t) l += std::exp(score[t] - m);
+    for (int64_t t = 0; t < s.seq; ++t) {
+      const double w = std::exp(score[t] - m) / l;
+      for (int64_t i = 0; i < s.dim; ++i) {
+        const double v = tcpu_bf16_to_f32(p.v[g * p.v_head_stride + t * p.v_seq_stride + i]);
+        (*out)[h * s.dim + i] += w * v;
+        (*mag)[h * s.dim + i] += w * std::fabs(v);
+      }
+    }
+  }
+}
+
+struct Runner {
+  std::string name;
+  const FlashAttnKernel* kernel;  // nullptr: the public entry point
+  int Run(const Problem& p, uint16_t* out) const {
+    const Shape& s = p.s;
+    if (kernel == nullptr) {
+      return tcpu_flash_attn_decode_bf16(p.q.data(), p.k.data(), p.v.data(), out, s.heads,
+                                         s.kv_heads, s.dim, s.seq, p.k_head_stride,
+                                         p.k_seq_stride, p.v_head_stride, p.v_seq_stride,
+                                         p.scale);
+    }
+    return tcpu::flash_attn::FlashAttnWith(*kernel, p.q.data(), p.k.data(), p.v.data(), out,
+                                           s.heads, s.kv_heads, s.dim, s.seq, p.k_head_stride,
+                                           p.k_seq_stride, p.v_head_stride, p.v_seq_stride,
+                                           p.scale);
+  }
+};
+
+std::vector<Runner> Runners() {
+  std::vector<Runner> runners;
+  int count = 0;
+  const auto* table = tcpu::flash_attn::FlashAttnVariantTable(&count);
+  for (int i = 0; i < count; ++i) {
+    if ((table[i].required & tcpu::ActiveFeatures()) == table[i].required) {
+      runners.push_back({table[i].name, table[i].fn});
+    }
+  }
+  runners.push_back({"public", nullptr});
+  return runners;
+}
+
+double g_worst_ulp = 0.0;       // over all outputs not accepted by the cancellation rule
+double g_worst_any_ulp = 0.0;   // over all outputs
+int64_t g_cancelling = 0;       // outputs > kMaxUlp accepted by the cancellation rule
+int64_t g_outputs = 0;
+
+void CheckAll(const Shape& s, uint32_t seed) {
+  const Problem p = Make(s, seed);
+  std::vector<double> expected, mag;
+  Reference(p, &expected, &mag);
+  const int64_t n = s.heads * s.dim;
+  for (const Runner& runner : Runners()) {
+    std::vector<uint16_t> first;
+    for (int threads : tcpu::testing::kThreadCounts) {
+      ASSERT_EQ(tcpu_set_num_threads(threads), TCPU_OK);
+      std::vector<uint16_t> out(n + 1, kPoisonBf16);
+      ASSERT_EQ(runner.Run(p, out.data()), TCPU_OK) << tcpu_last_error_detail();
+      EXPECT_EQ(out[n], kPoisonBf16) << runner.name << " wrote past the output";
+      out.pop_back();
+      if (first.empty()) {
+        first = out;
+        int reported = 0;
+        for (int64_t i = 0; i < n; ++i) {
+          const double ulp = Bf16UlpError(out[i], expected[i]);
+          const double abs_err = std::fabs(tcpu_bf16_to_f32(out[i]) - expected[i]);
+          ++g_outputs;
+          g_worst_any_ulp = std::max(g_worst_any_ulp, ulp);
+          if (ulp <= kMaxUlp) {
+            g_worst_ulp = std::max(g_worst_ulp, ulp);
+          } else if (abs_err <= kCancelTol * mag[i]) {
+            ++g_cancelling;
+          } else if (reported++ < 5) {
+            ADD_FAILURE() << runner.name << " H=" << s.heads << " KV=" << s.kv_heads
+                          << " D=" << s.dim << " S=" << s.seq << " i=" << i << ": got "
+                          << tcpu_bf16_to_f32(out[i]) << ", expected " << expected[i] << " ("
+                          << ulp << " ulp)";
+          }
+        }
+      } else {
+        EXPECT_TRUE(out == first) << runner.name << " differs with " << threads << " threads";
+      }
+    }
+  }
+  ASSERT_EQ(tcpu_set_num_threads(1), TCPU_OK);
+}
+
+void Summary() {
+  std::cout << "max error " << g_worst_ulp << " ulp over " << g_outputs - g_cancelling
+            << " outputs; " << g_cancelling << " cancelling outputs within " << kCancelTol
+            << " * sum p|v| (largest " << g_worst_any_ulp << " ulp)\n";
+}
+
+TEST(FlashAttnTest, DispatchesToExpectedVariant) {
+  std::cout << "[ variants ]";
+  for (const Runner& r : Runners()) std::cout << " " << r.name;
+  std::cout << "\n";
+  const char* forced = std::getenv("FLASH_ATTN_TEST_EXPECT");
+  const std::string expected =
+      forced != nullptr ? forced
+                        : tcpu::testing::ExpectedVariant({{"vl128", "flash_attn_decode_bf16:sve2"},
+                                                          {"vl256", "flash_attn_decode_bf16:sve2"},
+                                                          {"vl512", "flash_attn_decode_bf16:sve2"},
+                                                          {"vl1024", "flash_attn_decode_bf16:sve2"},
+                                                          {"vl2048", "flash_attn_decode_bf16:sve2"},
+                                                          {"*", "flash_attn_decode_bf16:neon"}});
+  if (expected.empty()) {
+#if defined(__x86_64__)
+    EXPECT_STREQ(tcpu::FlashAttnDecodeBf16Variant(), "flash_attn_decode_bf16:ref");
+#else
+    GTEST_SKIP() << "not run by the QEMU matrix; dispatches to "
+                 << tcpu::FlashAttnDecodeBf16Variant();
+#endif
+  } else {
+    EXPECT_EQ(tcpu::FlashAttnDecodeBf16Variant(), expected);
+  }
+}
+
+TEST(FlashAttnTest, HeadDimsAndGqa) {
+  const Shape shapes[] = {
+      {1, 1, 1, 1, 0, 0, 0, 0},       {2, 1, 3, 5, 1, 2, 3, 1},
+      {4, 2, 37, 300, 3, 5, 1, 7},    {8, 1, 64, 513, 0, 0, 0, 0},
+      {8, 8, 5, 257, 2, 0, 0, 3},     {16, 2, 128, 200, 8, 16, 4, 8},
+      {2, 1, 9, 1, 0, 1, 0, 1},       {3, 3, 17, 768, 1, 1, 1, 1},
+  };
+  uint32_t seed = 1;
+  for (const Shape& s : shapes) CheckAll(s, seed += 10);
+  Summary();
+}
+
+TEST(FlashAttnTest, LongSequence) {
+  CheckAll({2, 1, 4, 32768, 1, 3, 2, 1}, 99);
+  Summary();
+}
+
+// A bad call: every field valid except the one a test changes.
+struct Call {
+  const uint16_t* q;
+  const uint16_t* k;
+  const uint16_t* v;
+  uint16_t* out;
+  int64_t h = 4, kv = 2, d = 8, s = 16, khs = 16 * 8, kss = 8, vhs = 16 * 8, vss = 8;
+  float scale = 0.5f;
+  int Run() const {
+    return tcpu_flash_attn_decode_bf16(q, k, v, out, h, kv, d, s, khs, kss, vhs, vss, scale);
+  }
+};
+
+class FlashAttnArgsTest : public ::testing::Test {
+ protected:
+  FlashAttnArgsTest() : q_(32, 0x3f80), k_(256, 0x3f80), v_(256, 0x3f80), out_(32) {
+    call_ = {q_.data(), k_.data(), v_.data(), out_.data()};
+  }
+  std::vector<uint16_t> q_, k_, v_, out_;
+  Call call_;
+};
+
+TEST_F(FlashAttnArgsTest, ValidCallSucceeds) { EXPECT_EQ(call_.Run(), TCPU_OK); }
+TEST_F(FlashAttnArgsTest, NullQ) {
+  call_.q = nullptr;
+  EXPECT_EQ(call_.Run(), TCPU_ERR_NULL_POINTER);
+}
+TEST_F(FlashAttnArgsTest, NullK) {
+  call_.k = nullptr;
+  EXPECT_EQ(call_.Run(), TCPU_ERR_NULL_POINTER);
+}
+TEST_F(FlashAttnArgsTest, NullV) {
+  call_.v = nullptr;
+  EXPECT_EQ(call_.Run(), TCPU_ERR_NULL_POINTER);
+}
+TEST_F(FlashAttnArgsTest, NullOut) {
+  call_.out = nullptr;
+  EXPECT_EQ(call_.Run(), TCPU_ERR_NULL_POINTER);
+}
+TEST_F(FlashAttnArgsTest, NonPositiveSizes) {
+  for (int64_t bad : {0, -1}) {
+    Call c = call_;
+    c.h = bad;
+    EXPECT_EQ(c.Run(), TCPU_ERR_INVALID_SIZE);
+    c = call_;
+    c.kv = bad;
+    EXPECT_EQ(c.Run(), TCPU_ERR_INVALID_SIZE);
+    c = call_;
+    c.d = bad;
+    EXPECT_EQ(c.Run(), TCPU_ERR_INVALID_SIZE);
+    c = call_;
+    c.s = bad;
+    EXPECT_EQ(c.Run(), TCPU_ERR_INVALID_SIZE);
+  }
+}
+TEST_F(FlashAttnArgsTest, HeadsNotMultipleOfKvHeads) {
+  call_.kv = 3;
+  EXPECT_EQ(call_.Run(), TCPU_ERR_INVALID_ARGUMENT);
+}
+TEST_F(FlashAttnArgsTest, KSeqStrideTooSmall) {
+  call_.kss = 7;
+  EXPECT_EQ(call_.Run(), TCPU_ERR_INVALID_ARGUMENT);
+}
+TEST_F(FlashAttnArgsTest, KHeadStrideTooSmall) {
+  call_.khs = 16 * 8 - 1;
+  EXPECT_EQ(call_.Run(), TCPU_ERR_INVALID_ARGUMENT);
+}
+TEST_F(FlashAttnArgsTest, VSeqStrideTooSmall) {
+  call_.vss = 0;
+  EXPECT_EQ(call_.Run(), TCPU_ERR_INVALID_ARGUMENT);
+}
+TEST_F(FlashAttnArgsTest, VHeadStrideTooSmall) {
+  call_.vhs = -1;
+  EXPECT_EQ(call_.Run(), TCPU_ERR_INVALID_ARGUMENT);
+}
+TEST_F(FlashAttnArgsTest, BadScale) {
+  for (float bad : {0.0f, -1.0f, std::numeric_limits<float>::infinity(),
+                    std::numeric_limits<float>::quiet_NaN()}) {
+    call_.scale = bad;
+    EXPECT_EQ(call_.Run(), TCPU_ERR_INVALID_ARGUMENT) << bad;
+  }
+}
+TEST_F(FlashAttnArgsTest, SeqTimesStrideOverflows) {
+  call_.s = int64_t{1} << 40;
+  call_.kss = int64_t{1} << 30;
+  EXPECT_EQ(call_.Run(), TCPU_ERR_SIZE_OVERFLOW);
+}
+TEST_F(FlashAttnArgsTest, HeadStrideTimesKvHeadsOverflows) {
+  call_.khs = int64_t{1} << 62;
+  EXPECT_EQ(call_.Run(), TCPU_ERR_SIZE_OVERFLOW);
+}
+TEST_F(FlashAttnArgsTest, HeadsTimesDimOverflows) {
+  // Strides that pass, with num_heads * head_dim past int64.
+  call_.h = call_.kv = int64_t{1} << 40;
+  call_.d = int64_t{1} << 24;
+  call_.s = 1;
+  call_.kss = call_.vss = call_.d;
+  call_.khs = call_.vhs = call_.d;
+  EXPECT_EQ(call_.Run(), TCPU_ERR_SIZE_OVERFLOW);
+}
+
+}  // namespace
