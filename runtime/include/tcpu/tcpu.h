@@ -5,7 +5,6 @@
 #include "tcpu/attention.h"
 #include "tcpu/bf16.h"
 #include "tcpu/cpu.h"
-#include "tcpu/fused_mlp.h"
 #include "tcpu/gemm.h"
 #include "tcpu/gemv.h"
 #include "tcpu/rms_norm.h"
