@@ -50,3 +50,9 @@ def tcpu_sdk_repositories():
         build_file = "@tcpu_sdk//toolchains/qemu:qemu_user.BUILD",
         launchers = {"bin/qemu-aarch64": "usr/bin/qemu-aarch64"},
     )
+    debian_packages(
+        name = "python3",
+        lockfile = "@tcpu_sdk//toolchains/lockfiles:python_amd64.lock",
+        build_file = "@tcpu_sdk//toolchains/python:python.BUILD",
+        launchers = {"bin/python3": "usr/bin/python3.11"},
+    )
