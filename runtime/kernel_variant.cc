@@ -22,6 +22,7 @@ constexpr OpVariant kOps[] = {
     {"swiglu_bf16", tcpu::SwigluBf16Variant},
     {"sdot", tcpu::SdotVariant},
     {"flash_attn_decode_bf16", tcpu::FlashAttnDecodeBf16Variant},
+    {"fused_mlp_bf16", tcpu::FusedMlpBf16Variant},
 };
 
 }  // namespace

@@ -14,6 +14,7 @@ const char* RmsNormBf16Variant();          // kernels/rms_norm
 const char* SwigluBf16Variant();           // kernels/swiglu
 const char* SdotVariant();                 // kernels/sdot
 const char* FlashAttnDecodeBf16Variant();  // kernels/flash_attn
+const char* FusedMlpBf16Variant();         // kernels/fused_mlp
 
 }  // namespace tcpu
 

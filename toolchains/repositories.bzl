@@ -51,6 +51,11 @@ def tcpu_sdk_repositories():
         launchers = {"bin/qemu-aarch64": "usr/bin/qemu-aarch64"},
     )
     debian_packages(
+        name = "nlohmann_json",
+        lockfile = "@tcpu_sdk//toolchains/lockfiles:nlohmann_json.lock",
+        build_file = "@tcpu_sdk//third_party/nlohmann_json:nlohmann_json.BUILD",
+    )
+    debian_packages(
         name = "python3",
         lockfile = "@tcpu_sdk//toolchains/lockfiles:python_amd64.lock",
         build_file = "@tcpu_sdk//toolchains/python:python.BUILD",

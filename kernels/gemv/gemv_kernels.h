@@ -31,18 +31,24 @@ struct GemvArgs {
   const int8_t* x = nullptr;           // k int8 activations
   const int8_t* x_prepared = nullptr;  // the kernel's prepare_x output, if it has one
   int32_t* y_i32 = nullptr;            // int32 output (tcpu_gemv_i8), or
-  uint16_t* y_bf16 = nullptr;          // bf16 output (tcpu_gemv_bf16_w8) with
+  uint16_t* y_bf16 = nullptr;          // bf16 output (tcpu_gemv_bf16_w8), or
+  float* y_f32 = nullptr;              // fp32 output (the decode step's logits), with
   const float* w_scales = nullptr;     //   per-row weight scales and
   float x_scale = 0.0f;                //   the activation scale absmax / 127
 };
 
 // Writes block `block`'s row sums: int32 as they are, or the W8A8 epilogue of tcpu/gemv.h,
-// y = bf16_rne((float)acc * x_scale * w_scale): two roundings in that order on every variant.
+// y = bf16_rne((float)acc * x_scale * w_scale): two roundings in that order on every variant
+// (fp32 output: the same without the bf16 rounding).
 inline void StoreBlock(const GemvArgs& a, int64_t block, const int32_t acc[4]) {
   const int64_t row0 = block * 4;
   const int64_t rows = a.n - row0 < 4 ? a.n - row0 : 4;
   if (a.y_i32 != nullptr) {
     for (int64_t r = 0; r < rows; ++r) a.y_i32[row0 + r] = acc[r];
+  } else if (a.y_f32 != nullptr) {
+    for (int64_t r = 0; r < rows; ++r) {
+      a.y_f32[row0 + r] = static_cast<float>(acc[r]) * a.x_scale * a.w_scales[row0 + r];
+    }
   } else {
     for (int64_t r = 0; r < rows; ++r) {
       const float scaled = static_cast<float>(acc[r]) * a.x_scale;

@@ -1,0 +1,95 @@
+/* One decoder layer and one whole decode step of a Llama-architecture model (Llama,
+ * MiniCPM, Qwen3), fused on the W8A8 kernels: every linear layer is int8 (tcpu/gemv.h),
+ * activations, norms, embeddings and the KV cache are bf16. */
+#ifndef TCPU_TRANSFORMER_H_
+#define TCPU_TRANSFORMER_H_
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A W8A8 linear layer [out, in]: packed int8 weights and out per-row fp32 scales. */
+typedef struct tcpu_linear_w8 {
+  const void* packed;
+  const float* scales;
+} tcpu_linear_w8;
+
+/* The shape shared by every layer of a model. */
+typedef struct tcpu_layer_shape {
+  int64_t hidden;        /* model width */
+  int64_t intermediate;  /* MLP width */
+  int64_t num_heads;     /* query heads; a multiple of num_kv_heads */
+  int64_t num_kv_heads;
+  int64_t head_dim;      /* even (RoPE) */
+  float rms_norm_eps;    /* > 0 */
+  float rope_theta;      /* > 0 */
+} tcpu_layer_shape;
+
+/* One layer's weights. q_norm and k_norm ([head_dim], Qwen3's per-head RMSNorm) are both set
+ * or both NULL. */
+typedef struct tcpu_layer_weights {
+  const uint16_t* input_norm;           /* [hidden] */
+  tcpu_linear_w8 q_proj;                /* [num_heads * head_dim, hidden] */
+  tcpu_linear_w8 k_proj;                /* [num_kv_heads * head_dim, hidden] */
+  tcpu_linear_w8 v_proj;                /* [num_kv_heads * head_dim, hidden] */
+  const uint16_t* q_norm;               /* [head_dim] or NULL */
+  const uint16_t* k_norm;               /* [head_dim] or NULL */
+  tcpu_linear_w8 o_proj;                /* [hidden, num_heads * head_dim] */
+  const uint16_t* post_attention_norm;  /* [hidden] */
+  tcpu_linear_w8 gate_proj;             /* [intermediate, hidden] */
+  tcpu_linear_w8 up_proj;               /* [intermediate, hidden] */
+  tcpu_linear_w8 down_proj;             /* [hidden, intermediate] */
+} tcpu_layer_weights;
+
+/* Workspace bytes tcpu_transformer_layer_bf16 needs for this shape, or a negative
+ * tcpu_status (invalid shape: the detail names the field). */
+int64_t tcpu_transformer_layer_workspace_size(const tcpu_layer_shape* shape);
+
+/* Runs one layer for the token at `position` on hidden_state[hidden] (bf16, in place):
+ *   x = rms_norm(h, input_norm)
+ *   q, k, v = q_proj(x), k_proj(x), v_proj(x)        (x quantized once, one parallel region)
+ *   q, k = per-head rms_norm(q, q_norm), (k, k_norm)  (if given)
+ *   q, k = rope(q, position), rope(k, position)       (tcpu_rope_bf16, rope_theta)
+ *   K[g][position][:] = k[g], V[g][position][:] = v[g]
+ *   a = flash_attn_decode(q, K, V, seq_len = position + 1, sm_scale = 1 / sqrt(head_dim))
+ *   h = bf16(h + o_proj(a))                           (the sum in fp32)
+ *   h = bf16(h + fused_mlp(rms_norm(h, post_attention_norm)))
+ * Each step is the unfused op of the C ABI, so the result equals their composition bit for
+ * bit. k_cache, v_cache: [num_kv_heads, cache_capacity, head_dim] bf16; positions below
+ * `position` must hold earlier tokens' keys and values. 0 <= position < cache_capacity.
+ * workspace: at least tcpu_transformer_layer_workspace_size bytes, 64-byte aligned. */
+int tcpu_transformer_layer_bf16(const tcpu_layer_shape* shape, const tcpu_layer_weights* weights,
+                                uint16_t* k_cache, uint16_t* v_cache, int64_t cache_capacity,
+                                int64_t position, uint16_t* hidden_state, void* workspace,
+                                int64_t workspace_bytes);
+
+/* A whole model. */
+typedef struct tcpu_model_weights {
+  tcpu_layer_shape shape;
+  int64_t num_layers;
+  int64_t vocab_size;
+  const uint16_t* embed_tokens;      /* [vocab_size, hidden] bf16 */
+  const tcpu_layer_weights* layers;  /* [num_layers] */
+  const uint16_t* final_norm;        /* [hidden] */
+  tcpu_linear_w8 lm_head;            /* [vocab_size, hidden] */
+} tcpu_model_weights;
+
+/* Workspace bytes tcpu_decode_step needs, or a negative tcpu_status. */
+int64_t tcpu_decode_step_workspace_size(const tcpu_model_weights* model);
+
+/* One token through the model: h = embed_tokens[token]; every layer (its KV cache is
+ * k_cache + layer * num_kv_heads * cache_capacity * head_dim, likewise v_cache);
+ * h = rms_norm(h, final_norm); logits[vocab_size] = lm_head(h) in fp32 (W8A8, the epilogue of
+ * tcpu_gemv_bf16_w8 without the bf16 rounding); *next_token = the greedy token (the first
+ * index of the largest logit; NaN logits never win). Allocates nothing. */
+int tcpu_decode_step(const tcpu_model_weights* model, uint16_t* k_cache, uint16_t* v_cache,
+                     int64_t cache_capacity, int64_t position, int32_t token, float* logits,
+                     int32_t* next_token, void* workspace, int64_t workspace_bytes);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TCPU_TRANSFORMER_H_ */

@@ -1,0 +1,25 @@
+// Random linear layers for the fused-kernel and decoder tests, built with the SDK's own
+// weight path: bf16 weights -> tcpu_quantize_weights_bf16 -> tcpu_pack_weights_i8.
+#ifndef TCPU_RUNTIME_TESTING_PACKED_LINEAR_H_
+#define TCPU_RUNTIME_TESTING_PACKED_LINEAR_H_
+
+#include <cstdint>
+#include <vector>
+
+namespace tcpu::testing {
+
+// A packed [n, k] int8 matrix with per-row scales.
+struct PackedLinear {
+  int64_t n = 0;
+  int64_t k = 0;
+  std::vector<uint8_t> packed;
+  std::vector<float> scales;
+};
+
+// Weights ~ N(0, stddev) (RandomBf16), quantized and packed; fails the current test (and
+// returns an empty layer) if the runtime rejects them.
+PackedLinear RandomPackedLinear(int64_t n, int64_t k, uint32_t seed, float stddev = 0.05f);
+
+}  // namespace tcpu::testing
+
+#endif  // TCPU_RUNTIME_TESTING_PACKED_LINEAR_H_
