@@ -22,6 +22,10 @@ extern "C" const char* tcpu_status_string(int status) {
       return "TCPU_ERR_OUT_OF_MEMORY: scratch memory could not be reserved";
     case TCPU_ERR_THREADS:
       return "TCPU_ERR_THREADS: worker threads could not be started";
+    case TCPU_ERR_IO:
+      return "TCPU_ERR_IO: a file could not be opened, read or mapped";
+    case TCPU_ERR_INVALID_MODEL:
+      return "TCPU_ERR_INVALID_MODEL: the checkpoint is malformed or unsupported";
     default:
       return "unknown tcpu status code";
   }

@@ -21,7 +21,9 @@ TEST(StatusTest, EveryCodeHasItsOwnName) {
                        TCPU_ERR_UNKNOWN_OP,
                        TCPU_ERR_INVALID_ENV,
                        TCPU_ERR_OUT_OF_MEMORY,
-                       TCPU_ERR_THREADS};
+                       TCPU_ERR_THREADS,
+                       TCPU_ERR_IO,
+                       TCPU_ERR_INVALID_MODEL};
   for (int code : codes) {
     for (int other : codes) {
       if (code != other) {

@@ -19,6 +19,8 @@ typedef enum tcpu_status {
   TCPU_ERR_INVALID_ENV = -7,      /* a TCPU_* environment variable is malformed */
   TCPU_ERR_OUT_OF_MEMORY = -8,    /* scratch memory could not be reserved */
   TCPU_ERR_THREADS = -9,          /* worker threads could not be started */
+  TCPU_ERR_IO = -10,              /* a file could not be opened, read or mapped */
+  TCPU_ERR_INVALID_MODEL = -11,   /* a checkpoint is malformed or unsupported */
 } tcpu_status;
 
 /* A static, human-readable name for a status code ("TCPU_ERR_NULL_POINTER: ..."). */

@@ -1,0 +1,47 @@
+/* The decode engine: load a Hugging Face checkpoint directory (config.json and
+ * model.safetensors or sharded model-0000i-of-0000n.safetensors with
+ * model.safetensors.index.json; BF16, F16 or F32 weights), quantize and pack its linear
+ * weights once, then decode token by token on tcpu_decode_step. */
+#ifndef TCPU_DECODER_H_
+#define TCPU_DECODER_H_
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct tcpu_decoder tcpu_decoder;
+
+/* Loads `model_dir` with room for `max_tokens` positions (prompt plus generated; at most the
+ * config's max_position_embeddings). Errors: TCPU_ERR_IO (a file cannot be read),
+ * TCPU_ERR_INVALID_MODEL (malformed or unsupported checkpoint: the detail names the file,
+ * tensor or config field), TCPU_ERR_INVALID_ARGUMENT (max_tokens), TCPU_ERR_OUT_OF_MEMORY. */
+int tcpu_decoder_open(const char* model_dir, int64_t max_tokens, tcpu_decoder** decoder);
+
+void tcpu_decoder_close(tcpu_decoder* decoder);
+
+typedef struct tcpu_decoder_info {
+  int64_t vocab_size;
+  int64_t hidden_size;
+  int64_t num_layers;
+  int64_t max_tokens;
+  int64_t position;               /* tokens consumed so far */
+  int64_t weight_bytes_per_token; /* bytes of weights one step reads */
+} tcpu_decoder_info;
+
+int tcpu_decoder_get_info(const tcpu_decoder* decoder, tcpu_decoder_info* info);
+
+/* Feeds `token` at the next position. logits: NULL or [vocab_size] fp32 out. next_token:
+ * the greedy choice. TCPU_ERR_INVALID_ARGUMENT when the cache is full or token is out of
+ * range (nothing changes then). */
+int tcpu_decoder_step(tcpu_decoder* decoder, int32_t token, float* logits, int32_t* next_token);
+
+/* Forgets all tokens (position 0). */
+int tcpu_decoder_reset(tcpu_decoder* decoder);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TCPU_DECODER_H_ */

@@ -1,0 +1,111 @@
+// tcpu_decoder_*: a loaded Model plus its KV cache, logits and step workspace, all
+// allocated once at open; each step runs tcpu_decode_step on them.
+#include "tcpu/decoder.h"
+
+#include <memory>
+#include <new>
+#include <string>
+
+#include "runtime/check.h"
+#include "runtime/model/model.h"
+#include "tcpu/transformer.h"
+
+struct tcpu_decoder {
+  std::unique_ptr<tcpu::model::Model> model;
+  int64_t max_tokens = 0;
+  int64_t position = 0;
+  tcpu::model::AlignedBuffer k_cache, v_cache, workspace, logits;
+};
+
+namespace {
+
+int OpenDecoder(const char* fn, const char* model_dir, int64_t max_tokens,
+                tcpu_decoder** decoder) {
+  TCPU_CHECK_NOT_NULL(fn, model_dir);
+  TCPU_CHECK_NOT_NULL(fn, decoder);
+  TCPU_CHECK_POSITIVE(fn, max_tokens);
+  *decoder = nullptr;
+  auto d = std::unique_ptr<tcpu_decoder>(new (std::nothrow) tcpu_decoder());
+  if (d == nullptr) return tcpu::Fail(TCPU_ERR_OUT_OF_MEMORY, "%s: out of memory", fn);
+  if (int s = tcpu::model::Model::Load(model_dir, &d->model); s != TCPU_OK) return s;
+  const tcpu::model::ModelConfig& c = d->model->config();
+  if (max_tokens > c.max_position_embeddings) {
+    return tcpu::Fail(TCPU_ERR_INVALID_ARGUMENT,
+                      "%s: max_tokens = %lld exceeds the model's max_position_embeddings = %lld",
+                      fn, static_cast<long long>(max_tokens),
+                      static_cast<long long>(c.max_position_embeddings));
+  }
+  const tcpu_model_weights& w = d->model->weights();
+  int64_t cache_elems = 0;
+  TCPU_CHECK_MUL(fn, w.num_layers * w.shape.num_kv_heads * w.shape.head_dim, max_tokens,
+                 &cache_elems);
+  const int64_t workspace = tcpu_decode_step_workspace_size(&w);
+  if (workspace < 0) return static_cast<int>(workspace);
+  if (cache_elems > INT64_MAX / 2 || !d->k_cache.Allocate(2 * cache_elems) ||
+      !d->v_cache.Allocate(2 * cache_elems) || !d->workspace.Allocate(workspace) ||
+      !d->logits.Allocate(4 * w.vocab_size)) {
+    return tcpu::Fail(TCPU_ERR_OUT_OF_MEMORY, "%s: cannot allocate the KV cache for %lld tokens",
+                      fn, static_cast<long long>(max_tokens));
+  }
+  d->max_tokens = max_tokens;
+  *decoder = d.release();
+  return TCPU_OK;
+}
+
+}  // namespace
+
+extern "C" int tcpu_decoder_open(const char* model_dir, int64_t max_tokens,
+                                 tcpu_decoder** decoder) {
+  int status;
+  try {
+    status = OpenDecoder("tcpu_decoder_open", model_dir, max_tokens, decoder);
+  } catch (const std::bad_alloc&) {
+    status = tcpu::Fail(TCPU_ERR_OUT_OF_MEMORY, "tcpu_decoder_open: out of memory");
+  }
+  if (status != TCPU_OK) return status;
+  return tcpu::Succeed();
+}
+
+extern "C" void tcpu_decoder_close(tcpu_decoder* decoder) { delete decoder; }
+
+extern "C" int tcpu_decoder_get_info(const tcpu_decoder* decoder, tcpu_decoder_info* info) {
+  constexpr const char* kFn = "tcpu_decoder_get_info";
+  TCPU_CHECK_NOT_NULL(kFn, decoder);
+  TCPU_CHECK_NOT_NULL(kFn, info);
+  const tcpu_model_weights& w = decoder->model->weights();
+  info->vocab_size = w.vocab_size;
+  info->hidden_size = w.shape.hidden;
+  info->num_layers = w.num_layers;
+  info->max_tokens = decoder->max_tokens;
+  info->position = decoder->position;
+  info->weight_bytes_per_token = decoder->model->weight_bytes_per_token();
+  return tcpu::Succeed();
+}
+
+extern "C" int tcpu_decoder_step(tcpu_decoder* decoder, int32_t token, float* logits,
+                                 int32_t* next_token) {
+  constexpr const char* kFn = "tcpu_decoder_step";
+  TCPU_CHECK_NOT_NULL(kFn, decoder);
+  TCPU_CHECK_NOT_NULL(kFn, next_token);
+  if (decoder->position >= decoder->max_tokens) {
+    return tcpu::Fail(TCPU_ERR_INVALID_ARGUMENT, "%s: the KV cache is full (%lld tokens)", kFn,
+                      static_cast<long long>(decoder->max_tokens));
+  }
+  float* out = logits != nullptr ? logits : reinterpret_cast<float*>(decoder->logits.data());
+  if (int s = tcpu_decode_step(&decoder->model->weights(),
+                               reinterpret_cast<uint16_t*>(decoder->k_cache.data()),
+                               reinterpret_cast<uint16_t*>(decoder->v_cache.data()),
+                               decoder->max_tokens, decoder->position, token, out, next_token,
+                               decoder->workspace.data(), decoder->workspace.size());
+      s != TCPU_OK) {
+    return s;
+  }
+  ++decoder->position;
+  return TCPU_OK;
+}
+
+extern "C" int tcpu_decoder_reset(tcpu_decoder* decoder) {
+  TCPU_CHECK_NOT_NULL("tcpu_decoder_reset", decoder);
+  decoder->position = 0;
+  return tcpu::Succeed();
+}

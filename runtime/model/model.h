@@ -1,0 +1,66 @@
+// A loaded model: the checkpoint's linear weights quantized per output channel (absmax/127)
+// and packed once, norms and embeddings as bf16, arranged as the tcpu_model_weights the
+// decode step runs. Keeps the checkpoint mapped while it points into it.
+#ifndef TCPU_RUNTIME_MODEL_MODEL_H_
+#define TCPU_RUNTIME_MODEL_MODEL_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "runtime/model/checkpoint.h"
+#include "tcpu/transformer.h"
+
+namespace tcpu::model {
+
+// 64-byte aligned bytes (packed weights, bf16 copies).
+class AlignedBuffer {
+ public:
+  AlignedBuffer() = default;
+  AlignedBuffer(AlignedBuffer&& other) noexcept;
+  AlignedBuffer& operator=(AlignedBuffer&& other) noexcept;
+  AlignedBuffer(const AlignedBuffer&) = delete;
+  AlignedBuffer& operator=(const AlignedBuffer&) = delete;
+  ~AlignedBuffer();
+  bool Allocate(int64_t bytes);  // false if out of memory
+  uint8_t* data() const { return data_; }
+  int64_t size() const { return size_; }
+
+ private:
+  uint8_t* data_ = nullptr;
+  int64_t size_ = 0;
+};
+
+class Model {
+ public:
+  // Loads `dir`; returns a tcpu_status with the detail set (TCPU_ERR_IO for files that cannot
+  // be read, TCPU_ERR_INVALID_MODEL for bad content, naming file, tensor and problem).
+  static int Load(const std::string& dir, std::unique_ptr<Model>* model);
+
+  const ModelConfig& config() const { return checkpoint_.config(); }
+  const tcpu_model_weights& weights() const { return weights_; }
+  // Bytes of weights one decode step reads: every packed matrix with its scales, the norms
+  // and one embedding row.
+  int64_t weight_bytes_per_token() const { return bytes_per_token_; }
+
+ private:
+  struct Linear {
+    AlignedBuffer packed;
+    std::vector<float> scales;
+  };
+  int Build(const std::string& dir);
+  int LoadLinear(const std::string& name, int64_t n, int64_t k, Linear* linear);
+  int LoadBf16(const std::string& name, const std::vector<int64_t>& shape, const uint16_t** out);
+
+  Checkpoint checkpoint_;
+  std::vector<std::unique_ptr<Linear>> linears_;
+  std::vector<AlignedBuffer> bf16_copies_;
+  std::vector<tcpu_layer_weights> layers_;
+  tcpu_model_weights weights_{};
+  int64_t bytes_per_token_ = 0;
+};
+
+}  // namespace tcpu::model
+
+#endif  // TCPU_RUNTIME_MODEL_MODEL_H_

@@ -1,0 +1,163 @@
+"""Writes a random Hugging Face checkpoint (config.json + safetensors) for the decoder tests,
+the demo and benchmarks: exactly the files and tensor names transformers writes for
+LlamaForCausalLM / Qwen3ForCausalLM, so the loader sees what a real checkpoint gives it.
+
+  generate_checkpoint.py --out DIR [--hidden 256 --layers 4 --heads 8 --kv-heads 2
+      --head-dim 32 --intermediate 768 --vocab 1024] [--arch llama|qwen3] [--dtype bf16|f16|f32]
+      [--shards N] [--tie] [--seed S]
+
+Values are random with magnitudes a trained model has (weights ~ 1/sqrt(fan_in), norms
+around 1), so activations stay in range and greedy decoding does not degenerate.
+"""
+
+import argparse
+import json
+import os
+import random
+import struct
+import sys
+
+DTYPE_BYTES = {"bf16": 2, "f16": 2, "f32": 4}
+DTYPE_NAMES = {"bf16": "BF16", "f16": "F16", "f32": "F32"}
+
+
+def random_values(rng, count, scale, offset=0.0):
+    """count floats uniform in offset + [-scale, scale) (sqrt(3) * scale has unit variance)."""
+    width = 2.0 * scale * 3 ** 0.5
+    start = offset - width / 2
+    return [start + width * rng.random() for _ in range(count)]
+
+
+def encode(values, dtype):
+    """Little-endian bytes of values in dtype (bf16: round to nearest even)."""
+    if dtype == "f32":
+        return struct.pack("<%df" % len(values), *values)
+    if dtype == "f16":
+        return struct.pack("<%de" % len(values), *values)
+    words = struct.unpack("<%dI" % len(values), struct.pack("<%df" % len(values), *values))
+    out = bytearray(2 * len(values))
+    for i, w in enumerate(words):
+        bf16 = (w + 0x7FFF + ((w >> 16) & 1)) >> 16
+        out[2 * i] = bf16 & 0xFF
+        out[2 * i + 1] = bf16 >> 8
+    return bytes(out)
+
+
+def tensors_of(args):
+    """(name, shape, scale, offset) of every tensor, in the order transformers saves them."""
+    h, d, i = args.hidden, args.head_dim, args.intermediate
+    q, kv = args.heads * d, args.kv_heads * d
+    yield "model.embed_tokens.weight", [args.vocab, h], 1.0, 0.0
+    for layer in range(args.layers):
+        p = "model.layers.%d." % layer
+        yield p + "input_layernorm.weight", [h], 0.1, 1.0
+        yield p + "self_attn.q_proj.weight", [q, h], h ** -0.5, 0.0
+        yield p + "self_attn.k_proj.weight", [kv, h], h ** -0.5, 0.0
+        yield p + "self_attn.v_proj.weight", [kv, h], h ** -0.5, 0.0
+        if args.arch == "qwen3":
+            yield p + "self_attn.q_norm.weight", [d], 0.1, 1.0
+            yield p + "self_attn.k_norm.weight", [d], 0.1, 1.0
+        yield p + "self_attn.o_proj.weight", [h, q], q ** -0.5, 0.0
+        yield p + "post_attention_layernorm.weight", [h], 0.1, 1.0
+        yield p + "mlp.gate_proj.weight", [i, h], h ** -0.5, 0.0
+        yield p + "mlp.up_proj.weight", [i, h], h ** -0.5, 0.0
+        yield p + "mlp.down_proj.weight", [h, i], i ** -0.5, 0.0
+    yield "model.norm.weight", [h], 0.1, 1.0
+    if not args.tie:
+        yield "lm_head.weight", [args.vocab, h], h ** -0.5, 0.0
+
+
+def write_safetensors(path, tensors):
+    """tensors: list of (name, dtype, shape, bytes). Header padded to 8 bytes as HF does."""
+    header, offset = {"__metadata__": {"format": "pt"}}, 0
+    for name, dtype, shape, data in tensors:
+        header[name] = {"dtype": DTYPE_NAMES[dtype], "shape": shape,
+                        "data_offsets": [offset, offset + len(data)]}
+        offset += len(data)
+    text = json.dumps(header, separators=(",", ":")).encode()
+    text += b" " * (-len(text) % 8)
+    with open(path, "wb") as f:
+        f.write(struct.pack("<Q", len(text)))
+        f.write(text)
+        for _, _, _, data in tensors:
+            f.write(data)
+
+
+def config_of(args):
+    arch = {"llama": "LlamaForCausalLM", "qwen3": "Qwen3ForCausalLM"}[args.arch]
+    return {
+        "architectures": [arch],
+        "model_type": args.arch,
+        "hidden_size": args.hidden,
+        "intermediate_size": args.intermediate,
+        "num_hidden_layers": args.layers,
+        "num_attention_heads": args.heads,
+        "num_key_value_heads": args.kv_heads,
+        "head_dim": args.head_dim,
+        "vocab_size": args.vocab,
+        "max_position_embeddings": args.max_positions,
+        "rms_norm_eps": 1e-6,
+        "rope_theta": args.rope_theta,
+        "rope_scaling": None,
+        "hidden_act": "silu",
+        "attention_bias": False,
+        "tie_word_embeddings": args.tie,
+        "torch_dtype": {"bf16": "bfloat16", "f16": "float16", "f32": "float32"}[args.dtype],
+    }
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", required=True, help="directory to write (created)")
+    parser.add_argument("--hidden", type=int, default=256)
+    parser.add_argument("--layers", type=int, default=4)
+    parser.add_argument("--heads", type=int, default=8)
+    parser.add_argument("--kv-heads", type=int, default=2)
+    parser.add_argument("--head-dim", type=int, default=32)
+    parser.add_argument("--intermediate", type=int, default=768)
+    parser.add_argument("--vocab", type=int, default=1024)
+    parser.add_argument("--max-positions", type=int, default=4096)
+    parser.add_argument("--rope-theta", type=float, default=10000.0)
+    parser.add_argument("--arch", choices=["llama", "qwen3"], default="llama")
+    parser.add_argument("--dtype", choices=sorted(DTYPE_BYTES), default="bf16")
+    parser.add_argument("--shards", type=int, default=1, help="files to split the weights into")
+    parser.add_argument("--tie", action="store_true", help="tie lm_head to the embeddings")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    for name in ("hidden", "layers", "heads", "kv_heads", "head_dim", "intermediate", "vocab",
+                 "shards", "max_positions"):
+        if getattr(args, name) <= 0:
+            parser.error("--%s must be positive" % name.replace("_", "-"))
+    if args.heads % args.kv_heads:
+        parser.error("--heads must be a multiple of --kv-heads")
+
+    rng = random.Random(args.seed)
+    tensors = []
+    for name, shape, scale, offset in tensors_of(args):
+        count = shape[0] * (shape[1] if len(shape) > 1 else 1)
+        data = encode(random_values(rng, count, scale, offset), args.dtype)
+        tensors.append((name, args.dtype, shape, data))
+    os.makedirs(args.out, exist_ok=True)
+    with open(os.path.join(args.out, "config.json"), "w") as f:
+        json.dump(config_of(args), f, indent=2)
+        f.write("\n")
+    if args.shards == 1:
+        write_safetensors(os.path.join(args.out, "model.safetensors"), tensors)
+        return 0
+    per_shard = -(-len(tensors) // args.shards)
+    weight_map, total = {}, 0
+    for s in range(args.shards):
+        name = "model-%05d-of-%05d.safetensors" % (s + 1, args.shards)
+        part = tensors[s * per_shard:(s + 1) * per_shard]
+        write_safetensors(os.path.join(args.out, name), part)
+        for tensor in part:
+            weight_map[tensor[0]] = name
+            total += len(tensor[3])
+    with open(os.path.join(args.out, "model.safetensors.index.json"), "w") as f:
+        json.dump({"metadata": {"total_size": total}, "weight_map": weight_map}, f, indent=2)
+        f.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

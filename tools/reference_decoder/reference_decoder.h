@@ -1,0 +1,57 @@
+// A plain scalar decoder of the same model, written from the math, not from the kernels: it
+// is what tcpu-decode is checked against. It reads the checkpoint through the same strict
+// loader (runtime/model), quantizes weights and activations with the documented W8A8 rules
+// (tcpu/gemv.h; the int8 values and scales are defined bit for bit), stores activations as
+// bf16 at the same points as the fused kernels, and computes everything else (norms, RoPE,
+// softmax, SiLU, logits) in float64.
+#ifndef TCPU_TOOLS_REFERENCE_DECODER_REFERENCE_DECODER_H_
+#define TCPU_TOOLS_REFERENCE_DECODER_REFERENCE_DECODER_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "runtime/model/checkpoint.h"
+
+namespace tcpu::reference {
+
+class ReferenceDecoder {
+ public:
+  // Loads `dir`; false with *error.
+  bool Load(const std::string& dir, int64_t max_tokens, std::string* error);
+
+  // Feeds `token` at the next position; fills logits (float64, vocab_size) and returns the
+  // greedy token (first index of the maximum).
+  int32_t Step(int32_t token, std::vector<double>* logits);
+
+  int64_t vocab_size() const { return config_.vocab_size; }
+
+ private:
+  struct Linear {
+    int64_t n = 0, k = 0;
+    std::vector<int8_t> q;      // [n, k]
+    std::vector<float> scales;  // [n]
+  };
+  struct Layer {
+    std::vector<uint16_t> input_norm, post_norm, q_norm, k_norm;
+    Linear q, k, v, o, gate, up, down;
+    std::vector<uint16_t> k_cache, v_cache;  // [kv_heads, max_tokens, head_dim]
+  };
+  bool LoadBf16(const std::string& name, const std::vector<int64_t>& shape,
+                std::vector<uint16_t>* out, std::string* error);
+  bool LoadLinear(const std::string& name, int64_t n, int64_t k, Linear* out, std::string* error);
+  std::vector<uint16_t> Gemv(const Linear& w, const std::vector<uint16_t>& x) const;
+  std::vector<uint16_t> RmsNorm(const uint16_t* x, const uint16_t* w, int64_t d) const;
+
+  model::Checkpoint checkpoint_;
+  model::ModelConfig config_;
+  std::vector<uint16_t> embed_, final_norm_;
+  Linear lm_head_;
+  std::vector<Layer> layers_;
+  int64_t max_tokens_ = 0;
+  int64_t position_ = 0;
+};
+
+}  // namespace tcpu::reference
+
+#endif  // TCPU_TOOLS_REFERENCE_DECODER_REFERENCE_DECODER_H_
