@@ -47,7 +47,7 @@ def tensors_of(args):
     """(name, shape, scale, offset) of every tensor, in the order transformers saves them."""
     h, d, i = args.hidden, args.head_dim, args.intermediate
     q, kv = args.heads * d, args.kv_heads * d
-    yield "model.embed_tokens.weight", [args.vocab, h], 1.0, 0.0
+    yield "model.embed_tokens.weight", [args.vocab, h], args.embedding_scale, 0.0
     for layer in range(args.layers):
         p = "model.layers.%d." % layer
         yield p + "input_layernorm.weight", [h], 0.1, 1.0
@@ -123,6 +123,9 @@ def main(argv):
     parser.add_argument("--shards", type=int, default=1, help="files to split the weights into")
     parser.add_argument("--tie", action="store_true", help="tie lm_head to the embeddings")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--embedding-scale", type=float, default=0.05,
+                        help="standard deviation of the embeddings (small, as in trained models, "
+                        "so the layers, not the input token, decide the output)")
     args = parser.parse_args(argv)
     for name in ("hidden", "layers", "heads", "kv_heads", "head_dim", "intermediate", "vocab",
                  "shards", "max_positions"):
