@@ -6,7 +6,8 @@
 namespace tcpu {
 namespace {
 
-thread_local char last_error_detail[256] = "";
+// Room for a checkpoint file path (often 200+ characters) and the message about it.
+thread_local char last_error_detail[1024] = "";
 
 }  // namespace
 
