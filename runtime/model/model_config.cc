@@ -39,11 +39,9 @@ bool ParseModelConfig(const std::string& text, const std::string& name, ModelCon
   c.architecture = (*arch)[0].get<std::string>();
   if (c.architecture == "Qwen3ForCausalLM") {
     c.qk_norm = true;
-  } else if (c.architecture != "LlamaForCausalLM" && c.architecture != "MiniCPMForCausalLM" &&
-             c.architecture != "MistralForCausalLM") {
+  } else if (c.architecture != "LlamaForCausalLM" && c.architecture != "MiniCPMForCausalLM") {
     return fail("field 'architectures': '" + c.architecture.substr(0, 64) +
-                "' is not supported (LlamaForCausalLM, MiniCPMForCausalLM, MistralForCausalLM, "
-                "Qwen3ForCausalLM)");
+                "' is not supported (LlamaForCausalLM, MiniCPMForCausalLM, Qwen3ForCausalLM)");
   }
 
   auto get_int = [&](const char* field, bool required, int64_t* out) {
