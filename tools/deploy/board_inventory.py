@@ -211,10 +211,11 @@ def parse(data, text, path):
         if not isinstance(values, dict):
             fail("boards", name, "must be a table ([boards.NAME])")
         for key in values:
+            if re.search(r"pass(word|phrase)?|secret|token", key, re.IGNORECASE):
+                fail(table, key, "secrets do not belong in the inventory (use ssh keys and "
+                     "ssh-agent; identity_file names a key file)")
             if key not in BOARD_KEYS:
                 fail(table, key, f"unknown key (known: {', '.join(sorted(BOARD_KEYS))})")
-            if re.search(r"pass(word)?|secret|token", key, re.IGNORECASE):
-                fail(table, key, "secrets do not belong in the inventory")
         for required in ("ssh", "work_dir"):
             if required not in values:
                 fail(table, None, f"missing required key '{required}'")

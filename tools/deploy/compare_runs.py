@@ -39,8 +39,7 @@ def deltas(old_records, new_records, metric="real_time"):
                 out[(record["board"], program, name)] = value
         return out
     old, new = index(old_records), index(new_records)
-    return [Delta(board, program, name, old.get(key), new.get(key))
-            for key in sorted(set(old) | set(new)) for board, program, name in [key]]
+    return [Delta(*key, old.get(key), new.get(key)) for key in sorted(set(old) | set(new))]
 
 
 def is_regression(delta, threshold):
