@@ -151,7 +151,9 @@ def bench_board(ssh, probe_binary, state_dir, results_dir, provenance, options, 
             except json.JSONDecodeError as error:
                 raise BoardError(board.name, f"bench: fetch {program}",
                                  f"the benchmark JSON is not valid ({error})") from None
-            contexts[program] = parsed.get("context", {})
+            # The board is the record's own "board"; its paths say nothing more.
+            contexts[program] = {k: v for k, v in parsed.get("context", {}).items()
+                                 if k not in ("host_name", "executable")}
             for entry in parsed.get("benchmarks", []):
                 benchmarks.append(dict(entry, program=program))
         if not benchmarks:

@@ -58,7 +58,7 @@ def clusters(facts):
         key = (cpu["capacity"], cpu["max_freq_khz"], cpu["midr_part"], cpu["cpuinfo_part"])
         groups.setdefault(key, []).append(cpu["id"])
     return [{"cpus": ids, "capacity": k[0], "max_freq_khz": k[1],
-             "midr_part": k[2] if k[2] >= 0 else k[3] or None}
+             "midr_part": f"{k[2]:#x}" if k[2] >= 0 else k[3] or None}
             for k, ids in sorted(groups.items(), key=lambda item: item[1][0])]
 
 

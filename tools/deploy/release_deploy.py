@@ -77,14 +77,18 @@ def bundle(programs):
     return names, [files[k] for k in sorted(files)]
 
 
-def build_targets(targets, workspace, bazel="bazel"):
-    """Builds `targets` for aarch64 in `workspace`; returns the paths of their executables."""
+def build_targets(targets, workspace, config="aarch64", compilation_mode="opt",
+                  bazel="bazel"):
+    """Builds `targets` for the board in `workspace`; returns the paths of their executables.
+
+    Optimized by default: a benchmark built -c fastbuild measures the wrong code."""
     for target in targets:
         if not LABEL.match(target):
-            raise ValueError(f"'{target}' is not a Bazel label such as //kernels/gemv:gemv_benchmark")
-    subprocess.run([bazel, "build", "--config=aarch64", "--"] + targets, cwd=workspace,
-                   check=True)
-    bin_dir = subprocess.run([bazel, "info", "--config=aarch64", "bazel-bin"], cwd=workspace,
+            raise ValueError(f"'{target}' is not a Bazel label such as "
+                             "//kernels/gemv:gemv_benchmark")
+    flags = [f"--config={config}", f"--compilation_mode={compilation_mode}"]
+    subprocess.run([bazel, "build"] + flags + ["--"] + targets, cwd=workspace, check=True)
+    bin_dir = subprocess.run([bazel, "info"] + flags + ["bazel-bin"], cwd=workspace,
                              check=True, stdout=subprocess.PIPE, text=True).stdout.strip()
     paths = []
     for target in targets:
@@ -195,16 +199,26 @@ def deploy(ssh, programs, keep=3, progress=None):
     try:
         with tarfile.open(fileobj=process.stdin, mode="w|", format=tarfile.PAX_FORMAT) as tar:
             extras = [("MANIFEST.sha256", manifest.encode()), ("release.json", release.encode())]
+            first_by_sha = {}
             for index, f in enumerate(send, start=1):
                 info = tar.gettarinfo(f.local_path, arcname=f.relative_path)
-                info.type = tarfile.REGTYPE  # Runfiles are symlinks locally: send contents.
                 info.mode = 0o755 if f.executable else 0o644
                 info.uid = info.gid = 0
                 info.uname = info.gname = ""
-                info.size = os.path.getsize(f.local_path)
-                with open(f.local_path, "rb") as data:
-                    tar.addfile(info, data)
-                sent_bytes += info.size
+                if f.sha256 in first_by_sha:
+                    # The same content twice (a program and its copy in its runfiles):
+                    # sent once, hard-linked by tar on the board.
+                    info.type = tarfile.LNKTYPE
+                    info.linkname = first_by_sha[f.sha256]
+                    info.size = 0
+                    tar.addfile(info)
+                else:
+                    first_by_sha[f.sha256] = f.relative_path
+                    info.type = tarfile.REGTYPE  # Runfiles are local symlinks: send contents.
+                    info.size = os.path.getsize(f.local_path)
+                    with open(f.local_path, "rb") as data:
+                        tar.addfile(info, data)
+                    sent_bytes += info.size
                 if progress:
                     progress(index, len(send), f.relative_path)
             for name, data in extras:

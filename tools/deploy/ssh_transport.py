@@ -4,6 +4,7 @@ Local commands are argv lists (no local shell). The remote side always gets one 
 line made of shlex-quoted words, so no board name, path or filter can be read as shell.
 """
 
+import os
 import shlex
 import subprocess
 
@@ -47,8 +48,11 @@ class Ssh:
     def __init__(self, board):
         self.board = board
 
-    def argv(self, remote_command):
+    def argv(self, remote_command, step="connect"):
         board = self.board
+        if board.identity_file and not os.path.isfile(board.identity_file):
+            raise BoardError(board.name, step, f"identity_file {board.identity_file} does "
+                             "not exist")
         args = list(board.ssh_command)
         if board.ssh_config:
             args += ["-F", board.ssh_config]
@@ -77,7 +81,7 @@ class Ssh:
         timeout = timeout or self.board.command_timeout
         try:
             result = subprocess.run(
-                self.argv(command), input=stdin, timeout=timeout,
+                self.argv(command, step), input=stdin, timeout=timeout,
                 stdout=subprocess.PIPE if capture else None, stderr=subprocess.PIPE)
         except subprocess.TimeoutExpired:
             raise BoardError(self.board.name, step, f"timed out after {timeout} s") from None
@@ -94,7 +98,7 @@ class Ssh:
         """Starts the remote command `words` with a pipe to its stdin (for uploads)."""
         command = " ".join(shlex.quote(str(w)) for w in words)
         try:
-            return subprocess.Popen(self.argv(command), stdin=subprocess.PIPE,
+            return subprocess.Popen(self.argv(command, step), stdin=subprocess.PIPE,
                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         except FileNotFoundError:
             raise BoardError(self.board.name, step,

@@ -73,6 +73,9 @@ def parser():
     p.add_argument("--prebuilt", action="append", default=[],
                    help="an aarch64 program built already (with its .runfiles if any)")
     p.add_argument("--keep", type=_positive, default=3, help="releases kept on the board")
+    p.add_argument("--config", default="aarch64", choices=["aarch64", "aarch64_armv9"],
+                   help="bazel --config of the build (default aarch64: run-time dispatch)")
+    p.add_argument("--compilation-mode", default="opt", choices=["opt", "dbg", "fastbuild"])
 
     p = sub.add_parser("bench", help="run the deployed benchmarks")
     p.add_argument("boards")
@@ -143,7 +146,8 @@ def cmd_deploy(args):
                   "//tools/deploy:tcpu-board -- ...` or --workspace", file=sys.stderr)
             return EXIT_USAGE
         try:
-            programs += release_deploy.build_targets(args.targets, args.workspace)
+            programs += release_deploy.build_targets(args.targets, args.workspace, args.config,
+                                                     args.compilation_mode)
         except ValueError as error:
             print(f"error: {error}", file=sys.stderr)
             return EXIT_USAGE

@@ -112,6 +112,12 @@ class InventoryTest(unittest.TestCase):
     def test_no_boards(self):
         self.assertRegex(self.error("[defaults]\n"), r"defines no boards")
 
+    def test_example_inventory(self):
+        here = os.path.dirname(os.path.abspath(__file__))
+        example = board_inventory.load(os.path.join(here, "..", "boards.example.toml"))
+        self.assertEqual(sorted(example.boards), ["orion-2", "orion-o6", "qemu-on-x86"])
+        self.assertEqual([b.name for b in example.select("tag:cix-p1")], ["orion-o6", "orion-2"])
+
     def test_unreadable_file(self):
         with self.assertRaisesRegex(InventoryError, "missing.toml: cannot read"):
             board_inventory.load("/nonexistent/missing.toml")
