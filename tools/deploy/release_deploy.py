@@ -58,6 +58,13 @@ def bundle(programs):
             raise ValueError(f"program '{program}' does not exist (build it first)")
         if name in names:
             raise ValueError(f"two programs are named '{name}'")
+        with open(program, "rb") as f:
+            header = f.read(20)
+        # ELF e_machine (little-endian, offset 18): 183 is AArch64. Scripts and data pass.
+        if header[:4] == b"\x7fELF" and header[18:20] != (183).to_bytes(2, "little"):
+            raise ValueError(f"program '{name}' is not an aarch64 executable (ELF machine "
+                             f"{int.from_bytes(header[18:20], 'little')}); build it with "
+                             "--config=aarch64")
         names.append(name)
         entries = [(program, f"bin/{name}")]
         runfiles = program + ".runfiles"
