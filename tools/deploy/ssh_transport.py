@@ -58,7 +58,8 @@ class Ssh:
             args += ["-F", board.ssh_config]
         args += [
             "-o", "BatchMode=yes",
-            "-o", f"StrictHostKeyChecking={'accept-new' if board.host_key_policy == 'accept-new' else 'yes'}",
+            "-o", "StrictHostKeyChecking="
+                  + ("accept-new" if board.host_key_policy == "accept-new" else "yes"),
             "-o", f"UserKnownHostsFile={board.known_hosts}",
             "-o", "GlobalKnownHostsFile=/dev/null",
             "-o", f"ConnectTimeout={board.connect_timeout}",

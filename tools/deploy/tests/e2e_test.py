@@ -67,6 +67,19 @@ def governor(sysfs, cpu):
         return f.read().strip()
 
 
+def running_from(prefix):
+    """Processes whose command line mentions `prefix` (the board's release folder)."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                if prefix.encode() in f.read():
+                    found.append(int(pid))
+        except OSError:
+            continue  # It ended while we looked.
+    return found
+
+
 def wait_for(condition, what, seconds=60):
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -235,8 +248,13 @@ command_timeout = 600
         self.assertEqual(second.returncode, 1, second.stderr)
         self.assertIn("qemu-vl128: lock: the board is busy: locked by tcpu-board pid",
                       second.stderr)
+        # A third one waits for the board (--lock-wait) and runs after the first.
+        third = self.bench("--lock-wait", "300", background=True)
         stdout, stderr = first.communicate(timeout=600)
         self.assertEqual(first.returncode, 0, stderr)
+        third_out, third_err = third.communicate(timeout=600)
+        self.assertEqual(third.returncode, 0, third_err)
+        self.assertIn("qemu-vl128: ok, record", third_out)
         self.assertEqual([governor(self.sysfs, c) for c in self.big],
                          ["schedutil"] * len(self.big))
         self.assertFalse(os.path.exists(os.path.join(self.work, "lock")))
@@ -262,6 +280,9 @@ command_timeout = 600
         run = self.bench("--repetitions", "50", background=True)
         wait_for(lambda: run.poll() is not None or governor(self.sysfs, self.big[0])
                  == "performance", "the performance governor")
+        releases = os.path.join(self.work, "releases") + "/"
+        wait_for(lambda: run.poll() is not None or running_from(releases),
+                 "the benchmark to start on the board")
         self.assertIsNone(run.poll())
         run.send_signal(signal.SIGINT)
         _, stderr = run.communicate(timeout=120)
@@ -270,6 +291,8 @@ command_timeout = 600
         self.assertEqual([governor(self.sysfs, c) for c in self.big],
                          ["schedutil"] * len(self.big))
         self.assertFalse(os.path.exists(os.path.join(self.work, "lock")))
+        # The benchmark on the board stopped with the connection.
+        wait_for(lambda: not running_from(releases), "the remote benchmark to stop", 20)
 
     def test_6_compare_and_report(self):
         result = self.bench("--repetitions", "2", check=0)
@@ -292,7 +315,9 @@ command_timeout = 600
         svg = ET.parse(os.path.join(report_dir, "qemu-vl128.svg")).getroot()
         circles = svg.findall(".//{http://www.w3.org/2000/svg}circle")
         benchmarks = text.count(f"| {os.path.basename(ARGS.benchmark)}/")
-        self.assertEqual(len(circles), 2 * benchmarks)
+        runs = len(os.listdir(os.path.join(self.results, "qemu-vl128")))
+        self.assertEqual(runs, 3)  # The first and the waiting bench of test 4, and this one.
+        self.assertEqual(len(circles), runs * benchmarks)
 
     def test_7_unknown_host_key_refused(self):
         result = self.tool("probe", "qemu-vl128", inventory=self.strange_inventory)
