@@ -22,7 +22,7 @@ import unittest
 import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # -I leaves it out.
-from sshd_fixture import SshServer  # noqa: E402
+from sshd_fixture import SshServer, free_port  # noqa: E402
 
 ARGS = None
 QEMU_VL128_CPU = "max,sve-default-vector-length=16"
@@ -96,6 +96,7 @@ class TcpuBoardEndToEnd(unittest.TestCase):
                                    dir=os.environ.get("TEST_TMPDIR"))
         cls.server = SshServer(os.path.join(cls.dir, "sshd"), ARGS.sshd, ARGS.ssh_keygen)
         cls.server.start()
+        cls.offline_port = free_port()
         cls.sysfs = os.path.join(cls.dir, "sysfs")
         cls.big = make_fake_sysfs(cls.sysfs)
         cls.work = os.path.join(cls.dir, "board")
@@ -133,6 +134,12 @@ exec_wrapper = {wrapper}
 tags = ["qemu", "ci"]
 connect_timeout = 20
 command_timeout = 600
+
+# Nothing listens on its port: a farm member that is down.
+[boards.offline]
+ssh = "{cls.server.user}@127.0.0.1:{cls.offline_port}"
+identity_file = "{cls.server.user_key}"
+work_dir = "{cls.work}-offline"
 """
 
     @classmethod
@@ -157,8 +164,8 @@ command_timeout = 600
                              f"stderr:\n{result.stderr}")
         return result
 
-    def bench(self, *extra, **kwargs):
-        return self.tool("bench", "qemu-vl128", "--filter", BENCH_FILTER, "--min-time",
+    def bench(self, *extra, boards="qemu-vl128", **kwargs):
+        return self.tool("bench", boards, "--filter", BENCH_FILTER, "--min-time",
                          "0.01", "--results", self.results, *extra, **kwargs)
 
     def current_release(self):
@@ -295,7 +302,12 @@ command_timeout = 600
         wait_for(lambda: not running_from(releases), "the remote benchmark to stop", 20)
 
     def test_6_compare_and_report(self):
-        result = self.bench("--repetitions", "2", check=0)
+        # Two boards in parallel, the second one down: the first still runs, and the exit
+        # code has bit 1 set for the second.
+        result = self.bench("--repetitions", "2", boards="qemu-vl128,offline", check=2)
+        self.assertIn("error: offline: probe: upload: unreachable: connection refused",
+                      result.stderr)
+        self.assertIn("failed boards: offline (exit code 2)", result.stderr)
         TcpuBoardEndToEnd.records.append(result.stdout.strip().split("record ")[-1])
         old, new = self.records[:2]
         same = self.tool("compare", old, old, "--threshold", "0%", check=0)
