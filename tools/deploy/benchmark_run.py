@@ -130,9 +130,10 @@ def bench_board(ssh, probe_binary, state_dir, results_dir, provenance, options, 
         contexts = {}
         for program in wanted:
             out = f"{run_dir}/{program}.json"
-            words = ["env", f"TCPU_CPUS={_cpu_list(cores)}", f"TCPU_NUM_THREADS={threads}"]
+            words = ["env", f"TCPU_NUM_THREADS={threads}"]
             if options.pin:
-                words += ["taskset", "-c", _cpu_list(cores)]
+                # taskset for the program, TCPU_CPUS for the runtime's worker threads.
+                words += [f"TCPU_CPUS={_cpu_list(cores)}", "taskset", "-c", _cpu_list(cores)]
             words += list(board.exec_wrapper) + [
                 f"{release_dir}/bin/{program}", f"--benchmark_out={out}",
                 "--benchmark_out_format=json", f"--benchmark_repetitions={options.repetitions}"]

@@ -1,4 +1,4 @@
-"""Exclusive use of a board for a benchmark run: a lock and the cpufreq governor.
+"""Exclusive use of a board for a bench or a deploy: a lock, and the cpufreq governor.
 
 The lock is the directory <work_dir>/lock (mkdir is atomic on every file system); it holds
 the owner and the governors to restore. A run that died leaves both behind:
@@ -76,12 +76,12 @@ exit $status
 class BoardSession:
     """`with BoardSession(ssh, wait=...)`: holds the board's lock; restores governors on exit."""
 
-    def __init__(self, ssh, wait_seconds=0, cancelled=None):
+    def __init__(self, ssh, wait_seconds=0, cancelled=None, purpose="bench"):
         self.ssh = ssh
         self.wait_seconds = wait_seconds
         self.cancelled = cancelled
-        self.owner = (f"tcpu-board pid {os.getpid()} on {socket.gethostname()} since "
-                      f"{time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())}")
+        self.owner = (f"tcpu-board {purpose} pid {os.getpid()} on {socket.gethostname()} "
+                      f"since {time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())}")
         self.saved = None
 
     def __enter__(self):
@@ -96,9 +96,9 @@ class BoardSession:
             holder = result.stdout.decode("utf-8", "replace").strip()
             if time.monotonic() >= deadline or (self.cancelled and self.cancelled.is_set()):
                 raise BoardError(board.name, "lock",
-                                 f"the board is busy: locked by {holder} (another bench is "
-                                 f"running; --lock-wait SECONDS waits for it; if that run "
-                                 f"died, `tcpu-board unlock {board.name}`)")
+                                 f"the board is busy: locked by {holder} (--lock-wait "
+                                 f"SECONDS waits for it; if that run died, `tcpu-board "
+                                 f"unlock {board.name}`)")
             time.sleep(min(2.0, max(0.1, deadline - time.monotonic())))
 
     def set_governor(self, cores, governor="performance"):

@@ -76,6 +76,8 @@ def parser():
     p.add_argument("--config", default="aarch64", choices=["aarch64", "aarch64_armv9"],
                    help="bazel --config of the build (default aarch64: run-time dispatch)")
     p.add_argument("--compilation-mode", default="opt", choices=["opt", "dbg", "fastbuild"])
+    p.add_argument("--lock-wait", type=float, default=0.0,
+                   help="seconds to wait for a busy board (default: fail at once)")
 
     p = sub.add_parser("bench", help="run the deployed benchmarks")
     p.add_argument("boards")
@@ -159,8 +161,11 @@ def cmd_deploy(args):
         return EXIT_USAGE
     failed = 0
     for board in boards:
+        ssh = Ssh(board)
         try:
-            result = release_deploy.deploy(Ssh(board), programs, keep=args.keep)
+            # Under the board's lock: a bench never sees its release pruned mid-run.
+            with board_session.BoardSession(ssh, args.lock_wait, purpose="deploy"):
+                result = release_deploy.deploy(ssh, programs, keep=args.keep)
         except BoardError as error:
             print(f"error: {error}", file=sys.stderr)
             failed = 1

@@ -244,7 +244,7 @@ work_dir = "{cls.work}-offline"
                           if n.endswith(".partial")])
 
     def test_4_bench_lock_and_governor(self):
-        first = self.bench(background=True)
+        first = self.bench("--repetitions", "3", background=True)  # Long enough to overlap.
         lock_owner = os.path.join(self.work, "lock", "owner")
         wait_for(lambda: first.poll() is not None or governor(self.sysfs, self.big[0])
                  == "performance", "the performance governor during the run")
@@ -253,8 +253,12 @@ work_dir = "{cls.work}-offline"
         # A second bench on the locked board fails at once, naming the holder.
         second = self.bench()
         self.assertEqual(second.returncode, 1, second.stderr)
-        self.assertIn("qemu-vl128: lock: the board is busy: locked by tcpu-board pid",
+        self.assertIn("qemu-vl128: lock: the board is busy: locked by tcpu-board bench pid",
                       second.stderr)
+        # A deploy waits for the bench too: it would prune the release in use.
+        deploy = self.tool("deploy", "qemu-vl128", "--prebuilt", ARGS.benchmark)
+        self.assertEqual(deploy.returncode, 1, deploy.stderr)
+        self.assertIn("qemu-vl128: lock: the board is busy", deploy.stderr)
         # A third one waits for the board (--lock-wait) and runs after the first.
         third = self.bench("--lock-wait", "300", background=True)
         stdout, stderr = first.communicate(timeout=600)
@@ -338,6 +342,14 @@ work_dir = "{cls.work}-offline"
                       result.stderr)
         with open(os.path.join(self.dir, "empty_known_hosts")) as f:
             self.assertEqual(f.read(), "", "the unknown key must not be learned")
+        # A board that opts in to accept-new learns the key on first use, then pins it.
+        trusting = os.path.join(self.dir, "trusting.toml")
+        with open(trusting, "w") as f:
+            f.write(self.inventory_text("learned_known_hosts").replace(
+                'tags = ["qemu", "ci"]', 'tags = ["qemu", "ci"]\nhost_key_policy = "accept-new"'))
+        self.tool("probe", "qemu-vl128", inventory=trusting, check=0)
+        with open(os.path.join(self.dir, "learned_known_hosts")) as f:
+            self.assertIn(self.server.host_public_key.split()[1], f.read())
 
     def test_8_missing_benchmark_and_bad_filter(self):
         result = self.bench("--programs", "no_such_benchmark")
