@@ -6,7 +6,8 @@ governor can be changed and checked. Runs probe -> deploy -> bench -> compare ->
 checks the atomic switch, the lock, the governor restore (also after SIGINT) and that an
 unknown host key is refused.
 
-Usage: e2e_test.py --sshd P --ssh P --ssh-keygen P --qemu P --benchmark P --probe P --tool P
+Usage: e2e_test.py --sshd P --ssh P --ssh-keygen P --qemu P --qemu-cpu CPU --benchmark P
+                   --probe P --tool P
 """
 
 import argparse
@@ -25,7 +26,6 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # -I leaves it o
 from sshd_fixture import SshServer, free_port  # noqa: E402
 
 ARGS = None
-QEMU_VL128_CPU = "max,sve-default-vector-length=16"
 BENCH_FILTER = "BM_SdotPublic"
 
 
@@ -117,7 +117,7 @@ class TcpuBoardEndToEnd(unittest.TestCase):
 
     @classmethod
     def inventory_text(cls, known_hosts):
-        wrapper = json.dumps([ARGS.qemu, "-cpu", QEMU_VL128_CPU])
+        wrapper = json.dumps([ARGS.qemu, "-cpu", ARGS.qemu_cpu])
         return f"""# Written by e2e_test.py: this machine as an aarch64 board (through qemu).
 [defaults]
 known_hosts = "{known_hosts}"
@@ -364,11 +364,13 @@ work_dir = "{cls.work}-offline"
 def main():
     global ARGS
     parser = argparse.ArgumentParser()
-    for name in ("sshd", "ssh", "ssh-keygen", "qemu", "benchmark", "probe", "tool"):
+    paths = ("sshd", "ssh", "ssh-keygen", "qemu", "benchmark", "probe", "tool")
+    for name in paths + ("qemu-cpu",):
         parser.add_argument("--" + name, required=True)
     ARGS, rest = parser.parse_known_args()
-    for name, value in vars(ARGS).items():
-        setattr(ARGS, name, os.path.abspath(value))
+    for name in paths:
+        attribute = name.replace("-", "_")
+        setattr(ARGS, attribute, os.path.abspath(getattr(ARGS, attribute)))
     unittest.main(argv=[sys.argv[0]] + rest, verbosity=2)
 
 
