@@ -130,10 +130,12 @@ def bench_board(ssh, probe_binary, state_dir, results_dir, provenance, options, 
         contexts = {}
         for program in wanted:
             out = f"{run_dir}/{program}.json"
-            words = ["env", f"TCPU_NUM_THREADS={threads}"]
+            # TCPU_* for the SDK runtime's thread pool, OMP_* for OpenMP code in the programs.
+            words = ["env", f"TCPU_NUM_THREADS={threads}", f"OMP_NUM_THREADS={threads}"]
             if options.pin:
                 # taskset for the program, TCPU_CPUS for the runtime's worker threads.
-                words += [f"TCPU_CPUS={_cpu_list(cores)}", "taskset", "-c", _cpu_list(cores)]
+                words += [f"TCPU_CPUS={_cpu_list(cores)}", "OMP_PROC_BIND=true",
+                          "taskset", "-c", _cpu_list(cores)]
             words += list(board.exec_wrapper) + [
                 f"{release_dir}/bin/{program}", f"--benchmark_out={out}",
                 "--benchmark_out_format=json", f"--benchmark_repetitions={options.repetitions}"]
