@@ -61,3 +61,13 @@ def tcpu_sdk_repositories():
         build_file = "@tcpu_sdk//toolchains/python:python.BUILD",
         launchers = {"bin/python3": "usr/bin/python3.11"},
     )
+    debian_packages(
+        name = "openssh",
+        lockfile = "@tcpu_sdk//toolchains/lockfiles:openssh_amd64.lock",
+        build_file = "@tcpu_sdk//tools/deploy:openssh.BUILD",
+        launchers = {
+            "bin/ssh": "usr/bin/ssh",
+            "bin/ssh-keygen": "usr/bin/ssh-keygen",
+            "bin/sshd": "usr/sbin/sshd",
+        },
+    )
