@@ -6,4 +6,4 @@ runfiles=${RUNFILES_DIR:-${TEST_SRCDIR:-}}
 if [[ -z $runfiles ]]; then
   if [[ -d $0.runfiles ]]; then runfiles=$0.runfiles; else runfiles=${0%/*}; fi
 fi
-exec "$runfiles/python3/bin/python3" -I -S "$runfiles/tcpu_sdk/tools/deploy/tcpu_board.py" "$@"
+exec "$runfiles/python3/bin/python3" -B -I -S "$runfiles/tcpu_sdk/tools/deploy/tcpu_board.py" "$@"

@@ -1,4 +1,4 @@
 #!/usr/bin/env bash
 # Runs one unittest file of tools/deploy/tests with the pinned CPython, isolated.
 set -euo pipefail
-exec ../python3/bin/python3 -I -S "$1"
+exec ../python3/bin/python3 -B -I -S "$1"
