@@ -23,9 +23,16 @@ constexpr OpVariant kOps[] = {
     {"sdot", tcpu::SdotVariant},
     {"flash_attn_decode_bf16", tcpu::FlashAttnDecodeBf16Variant},
     {"fused_mlp_bf16", tcpu::FusedMlpBf16Variant},
+    {"transformer_layer_bf16", tcpu::TransformerLayerBf16Variant},
+    {"decode_step", tcpu::DecodeStepVariant},
 };
 
 }  // namespace
+
+std::string tcpu::ComposedVariant(const char* op, const char* base_variant) {
+  const char* colon = std::strchr(base_variant, ':');
+  return std::string(op) + ":" + (colon != nullptr ? colon + 1 : base_variant);
+}
 
 extern "C" const char* tcpu_kernel_variant(const char* op) {
   if (op == nullptr) {

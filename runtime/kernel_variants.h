@@ -3,6 +3,8 @@
 #ifndef TCPU_RUNTIME_KERNEL_VARIANTS_H_
 #define TCPU_RUNTIME_KERNEL_VARIANTS_H_
 
+#include <string>
+
 namespace tcpu {
 
 const char* PackWeightsI8Variant();        // kernels/pack
@@ -15,6 +17,12 @@ const char* SwigluBf16Variant();           // kernels/swiglu
 const char* SdotVariant();                 // kernels/sdot
 const char* FlashAttnDecodeBf16Variant();  // kernels/flash_attn
 const char* FusedMlpBf16Variant();         // kernels/fused_mlp
+const char* TransformerLayerBf16Variant(); // kernels/transformer_layer
+const char* DecodeStepVariant();           // kernels/decode_step
+
+// "op:<variant of base>", for the fused ops, which run other ops' kernels and are named after
+// the W8A8 GEMV variant that dominates their cost (e.g. "fused_mlp_bf16:sve2").
+std::string ComposedVariant(const char* op, const char* base_variant);
 
 }  // namespace tcpu
 

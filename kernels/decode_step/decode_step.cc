@@ -4,10 +4,12 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <string>
 
 #include "kernels/gemv/gemv_w8a8.h"
 #include "kernels/transformer_layer/transformer_layer_internal.h"
 #include "runtime/check.h"
+#include "runtime/kernel_variants.h"
 #include "tcpu/rms_norm.h"
 #include "tcpu/transformer.h"
 
@@ -63,6 +65,16 @@ int32_t Argmax(const float* logits, int64_t n) {
 
 }  // namespace
 }  // namespace tcpu::transformer
+
+namespace tcpu {
+
+// Named after the GEMV kernel it runs; its other ops report their own variants.
+const char* DecodeStepVariant() {
+  static const std::string name = ComposedVariant("decode_step", GemvBf16W8Variant());
+  return name.c_str();
+}
+
+}  // namespace tcpu
 
 extern "C" int64_t tcpu_decode_step_workspace_size(const tcpu_model_weights* model) {
   tcpu::transformer::StepWorkspace plan;

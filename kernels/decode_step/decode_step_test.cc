@@ -12,6 +12,7 @@
 #include "runtime/testing/kernel_test_util.h"
 #include "runtime/testing/packed_linear.h"
 #include "tcpu/bf16.h"
+#include "tcpu/cpu.h"
 #include "tcpu/gemv.h"
 #include "tcpu/rms_norm.h"
 #include "tcpu/status.h"
@@ -115,6 +116,18 @@ void ComposedStep(const Model& m, std::vector<uint16_t>& k, std::vector<uint16_t
   for (int64_t i = 0; i < kVocab; ++i) {
     (*logits)[i] = static_cast<float>(acc[i]) * (absmax / 127.0f) * m.lm_head.scales[i];
   }
+}
+
+TEST(DecodeStepTest, RunsTheExpectedVariant) {
+  // Named after the W8A8 GEMV kernel it runs.
+  const std::string expected = testing::ExpectedVariant({{"nosve", "decode_step:dotprod"},
+                                                         {"n1", "decode_step:dotprod"},
+                                                         {"a53", "decode_step:neon"},
+                                                         {"a64fx", "decode_step:neon"},
+                                                         {"*", "decode_step:sve2"}});
+  const char* variant = tcpu_kernel_variant("decode_step");
+  ASSERT_NE(variant, nullptr);
+  EXPECT_EQ(std::string(variant), expected.empty() ? "decode_step:ref" : expected);
 }
 
 TEST(DecodeStepTest, EqualsTheCompositionAndPicksTheFirstLargestLogit) {

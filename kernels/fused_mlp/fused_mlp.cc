@@ -103,10 +103,7 @@ int Run(const MlpWeights& w, const uint16_t* x, uint16_t* y, int8_t* scratch) {
 
 // Named after the GEMV kernel it runs (the MLP's cost); swiglu reports its own.
 const char* FusedMlpBf16Variant() {
-  static const std::string name = [] {
-    const std::string gemv = GemvBf16W8Variant();
-    return "fused_mlp_bf16:" + gemv.substr(gemv.find(':') + 1);
-  }();
+  static const std::string name = ComposedVariant("fused_mlp_bf16", GemvBf16W8Variant());
   return name.c_str();
 }
 

@@ -12,6 +12,7 @@
 #include "kernels/gemv/gemv_w8a8.h"
 #include "kernels/transformer_layer/transformer_layer_internal.h"
 #include "runtime/check.h"
+#include "runtime/kernel_variants.h"
 #include "tcpu/attention.h"
 #include "tcpu/bf16.h"
 #include "tcpu/rms_norm.h"
@@ -215,6 +216,16 @@ int RunLayer(const tcpu_layer_shape& shape, const tcpu_layer_weights& w, const L
 }
 
 }  // namespace tcpu::transformer
+
+namespace tcpu {
+
+// Named after the GEMV kernel it runs; its other ops report their own variants.
+const char* TransformerLayerBf16Variant() {
+  static const std::string name = ComposedVariant("transformer_layer_bf16", GemvBf16W8Variant());
+  return name.c_str();
+}
+
+}  // namespace tcpu
 
 extern "C" int64_t tcpu_transformer_layer_workspace_size(const tcpu_layer_shape* shape) {
   tcpu::transformer::LayerWorkspace plan;

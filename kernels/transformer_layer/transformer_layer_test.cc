@@ -15,6 +15,7 @@
 #include "runtime/testing/packed_linear.h"
 #include "tcpu/attention.h"
 #include "tcpu/bf16.h"
+#include "tcpu/cpu.h"
 #include "tcpu/fused_mlp.h"
 #include "tcpu/gemv.h"
 #include "tcpu/rms_norm.h"
@@ -149,6 +150,18 @@ void ExpectLayerMatchesComposition(const tcpu_layer_shape& shape, bool qk_norm, 
     EXPECT_EQ(k_fused, k_ref);
     EXPECT_EQ(v_fused, v_ref);
   }
+}
+
+TEST(TransformerLayerTest, RunsTheExpectedVariant) {
+  // Named after the W8A8 GEMV kernel it runs.
+  const std::string expected = testing::ExpectedVariant({{"nosve", "transformer_layer_bf16:dotprod"},
+                                                         {"n1", "transformer_layer_bf16:dotprod"},
+                                                         {"a53", "transformer_layer_bf16:neon"},
+                                                         {"a64fx", "transformer_layer_bf16:neon"},
+                                                         {"*", "transformer_layer_bf16:sve2"}});
+  const char* variant = tcpu_kernel_variant("transformer_layer_bf16");
+  ASSERT_NE(variant, nullptr);
+  EXPECT_EQ(std::string(variant), expected.empty() ? "transformer_layer_bf16:ref" : expected);
 }
 
 TEST(TransformerLayerTest, EqualsTheCompositionOfTheUnfusedOps) {
