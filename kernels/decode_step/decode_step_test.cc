@@ -76,15 +76,6 @@ void MakeModel(Model* m) {
                 m->final_norm.data(), Linear(m->lm_head)};
 }
 
-struct Workspace {
-  explicit Workspace(int64_t bytes) : storage(bytes + 64) {}
-  void* data() {
-    const uintptr_t p = reinterpret_cast<uintptr_t>(storage.data());
-    return storage.data() + ((64 - p % 64) % 64);
-  }
-  std::vector<uint8_t> storage;
-};
-
 // The step as the header writes it.
 void ComposedStep(const Model& m, std::vector<uint16_t>& k, std::vector<uint16_t>& v,
                   int64_t pos, int32_t token, std::vector<float>* logits) {
@@ -92,7 +83,7 @@ void ComposedStep(const Model& m, std::vector<uint16_t>& k, std::vector<uint16_t
   const int64_t layer_cache = s.num_kv_heads * kCapacity * s.head_dim;
   std::vector<uint16_t> h(m.embed.begin() + token * s.hidden,
                           m.embed.begin() + (token + 1) * s.hidden);
-  Workspace ws(tcpu_transformer_layer_workspace_size(&s));
+  testing::AlignedBytes ws(tcpu_transformer_layer_workspace_size(&s));
   for (int64_t i = 0; i < kLayers; ++i) {
     ASSERT_EQ(tcpu_transformer_layer_bf16(&s, &m.layers[i], &k[i * layer_cache],
                                           &v[i * layer_cache], kCapacity, pos, h.data(), ws.data(),
@@ -119,15 +110,9 @@ void ComposedStep(const Model& m, std::vector<uint16_t>& k, std::vector<uint16_t
 }
 
 TEST(DecodeStepTest, RunsTheExpectedVariant) {
-  // Named after the W8A8 GEMV kernel it runs.
-  const std::string expected = testing::ExpectedVariant({{"nosve", "decode_step:dotprod"},
-                                                         {"n1", "decode_step:dotprod"},
-                                                         {"a53", "decode_step:neon"},
-                                                         {"a64fx", "decode_step:neon"},
-                                                         {"*", "decode_step:sve2"}});
   const char* variant = tcpu_kernel_variant("decode_step");
   ASSERT_NE(variant, nullptr);
-  EXPECT_EQ(std::string(variant), expected.empty() ? "decode_step:ref" : expected);
+  EXPECT_EQ(variant, testing::ExpectedFusedVariant("decode_step"));
 }
 
 TEST(DecodeStepTest, EqualsTheCompositionAndPicksTheFirstLargestLogit) {
@@ -136,7 +121,7 @@ TEST(DecodeStepTest, EqualsTheCompositionAndPicksTheFirstLargestLogit) {
   const int64_t cache = kLayers * kShape.num_kv_heads * kCapacity * kShape.head_dim;
   const int64_t bytes = tcpu_decode_step_workspace_size(&m.weights);
   ASSERT_GT(bytes, 0) << tcpu_last_error_detail();
-  Workspace ws(bytes);
+  testing::AlignedBytes ws(bytes);
   for (int threads : testing::kThreadCounts) {
     ASSERT_EQ(tcpu_set_num_threads(threads), TCPU_OK);
     std::vector<uint16_t> k(cache), v(cache), k_ref(cache), v_ref(cache);
@@ -171,7 +156,7 @@ TEST(DecodeStepTest, RejectsBadCallsNamingThem) {
   std::vector<float> logits(kVocab);
   int32_t next = 0;
   const int64_t bytes = tcpu_decode_step_workspace_size(&m.weights);
-  Workspace ws(bytes);
+  testing::AlignedBytes ws(bytes);
   auto step = [&](const tcpu_model_weights* w, int64_t pos, int32_t token) {
     return tcpu_decode_step(w, k.data(), v.data(), kCapacity, pos, token, logits.data(), &next,
                             ws.data(), bytes);

@@ -115,16 +115,6 @@ void ComposedLayer(const Layer& l, std::vector<uint16_t>& k_cache, std::vector<u
   }
 }
 
-// 64-byte aligned workspace.
-struct Workspace {
-  explicit Workspace(int64_t bytes) : storage(bytes + 64) {}
-  void* data() {
-    const uintptr_t p = reinterpret_cast<uintptr_t>(storage.data());
-    return storage.data() + ((64 - p % 64) % 64);
-  }
-  std::vector<uint8_t> storage;
-};
-
 constexpr tcpu_layer_shape kShape = {64, 160, 4, 2, 16, 1e-6f, 10000.0f};
 
 void ExpectLayerMatchesComposition(const tcpu_layer_shape& shape, bool qk_norm, int64_t steps) {
@@ -133,7 +123,7 @@ void ExpectLayerMatchesComposition(const tcpu_layer_shape& shape, bool qk_norm, 
   const int64_t cache = shape.num_kv_heads * capacity * shape.head_dim;
   const int64_t ws_bytes = tcpu_transformer_layer_workspace_size(&shape);
   ASSERT_GT(ws_bytes, 0) << tcpu_last_error_detail();
-  Workspace ws(ws_bytes);
+  testing::AlignedBytes ws(ws_bytes);
   for (int threads : testing::kThreadCounts) {
     ASSERT_EQ(tcpu_set_num_threads(threads), TCPU_OK);
     std::vector<uint16_t> k_fused(cache, 0), v_fused(cache, 0), k_ref(cache, 0), v_ref(cache, 0);
@@ -153,15 +143,9 @@ void ExpectLayerMatchesComposition(const tcpu_layer_shape& shape, bool qk_norm, 
 }
 
 TEST(TransformerLayerTest, RunsTheExpectedVariant) {
-  // Named after the W8A8 GEMV kernel it runs.
-  const std::string expected = testing::ExpectedVariant({{"nosve", "transformer_layer_bf16:dotprod"},
-                                                         {"n1", "transformer_layer_bf16:dotprod"},
-                                                         {"a53", "transformer_layer_bf16:neon"},
-                                                         {"a64fx", "transformer_layer_bf16:neon"},
-                                                         {"*", "transformer_layer_bf16:sve2"}});
   const char* variant = tcpu_kernel_variant("transformer_layer_bf16");
   ASSERT_NE(variant, nullptr);
-  EXPECT_EQ(std::string(variant), expected.empty() ? "transformer_layer_bf16:ref" : expected);
+  EXPECT_EQ(variant, testing::ExpectedFusedVariant("transformer_layer_bf16"));
 }
 
 TEST(TransformerLayerTest, EqualsTheCompositionOfTheUnfusedOps) {
@@ -213,7 +197,7 @@ TEST(TransformerLayerTest, RejectsBadCallsWithoutTouchingState) {
   std::vector<uint16_t> h = RandomBf16(64, 4);
   const std::vector<uint16_t> h0 = h;
   const int64_t bytes = tcpu_transformer_layer_workspace_size(&kShape);
-  Workspace ws(bytes);
+  testing::AlignedBytes ws(bytes);
   auto call = [&](const tcpu_layer_weights* w, int64_t pos, int64_t ws_bytes) {
     return tcpu_transformer_layer_bf16(&kShape, w, kc.data(), vc.data(), capacity, pos, h.data(),
                                        ws.data(), ws_bytes);

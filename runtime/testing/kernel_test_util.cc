@@ -66,4 +66,13 @@ std::string ExpectedVariant(
   return fallback;
 }
 
+std::string ExpectedFusedVariant(const std::string& op) {
+  const std::string gemv = ExpectedVariant({{"nosve", "dotprod"},
+                                            {"n1", "dotprod"},
+                                            {"a53", "neon"},
+                                            {"a64fx", "neon"},
+                                            {"*", "sve2"}});
+  return op + ":" + (gemv.empty() ? "ref" : gemv);
+}
+
 }  // namespace tcpu::testing

@@ -3,6 +3,7 @@
 #ifndef TCPU_RUNTIME_TESTING_PACKED_LINEAR_H_
 #define TCPU_RUNTIME_TESTING_PACKED_LINEAR_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -19,6 +20,19 @@ struct PackedLinear {
 // Weights ~ N(0, stddev) (RandomBf16), quantized and packed; fails the current test (and
 // returns an empty layer) if the runtime rejects them.
 PackedLinear RandomPackedLinear(int64_t n, int64_t k, uint32_t seed, float stddev = 0.05f);
+
+// A 64-byte aligned byte buffer (the workspaces of the fused kernels).
+class AlignedBytes {
+ public:
+  explicit AlignedBytes(int64_t bytes) : storage_(static_cast<std::size_t>(bytes) + 64) {}
+  void* data() {
+    const uintptr_t p = reinterpret_cast<uintptr_t>(storage_.data());
+    return storage_.data() + (64 - p % 64) % 64;
+  }
+
+ private:
+  std::vector<uint8_t> storage_;
+};
 
 }  // namespace tcpu::testing
 

@@ -87,3 +87,33 @@ def tcpu_qemu_binary(name, binary, variant = "vl256", env = {}, **kwargs):
         test_env = env,
         **kwargs
     )
+
+def tcpu_kernel_test(name, srcs, deps, data = [], host = True, **kwargs):
+    """A kernel's test: tcpu_cc_test `name` (the QEMU matrix) and, with host = True, the same
+    sources as the native x86-64 cc_test `<op>_host_test` (the portable reference paths).
+
+    Args:
+      name: `<op>_test`.
+      srcs, deps, data: of both tests.
+      host: also declare the host test.
+      **kwargs: more tcpu_cc_test arguments (variants, env, size, ...).
+    """
+    if not name.endswith("_test"):
+        fail("tcpu_kernel_test(%s): the name must end in _test" % name)
+    tcpu_cc_test(name = name, srcs = srcs, deps = deps, data = data, **kwargs)
+    if host:
+        native.cc_test(
+            name = name[:-len("_test")] + "_host_test",
+            size = "small",
+            srcs = srcs,
+            data = data,
+            deps = deps,
+            target_compatible_with = ["@platforms//cpu:x86_64"],
+        )
+
+def tcpu_benchmark(name, srcs, deps, copts = ["-O2"]):
+    """A Google Benchmark binary for boards (`bazel build --config=aarch64 :<name>`) and
+    `<name>_qemu`, which runs it emulated (`bazel run :<name>_qemu -- --benchmark_min_time=0.05`;
+    emulated time means little: compare instruction counts or run on a board)."""
+    native.cc_binary(name = name, srcs = srcs, copts = copts, deps = deps)
+    tcpu_qemu_binary(name = name + "_qemu", testonly = True, binary = ":" + name)
