@@ -56,3 +56,17 @@ def tcpu_sdk_repositories():
         build_file = "@tcpu_sdk//toolchains/python:python.BUILD",
         launchers = {"bin/python3": "usr/bin/python3.11"},
     )
+    debian_packages(
+        name = "mlir_host",
+        lockfile = "@tcpu_sdk//toolchains/lockfiles:mlir_amd64.lock",
+        build_file = "@tcpu_sdk//toolchains/mlir:mlir.BUILD",
+        launchers = {
+            "bin/" + tool: llvm_bin + tool
+            for tool in ["mlir-tblgen", "FileCheck", "not", "count"]
+        },
+    )
+    debian_packages(
+        name = "mlir_aarch64",
+        lockfile = "@tcpu_sdk//toolchains/lockfiles:mlir_arm64.lock",
+        build_file = "@tcpu_sdk//toolchains/mlir:mlir.BUILD",
+    )
