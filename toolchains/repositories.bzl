@@ -62,7 +62,7 @@ def tcpu_sdk_repositories():
         build_file = "@tcpu_sdk//toolchains/mlir:mlir.BUILD",
         launchers = {
             "bin/" + tool: llvm_bin + tool
-            for tool in ["mlir-tblgen", "FileCheck", "not", "count"]
+            for tool in ["mlir-tblgen", "FileCheck", "not", "count", "split-file"]
         },
     )
     debian_packages(
