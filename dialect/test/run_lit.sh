@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Runs lit tests with the pinned CPython and the given tools.
+#
+#   run_lit.sh PYTHON3 LIT_PY QEMU|- TCPU_OPT HOST_TOOL... -- TEST.mlir...
+#
+# Each tool is exposed to the tests under its own name through a wrapper script in one
+# directory (lit's PATH); with QEMU (not "-") tcpu-opt is an aarch64 binary run under
+# qemu-aarch64 -cpu max.
+set -euo pipefail
+python3=$1 lit_py=$2 qemu=$3 tcpu_opt=$4
+shift 4
+tools="${TEST_TMPDIR:?run_lit.sh runs under bazel test}/tools"
+mkdir -p "$tools"
+wrap() {  # wrap NAME COMMAND...: a script NAME that runs COMMAND with its arguments.
+  local name=$1
+  shift
+  printf '#!/usr/bin/env bash\nexec %s "$@"\n' "$*" >"$tools/$name"
+  chmod +x "$tools/$name"
+}
+if [[ $qemu == - ]]; then
+  wrap tcpu-opt "$PWD/$tcpu_opt"
+else
+  wrap tcpu-opt "$PWD/$qemu" -cpu max "$PWD/$tcpu_opt"
+fi
+while (($#)) && [[ $1 != -- ]]; do
+  wrap "${1##*/}" "$PWD/$1"
+  shift
+done
+[[ ${1:-} == -- ]] || { echo "run_lit.sh: expected -- before the tests" >&2; exit 2; }
+shift
+(($#)) || { echo "run_lit.sh: no test files given" >&2; exit 2; }
+
+export TCPU_LIT_TOOLS="$tools"
+# Isolated mode keeps host site-packages out, and with them the script's own directory: put
+# lit's package directory on sys.path explicitly.
+lit_dir="$PWD/${lit_py%/*}"
+exec "$python3" -I -S -c 'import sys; sys.path.insert(0, sys.argv.pop(1)); from lit.main import main; main()' \
+    "$lit_dir" -v "$@"
