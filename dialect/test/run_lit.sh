@@ -20,6 +20,10 @@ wrap() {  # wrap NAME COMMAND...: a script NAME that runs COMMAND with its argum
 if [[ $qemu == - ]]; then
   wrap tcpu-opt "$PWD/$tcpu_opt"
 else
+  # The point of these runs is the cross-built tool: make sure it is an aarch64 ELF (e_machine
+  # 183 at offset 18), so a host build can never pass in its place.
+  machine=$(od -An -t u2 -j 18 -N 2 "$tcpu_opt" | tr -d ' ')
+  [[ $machine == 183 ]] || { echo "run_lit.sh: $tcpu_opt is not an aarch64 ELF (e_machine $machine)" >&2; exit 1; }
   wrap tcpu-opt "$PWD/$qemu" -cpu max "$PWD/$tcpu_opt"
 fi
 while (($#)) && [[ $1 != -- ]]; do

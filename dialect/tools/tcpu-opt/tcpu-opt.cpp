@@ -27,9 +27,22 @@ int main(int argc, char** argv) {
                   mlir::index::IndexDialect, mlir::LLVM::LLVMDialect,
                   mlir::memref::MemRefDialect, mlir::scf::SCFDialect,
                   mlir::vector::VectorDialect>();
-  mlir::registerTransformsPasses();
-  mlir::registerConversionPasses();
-  mlir::memref::registerMemRefPasses();
+  // Only the passes tcpu's pipelines use, plus the usual cleanups: registering every
+  // upstream pass links every dialect (GPU, SPIR-V, ...), and the static aarch64 binary's
+  // GOT must stay small (see BUILD.bazel).
+  mlir::registerCanonicalizerPass();
+  mlir::registerCSEPass();
+  mlir::registerConvertAffineToStandardPass();
+  mlir::registerSCFToControlFlowPass();
+  mlir::registerConvertVectorToSCFPass();
+  mlir::registerConvertVectorToLLVMPassPass();
+  mlir::registerFinalizeMemRefToLLVMConversionPassPass();
+  mlir::registerArithToLLVMConversionPassPass();
+  mlir::registerConvertIndexToLLVMPassPass();
+  mlir::registerConvertControlFlowToLLVMPassPass();
+  mlir::registerConvertFuncToLLVMPassPass();
+  mlir::registerReconcileUnrealizedCastsPass();
+  mlir::memref::registerExpandStridedMetadataPass();
   mlir::tcpu::registerTcpuPasses();
   mlir::tcpu::registerTcpuPipelines();
   return mlir::asMainReturnCode(
