@@ -2,13 +2,21 @@
 
 _HOST_TOOLS = ["FileCheck", "not", "split-file"]
 
-def lit_tests(name, srcs, tcpu_opt = "//dialect:tcpu-opt", qemu = None, tags = [], **kwargs):
+def lit_tests(
+        name,
+        srcs,
+        tcpu_opt = "//dialect:tcpu-opt",
+        tcpu_compile = "//dialect:tcpu-compile",
+        qemu = None,
+        tags = [],
+        **kwargs):
     """Declares `<name>_<file stem>` for each of srcs and a test_suite `name` of them.
 
     Args:
       name: suite name and prefix of each test.
       srcs: the .mlir tests (each with RUN lines).
       tcpu_opt: the tcpu-opt binary under test.
+      tcpu_compile: the (host) tcpu-compile the tests may run.
       qemu: None for a host tcpu-opt; the qemu-aarch64 label to run an aarch64 one.
       tags: tags of every test.
       **kwargs: passed to each sh_test (size, ...).
@@ -24,6 +32,7 @@ def lit_tests(name, srcs, tcpu_opt = "//dialect:tcpu-opt", qemu = None, tags = [
                 "$(location @mlir_host//:usr/lib/llvm-19/build/utils/lit/lit.py)",
                 "$(location %s)" % qemu if qemu else "-",
                 "$(location %s)" % tcpu_opt,
+                "$(location %s)" % tcpu_compile,
             ] + ["$(location @mlir_host//:bin/%s)" % tool for tool in _HOST_TOOLS] + [
                 "--",
                 "$(location %s)" % src,
@@ -31,6 +40,7 @@ def lit_tests(name, srcs, tcpu_opt = "//dialect:tcpu-opt", qemu = None, tags = [
             data = [
                 src,
                 tcpu_opt,
+                tcpu_compile,
                 "//dialect/test:lit.cfg.py",
                 "@python3//:bin/python3",
                 "@python3//:python3_files",

@@ -3,6 +3,8 @@
 #
 #   run_lit.sh PYTHON3 LIT_PY QEMU|- TCPU_OPT HOST_TOOL... -- TEST.mlir...
 #
+# (HOST_TOOL: tcpu-compile, FileCheck, not, split-file, ... each named by its file name.)
+#
 # Each tool is exposed to the tests under its own name through a wrapper script in one
 # directory (lit's PATH); with QEMU (not "-") tcpu-opt is an aarch64 binary run under
 # qemu-aarch64 -cpu max.
