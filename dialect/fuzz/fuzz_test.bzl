@@ -25,7 +25,11 @@ def _fuzzer_impl(settings, attr):
         ],
     }
 
-_fuzzer_transition = transition(implementation = _fuzzer_impl, inputs = _OPTIONS, outputs = _OPTIONS)
+_fuzzer_transition = transition(
+    implementation = _fuzzer_impl,
+    inputs = _OPTIONS,
+    outputs = _OPTIONS,
+)
 
 def _runfiles_path(ctx, file):
     if file.short_path.startswith("../"):
@@ -53,7 +57,8 @@ def _tcpu_fuzz_test_impl(ctx):
             # reports on memory that is in fact live.
             "export ASAN_OPTIONS=\"allow_user_poisoning=0:detect_leaks=1:${ASAN_OPTIONS:-}\"",
             "export UBSAN_OPTIONS=\"print_stacktrace=1:halt_on_error=1:${UBSAN_OPTIONS:-}\"",
-            "exec \"$runfiles/%s\" -max_total_time=%d -timeout=%d -rss_limit_mb=%d \"$work\" \"$@\"" % (
+            ("exec \"$runfiles/%s\" -max_total_time=%d -timeout=%d -rss_limit_mb=%d " +
+             "\"$work\" \"$@\"") % (
                 _runfiles_path(ctx, fuzzer),
                 ctx.attr.max_total_time,
                 ctx.attr.timeout_per_input,

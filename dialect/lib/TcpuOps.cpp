@@ -16,7 +16,6 @@ namespace {
 
 enum class Layout { kContiguous, kUnitInnerStride };
 
-
 // `value` must be a memref of `rank` and `element` type; kContiguous also asks for the
 // identity layout, because the runtime takes a bare pointer and derives nothing else.
 LogicalResult CheckMemRef(Operation* op, Value value, llvm::StringRef name, int64_t rank,

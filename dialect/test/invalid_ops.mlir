@@ -193,3 +193,11 @@ func.func @f(%v: vector<4xi32>) {
   tcpu.print "v" %v : vector<4xi32>
   return
 }
+
+// -----
+
+func.func @f(%acc: vector<4xi32>, %a: vector<16xi8>, %b: vector<16xi16>) {
+  // expected-error @+1 {{failed to verify that all of {a, b} have same type}}
+  %0 = "tcpu.sdot"(%acc, %a, %b) : (vector<4xi32>, vector<16xi8>, vector<16xi16>) -> vector<4xi32>
+  return
+}

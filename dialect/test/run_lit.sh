@@ -25,7 +25,10 @@ else
   # The point of these runs is the cross-built tool: make sure it is an aarch64 ELF (e_machine
   # 183 at offset 18), so a host build can never pass in its place.
   machine=$(od -An -t u2 -j 18 -N 2 "$tcpu_opt" | tr -d ' ')
-  [[ $machine == 183 ]] || { echo "run_lit.sh: $tcpu_opt is not an aarch64 ELF (e_machine $machine)" >&2; exit 1; }
+  if [[ $machine != 183 ]]; then
+    echo "run_lit.sh: $tcpu_opt is not an aarch64 ELF (e_machine $machine)" >&2
+    exit 1
+  fi
   wrap tcpu-opt "$PWD/$qemu" -cpu max "$PWD/$tcpu_opt"
 fi
 while (($#)) && [[ $1 != -- ]]; do
@@ -40,5 +43,6 @@ export TCPU_LIT_TOOLS="$tools"
 # Isolated mode keeps host site-packages out, and with them the script's own directory: put
 # lit's package directory on sys.path explicitly.
 lit_dir="$PWD/${lit_py%/*}"
-exec "$python3" -I -S -c 'import sys; sys.path.insert(0, sys.argv.pop(1)); from lit.main import main; main()' \
+launch='import sys; sys.path.insert(0, sys.argv.pop(1)); from lit.main import main; main()'
+exec "$python3" -I -S -c "$launch" \
     "$lit_dir" -v "$@"

@@ -1,6 +1,7 @@
 // out[i] = x[i] + y[i] for any n: the triton-cpu tutorial's vector add, 16 lanes per step with
-// a masked tail (no scalar epilogue). Armv8-A baseline, so it runs on every CPU.
-module attributes {tcpu.target = #tcpu.target<arch = "armv8-a", features = [], vector_bits = 0>} {
+// a masked tail (no scalar epilogue). Its target comes from the BUILD file (Armv8-A baseline,
+// so it runs on every CPU).
+module {
   func.func @tcpu_mlir_vector_add_f32(%x: memref<?xf32>, %y: memref<?xf32>, %out: memref<?xf32>) {
     %c0 = arith.constant 0 : index
     %c16 = arith.constant 16 : index

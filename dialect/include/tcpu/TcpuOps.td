@@ -115,7 +115,8 @@ def Tcpu_TransformerLayerOp : Tcpu_RuntimeOp<"transformer_layer"> {
                    AnyMemRef:$hidden_state, AnyMemRef:$workspace);
   let assemblyFormat = [{
     $shape `,` $weights `,` $k_cache `,` $v_cache `,` $cache_capacity `,` $position `,`
-    $hidden_state `,` $workspace attr-dict `:` type($shape) `,` type($weights) `,` type($k_cache) `,` type($v_cache) `,`
+    $hidden_state `,` $workspace attr-dict `:` type($shape) `,` type($weights) `,`
+    type($k_cache) `,` type($v_cache) `,`
     type($hidden_state) `,` type($workspace)
   }];
 }
@@ -131,7 +132,8 @@ def Tcpu_DecodeStepOp : Tcpu_RuntimeOp<"decode_step"> {
                    AnyMemRef:$next_token, AnyMemRef:$workspace);
   let assemblyFormat = [{
     $model `,` $k_cache `,` $v_cache `,` $cache_capacity `,` $position `,` $token `,`
-    $logits `,` $next_token `,` $workspace attr-dict `:` type($model) `,` type($k_cache) `,` type($v_cache)
+    $logits `,` $next_token `,` $workspace attr-dict `:` type($model) `,` type($k_cache) `,`
+    type($v_cache)
     `,` type($logits) `,` type($next_token) `,` type($workspace)
   }];
 }
@@ -154,7 +156,7 @@ class Tcpu_Int8MatOp<string mnemonic, string what>
 }
 
 def Tcpu_SdotOp : Tcpu_Int8MatOp<"sdot",
-    "acc[i] += sum_{j<4} a[4i+j] * b[4i+j] (SDOT), fixed vector<16xi8> or scalable vector<[16]xi8>"> {
+    "acc[i] += sum_{j<4} a[4i+j] * b[4i+j] (SDOT), on vector<16xi8> or vector<[16]xi8>"> {
   let description = [{
     `vector<4xi32>` accumulators with `vector<16xi8>` operands (NEON SDOT, needs dotprod), or
     `vector<[4]xi32>` with `vector<[16]xi8>` (SVE SDOT, vector-length agnostic).

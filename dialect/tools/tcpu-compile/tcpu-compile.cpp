@@ -141,7 +141,8 @@ int main(int argc, char** argv) {
     return Fail("cannot read '" + input_file + "': " + buffer.getError().message());
   }
   sources.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
-  mlir::OwningOpRef<mlir::ModuleOp> module = mlir::parseSourceFile<mlir::ModuleOp>(sources, &context);
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceFile<mlir::ModuleOp>(sources, &context);
   if (!module) return Fail("'" + input_file + "' is not a valid MLIR module (see above)");
 
   if (!target_text.empty()) {
