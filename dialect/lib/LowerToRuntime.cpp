@@ -177,10 +177,28 @@ FailureOr<RuntimeCall> ArgumentsOf(Operation* op, OpBuilder& b) {
                         R::Stride(b, loc, k, 1), R::Stride(b, loc, v, 0),
                         R::Stride(b, loc, v, 1), f32(attn.getSmScale())}};
   }
-  if (isa<FusedMlpOp, TransformerLayerOp, DecodeStepOp>(op)) {
-    return op->emitError() << "lowering '" << op->getName()
-                           << "' to the runtime waits for its C header in "
-                              "runtime/include/tcpu/ (fused MLP / transformer); not lowered yet";
+  // The fused kernels (tcpu/fused_mlp.h, tcpu/transformer.h). Model and layer descriptions
+  // are the runtime's C structs, passed through as !llvm.ptr.
+  if (auto mlp = dyn_cast<FusedMlpOp>(op)) {
+    return RuntimeCall{"tcpu_fused_mlp_bf16",
+                       {ptr(mlp.getPackedGate()), ptr(mlp.getGateScales()), ptr(mlp.getPackedUp()),
+                        ptr(mlp.getUpScales()), ptr(mlp.getPackedDown()),
+                        ptr(mlp.getDownScales()), ptr(mlp.getX()), ptr(mlp.getY()),
+                        dim(mlp.getX(), 0), dim(mlp.getGateScales(), 0)}};
+  }
+  if (auto layer = dyn_cast<TransformerLayerOp>(op)) {
+    return RuntimeCall{"tcpu_transformer_layer_bf16",
+                       {layer.getShape(), layer.getWeights(), ptr(layer.getKCache()),
+                        ptr(layer.getVCache()), R::I64(b, loc, layer.getCacheCapacity()),
+                        R::I64(b, loc, layer.getPosition()), ptr(layer.getHiddenState()),
+                        ptr(layer.getWorkspace()), dim(layer.getWorkspace(), 0)}};
+  }
+  if (auto step = dyn_cast<DecodeStepOp>(op)) {
+    return RuntimeCall{"tcpu_decode_step",
+                       {step.getModel(), ptr(step.getKCache()), ptr(step.getVCache()),
+                        R::I64(b, loc, step.getCacheCapacity()), R::I64(b, loc, step.getPosition()),
+                        step.getToken(), ptr(step.getLogits()), ptr(step.getNextToken()),
+                        ptr(step.getWorkspace()), dim(step.getWorkspace(), 0)}};
   }
   return op->emitError() << "no runtime lowering for '" << op->getName() << "'";
 }

@@ -115,6 +115,33 @@ func.func @debug(%i: i8, %l: i64, %n: index, %f: f32, %c: i1) {
   return
 }
 
+// The fused kernels of tcpu/fused_mlp.h and tcpu/transformer.h.
+// CHECK-LABEL: func @fused
+func.func @fused(%pg: memref<?xi8>, %sg: memref<4608xf32>, %pu: memref<?xi8>,
+                 %su: memref<4608xf32>, %pd: memref<?xi8>, %sd: memref<1536xf32>,
+                 %x: memref<1536xbf16>, %y: memref<1536xbf16>, %shape: !llvm.ptr,
+                 %weights: !llvm.ptr, %kc: memref<?xbf16>, %vc: memref<?xbf16>, %cap: index,
+                 %pos: index, %ws: memref<?xi8>, %tok: i32, %logits: memref<?xf32>,
+                 %next: memref<1xi32>) {
+  // CHECK-DAG: %[[HIDDEN:.*]] = arith.constant 1536 : i64
+  // CHECK-DAG: %[[INTER:.*]] = arith.constant 4608 : i64
+  // CHECK: call @tcpu_fused_mlp_bf16(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[HIDDEN]], %[[INTER]]) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64) -> i32
+  %0 = tcpu.fused_mlp %pg, %sg, %pu, %su, %pd, %sd, %x, %y
+      : memref<?xi8>, memref<4608xf32>, memref<?xi8>, memref<4608xf32>, memref<?xi8>,
+        memref<1536xf32>, memref<1536xbf16>, memref<1536xbf16>
+  // CHECK: %[[CAP:.*]] = arith.index_cast %arg12 : index to i64
+  // CHECK: %[[POS:.*]] = arith.index_cast %arg13 : index to i64
+  // CHECK: %[[WSB:.*]] = memref.dim %arg14
+  // CHECK: %[[WSB64:.*]] = arith.index_cast %[[WSB]]
+  // CHECK: call @tcpu_transformer_layer_bf16(%arg8, %arg9, %{{.*}}, %{{.*}}, %[[CAP]], %[[POS]], %{{.*}}, %{{.*}}, %[[WSB64]]) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, !llvm.ptr, !llvm.ptr, i64) -> i32
+  %1 = tcpu.transformer_layer %shape, %weights, %kc, %vc, %cap, %pos, %y, %ws
+      : !llvm.ptr, !llvm.ptr, memref<?xbf16>, memref<?xbf16>, memref<1536xbf16>, memref<?xi8>
+  // CHECK: call @tcpu_decode_step(%arg9, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %arg15, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i32, !llvm.ptr, !llvm.ptr, !llvm.ptr, i64) -> i32
+  %2 = tcpu.decode_step %weights, %kc, %vc, %cap, %pos, %tok, %logits, %next, %ws
+      : !llvm.ptr, memref<?xbf16>, memref<?xbf16>, memref<?xf32>, memref<1xi32>, memref<?xi8>
+  return
+}
+
 // CHECK-DAG: func.func private @tcpu_gemv_i8(!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64) -> i32
 // CHECK-DAG: llvm.func @printf(!llvm.ptr, ...) -> i32
 }

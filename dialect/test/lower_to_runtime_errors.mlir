@@ -1,4 +1,4 @@
-// --tcpu-lower-to-runtime errors: a clashing declaration, and ops whose lowering waits.
+// --tcpu-lower-to-runtime errors: a clashing declaration, a runtime name taken by another symbol.
 // RUN: tcpu-opt %s --split-input-file --tcpu-lower-to-runtime --verify-diagnostics -o /dev/null
 
 func.func private @tcpu_gemv_i8(memref<?xi8>) -> i32
@@ -11,10 +11,10 @@ func.func @wrong_declaration(%p: memref<?xi8>, %x: memref<?xi8>, %y: memref<?xi3
 
 // -----
 
-func.func @waits(%p: memref<?xi8>, %s: memref<?xf32>, %x: memref<?xbf16>) -> i32 {
-  // expected-error @+1 {{lowering 'tcpu.fused_mlp' to the runtime waits for its C header in runtime/include/tcpu/ (fused MLP / transformer); not lowered yet}}
-  %0 = tcpu.fused_mlp %p, %s, %p, %s, %p, %s, %x, %x
-      : memref<?xi8>, memref<?xf32>, memref<?xi8>, memref<?xf32>, memref<?xi8>,
-        memref<?xf32>, memref<?xbf16>, memref<?xbf16>
+llvm.mlir.global internal constant @tcpu_swiglu_bf16(0 : i32) : i32
+
+func.func @symbol_taken(%x: memref<?xbf16>) -> i32 {
+  // expected-error @+1 {{symbol @tcpu_swiglu_bf16 is a 'llvm.mlir.global'; the lowering needs it for the runtime function '(!llvm.ptr, !llvm.ptr, !llvm.ptr, i64) -> i32'}}
+  %0 = tcpu.swiglu %x, %x, %x : memref<?xbf16>, memref<?xbf16>, memref<?xbf16>
   return %0 : i32
 }

@@ -89,8 +89,8 @@ def Tcpu_FusedMlpOp : Tcpu_RuntimeOp<"fused_mlp"> {
   let summary = "y = down(swiglu(gate(x), up(x))) with W8A8 projections (fused MLP)";
   let description = [{
     x, y: [hidden] bf16; gate and up: packed [intermediate, hidden] int8 with f32 scales
-    [intermediate]; down: packed [hidden, intermediate] with scales [hidden]. Its lowering
-    waits for the runtime's fused-MLP header.
+    [intermediate]; down: packed [hidden, intermediate] with scales [hidden]
+    (tcpu_fused_mlp_bf16, tcpu/fused_mlp.h).
   }];
   let arguments = (ins AnyMemRef:$packed_gate, AnyMemRef:$gate_scales, AnyMemRef:$packed_up,
                    AnyMemRef:$up_scales, AnyMemRef:$packed_down, AnyMemRef:$down_scales,
@@ -108,7 +108,7 @@ def Tcpu_TransformerLayerOp : Tcpu_RuntimeOp<"transformer_layer"> {
   let description = [{
     `shape` and `weights` point at the runtime's layer-shape and layer-weights structs; the
     KV caches are flat bf16 buffers of `cache_capacity` positions; `workspace` is caller
-    memory. Its lowering waits for the runtime's transformer header.
+    memory (tcpu_transformer_layer_bf16, tcpu/transformer.h).
   }];
   let arguments = (ins LLVM_AnyPointer:$shape, LLVM_AnyPointer:$weights, AnyMemRef:$k_cache,
                    AnyMemRef:$v_cache, Index:$cache_capacity, Index:$position,
@@ -124,8 +124,8 @@ def Tcpu_TransformerLayerOp : Tcpu_RuntimeOp<"transformer_layer"> {
 def Tcpu_DecodeStepOp : Tcpu_RuntimeOp<"decode_step"> {
   let summary = "One token through a whole model: logits and the greedy next token";
   let description = [{
-    `model` points at the runtime's model-weights struct. Its lowering waits for the
-    runtime's transformer header.
+    `model` points at the runtime's model-weights struct (tcpu_decode_step,
+    tcpu/transformer.h).
   }];
   let arguments = (ins LLVM_AnyPointer:$model, AnyMemRef:$k_cache, AnyMemRef:$v_cache,
                    Index:$cache_capacity, Index:$position, I32:$token, AnyMemRef:$logits,
