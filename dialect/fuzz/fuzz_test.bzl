@@ -40,6 +40,9 @@ def _tcpu_fuzz_test_impl(ctx):
     fuzzer = ctx.executable.fuzzer
     launcher = ctx.actions.declare_file(ctx.label.name + ".sh")
     corpus = " ".join(["\"$runfiles/%s\"" % _runfiles_path(ctx, f) for f in ctx.files.corpus])
+    dictionary = ""
+    if ctx.file.dictionary:
+        dictionary = "-dict=\"$runfiles/%s\" " % _runfiles_path(ctx, ctx.file.dictionary)
     ctx.actions.write(
         output = launcher,
         is_executable = True,
@@ -57,9 +60,10 @@ def _tcpu_fuzz_test_impl(ctx):
             # reports on memory that is in fact live.
             "export ASAN_OPTIONS=\"allow_user_poisoning=0:detect_leaks=1:${ASAN_OPTIONS:-}\"",
             "export UBSAN_OPTIONS=\"print_stacktrace=1:halt_on_error=1:${UBSAN_OPTIONS:-}\"",
-            ("exec \"$runfiles/%s\" -max_total_time=%d -timeout=%d -rss_limit_mb=%d " +
+            ("exec \"$runfiles/%s\" %s-max_total_time=%d -timeout=%d -rss_limit_mb=%d " +
              "\"$work\" \"$@\"") % (
                 _runfiles_path(ctx, fuzzer),
+                dictionary,
                 ctx.attr.max_total_time,
                 ctx.attr.timeout_per_input,
                 ctx.attr.rss_limit_mb,
@@ -67,7 +71,7 @@ def _tcpu_fuzz_test_impl(ctx):
             "",
         ]),
     )
-    runfiles = ctx.runfiles(files = [fuzzer] + ctx.files.corpus)
+    runfiles = ctx.runfiles(files = [fuzzer] + ctx.files.corpus + ctx.files.dictionary)
     runfiles = runfiles.merge(ctx.attr.fuzzer[0][DefaultInfo].default_runfiles)
     return [DefaultInfo(executable = launcher, runfiles = runfiles)]
 
@@ -77,6 +81,7 @@ tcpu_fuzz_test = rule(
     attrs = {
         "fuzzer": attr.label(mandatory = True, executable = True, cfg = _fuzzer_transition),
         "corpus": attr.label_list(allow_files = True, doc = "Seed inputs."),
+        "dictionary": attr.label(allow_single_file = True, doc = "A libFuzzer -dict file."),
         "max_total_time": attr.int(default = 20, doc = "Seconds of fuzzing."),
         "timeout_per_input": attr.int(default = 10, doc = "Seconds one input may take."),
         "rss_limit_mb": attr.int(default = 2048),

@@ -1,6 +1,7 @@
 // libFuzzer target: any bytes, parsed as an MLIR module with the tcpu dialect (and the
-// upstream dialects its tests use), verified and printed. Bad input must end in a
-// diagnostic, never a crash, a hang, an out-of-bounds access or undefined behaviour.
+// upstream dialects its tests use), verified, printed, and put through the tcpu lowerings.
+// Bad input must end in a diagnostic, never a crash, a hang, an out-of-bounds access or
+// undefined behaviour.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -18,7 +19,9 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
 #include "tcpu/TcpuDialect.h"
+#include "tcpu/TcpuPasses.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   mlir::DialectRegistry registry;
@@ -37,5 +40,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string printed;
   llvm::raw_string_ostream os(printed);
   module->print(os);
+  // The lowerings must cope with anything the verifier accepts (they may fail, with a
+  // diagnostic, e.g. on a target without the needed feature).
+  mlir::PassManager pm(&context);
+  pm.addPass(mlir::tcpu::createTcpuLowerToRuntime());
+  pm.addPass(mlir::tcpu::createTcpuLowerVectorOps());
+  (void)pm.run(*module);
   return 0;
 }
