@@ -60,9 +60,11 @@ LogicalResult verifyHints(Operation* op, Attribute hints_attr) {
       if (!threads || !threads.getType().isSignlessInteger()) {
         return op->emitError() << "hint 'threads' must be an integer, got " << hint.getValue();
       }
-      int64_t n = threads.getValue().getSExtValue();
-      if (n < 1 || n > kMaxThreads) {
-        return op->emitError() << "hint 'threads' = " << n << "; expected 1 to " << kMaxThreads;
+      const llvm::APInt& n = threads.getValue();
+      // Checked on the full-width value: an i128 hint must not wrap into range.
+      if (n.getSignificantBits() > 64 || n.getSExtValue() < 1 || n.getSExtValue() > kMaxThreads) {
+        return op->emitError() << "hint 'threads' = " << llvm::toString(n, 10, /*Signed=*/true)
+                               << "; expected 1 to " << kMaxThreads;
       }
     } else if (key == "variant") {
       auto variant = dyn_cast<StringAttr>(hint.getValue());

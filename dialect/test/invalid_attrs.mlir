@@ -80,6 +80,14 @@ func.func @f(%p: memref<?xi8>, %x: memref<?xi8>, %y: memref<?xi32>) {
 // -----
 
 func.func @f(%p: memref<?xi8>, %x: memref<?xi8>, %y: memref<?xi32>) {
+  // expected-error @+1 {{hint 'threads' = 18446744073709551620; expected 1 to 1024}}
+  %0 = tcpu.gemv_i8 %p, %x, %y {tcpu.hints = {threads = 18446744073709551620 : i128}} : memref<?xi8>, memref<?xi8>, memref<?xi32>
+  return
+}
+
+// -----
+
+func.func @f(%p: memref<?xi8>, %x: memref<?xi8>, %y: memref<?xi32>) {
   // expected-error @+1 {{hint 'threads' must be an integer, got "four"}}
   %0 = tcpu.gemv_i8 %p, %x, %y {tcpu.hints = {threads = "four"}} : memref<?xi8>, memref<?xi8>, memref<?xi32>
   return
