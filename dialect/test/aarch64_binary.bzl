@@ -12,7 +12,8 @@ _to_aarch64 = transition(
 
 def _aarch64_binary_impl(ctx):
     binary = ctx.attr.binary[0][DefaultInfo].files_to_run.executable
-    out = ctx.actions.declare_file(ctx.label.name)
+    # Named like the binary, so that tests find it under its own name.
+    out = ctx.actions.declare_file(ctx.label.name + "/" + binary.basename)
     ctx.actions.symlink(output = out, target_file = binary)
     return [DefaultInfo(files = depset([out]), runfiles = ctx.runfiles(files = [out, binary]))]
 

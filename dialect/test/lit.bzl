@@ -16,8 +16,8 @@ def lit_tests(
       name: suite name and prefix of each test.
       srcs: the .mlir tests (each with RUN lines).
       tcpu_opt: the tcpu-opt binary under test.
-      tcpu_compile: the (host) tcpu-compile the tests may run.
-      qemu: None for a host tcpu-opt; the qemu-aarch64 label to run an aarch64 one.
+      tcpu_compile: the tcpu-compile binary under test.
+      qemu: None for host tools; the qemu-aarch64 label to run aarch64 ones.
       tags: tags of every test.
       **kwargs: passed to each sh_test (size, ...).
     """
@@ -33,6 +33,7 @@ def lit_tests(
                 "$(location %s)" % qemu if qemu else "-",
                 "$(location %s)" % tcpu_opt,
                 "$(location %s)" % tcpu_compile,
+                "--",
             ] + ["$(location @mlir_host//:bin/%s)" % tool for tool in _HOST_TOOLS] + [
                 "--",
                 "$(location %s)" % src,
