@@ -37,7 +37,10 @@ def _td_library_impl(ctx):
     return [
         DefaultInfo(files = depset(ctx.files.srcs)),
         TdInfo(
-            sources = depset(ctx.files.srcs, transitive = [d[TdInfo].sources for d in ctx.attr.deps]),
+            sources = depset(
+                ctx.files.srcs,
+                transitive = [d[TdInfo].sources for d in ctx.attr.deps],
+            ),
             includes = depset(includes, transitive = [d[TdInfo].includes for d in ctx.attr.deps]),
         ),
     ]
