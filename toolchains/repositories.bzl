@@ -71,3 +71,17 @@ def tcpu_sdk_repositories():
             "bin/sshd": "usr/sbin/sshd",
         },
     )
+    debian_packages(
+        name = "mlir_host",
+        lockfile = "@tcpu_sdk//toolchains/lockfiles:mlir_amd64.lock",
+        build_file = "@tcpu_sdk//toolchains/mlir:mlir.BUILD",
+        launchers = {
+            "bin/" + tool: llvm_bin + tool
+            for tool in ["mlir-tblgen", "FileCheck", "not", "count", "split-file"]
+        },
+    )
+    debian_packages(
+        name = "mlir_aarch64",
+        lockfile = "@tcpu_sdk//toolchains/lockfiles:mlir_arm64.lock",
+        build_file = "@tcpu_sdk//toolchains/mlir:mlir.BUILD",
+    )

@@ -1,0 +1,11 @@
+// The tcpu dialect (generated from TcpuDialect.td).
+#ifndef TCPU_TCPUDIALECT_H_
+#define TCPU_TCPUDIALECT_H_
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Dialect.h"
+
+#include "tcpu/TcpuDialect.h.inc"
+
+#endif  // TCPU_TCPUDIALECT_H_

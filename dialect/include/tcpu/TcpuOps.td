@@ -1,0 +1,190 @@
+// tcpu operations. Memref-level ops mirror the C ABI of runtime/include/tcpu/ one to one:
+// the same operands in the same order, with sizes taken from the memref shapes, and the
+// runtime's int status as the result (0 on success, a negative tcpu_status otherwise).
+// Types: bf16 is bf16, int8 weights i8, scales f32, packed weights an opaque byte memref.
+// Shape and type rules live in the C++ verifiers, which name the offending operand.
+
+#ifndef TCPU_OPS_TD
+#define TCPU_OPS_TD
+
+include "tcpu/TcpuDialect.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Dialect/LLVMIR/LLVMTypes.td"
+
+//===----------------------------------------------------------------------===//
+// Memref-level ops (runtime calls)
+//===----------------------------------------------------------------------===//
+
+class Tcpu_RuntimeOp<string mnemonic, list<Trait> traits = []>
+    : Tcpu_Op<mnemonic, traits # [MemoryEffects<[MemRead, MemWrite]>]> {
+  let results = (outs I32:$status);
+  let hasVerifier = 1;
+}
+
+def Tcpu_PackWeightsOp : Tcpu_RuntimeOp<"pack_weights"> {
+  let summary = "Packs row-major int8 weights [n, k] (tcpu_pack_weights_i8)";
+  let arguments = (ins AnyMemRef:$w, AnyMemRef:$packed);
+  let assemblyFormat = [{
+    $w `,` $packed attr-dict `:` type($w) `,` type($packed)
+  }];
+}
+
+def Tcpu_GemvI8Op : Tcpu_RuntimeOp<"gemv_i8"> {
+  let summary = "y[n] = packed_w[n, k] . x[k] in int32 (tcpu_gemv_i8)";
+  let arguments = (ins AnyMemRef:$packed_w, AnyMemRef:$x, AnyMemRef:$y);
+  let assemblyFormat = [{
+    $packed_w `,` $x `,` $y attr-dict `:` type($packed_w) `,` type($x) `,` type($y)
+  }];
+}
+
+def Tcpu_GemvBf16W8Op : Tcpu_RuntimeOp<"gemv_bf16_w8"> {
+  let summary = "W8A8 GEMV on bf16 activations (tcpu_gemv_bf16_w8)";
+  let arguments = (ins AnyMemRef:$packed_w, AnyMemRef:$w_scales, AnyMemRef:$x, AnyMemRef:$y);
+  let assemblyFormat = [{
+    $packed_w `,` $w_scales `,` $x `,` $y attr-dict `:` type($packed_w) `,` type($w_scales)
+    `,` type($x) `,` type($y)
+  }];
+}
+
+def Tcpu_GemmI8Op : Tcpu_RuntimeOp<"gemm_i8"> {
+  let summary = "y[m, n] = x[m, k] . packed_w[n, k]^T in int32 (tcpu_gemm_i8)";
+  let arguments = (ins AnyMemRef:$packed_w, AnyMemRef:$x, AnyMemRef:$y);
+  let assemblyFormat = [{
+    $packed_w `,` $x `,` $y attr-dict `:` type($packed_w) `,` type($x) `,` type($y)
+  }];
+}
+
+def Tcpu_RmsNormOp : Tcpu_RuntimeOp<"rms_norm"> {
+  let summary = "RMSNorm of a bf16 vector (tcpu_rms_norm_bf16)";
+  let arguments = (ins AnyMemRef:$x, AnyMemRef:$w, AnyMemRef:$out, F32Attr:$eps);
+  let assemblyFormat = [{
+    $x `,` $w `,` $out `eps` `=` $eps attr-dict `:` type($x) `,` type($w) `,` type($out)
+  }];
+}
+
+def Tcpu_SwigluOp : Tcpu_RuntimeOp<"swiglu"> {
+  let summary = "out = silu(gate) * up on bf16 vectors (tcpu_swiglu_bf16)";
+  let arguments = (ins AnyMemRef:$gate, AnyMemRef:$up, AnyMemRef:$out);
+  let assemblyFormat = [{
+    $gate `,` $up `,` $out attr-dict `:` type($gate) `,` type($up) `,` type($out)
+  }];
+}
+
+def Tcpu_FlashAttnDecodeOp : Tcpu_RuntimeOp<"flash_attn_decode"> {
+  let summary = "Decode attention over a strided bf16 KV cache (tcpu_flash_attn_decode_bf16)";
+  let description = [{
+    q: [num_heads, head_dim]; k_cache, v_cache: [num_kv_heads, capacity, head_dim] with any
+    head and position strides (the memref layout) and unit innermost stride; out like q.
+    Attends over the first `seq_len` positions.
+  }];
+  let arguments = (ins AnyMemRef:$q, AnyMemRef:$k_cache, AnyMemRef:$v_cache, AnyMemRef:$out,
+                   Index:$seq_len, F32Attr:$sm_scale);
+  let assemblyFormat = [{
+    $q `,` $k_cache `,` $v_cache `,` $out `,` $seq_len `sm_scale` `=` $sm_scale attr-dict `:`
+    type($q) `,` type($k_cache) `,` type($v_cache) `,` type($out)
+  }];
+}
+
+def Tcpu_FusedMlpOp : Tcpu_RuntimeOp<"fused_mlp"> {
+  let summary = "y = down(swiglu(gate(x), up(x))) with W8A8 projections (fused MLP)";
+  let description = [{
+    x, y: [hidden] bf16; gate and up: packed [intermediate, hidden] int8 with f32 scales
+    [intermediate]; down: packed [hidden, intermediate] with scales [hidden]
+    (tcpu_fused_mlp_bf16, tcpu/fused_mlp.h).
+  }];
+  let arguments = (ins AnyMemRef:$packed_gate, AnyMemRef:$gate_scales, AnyMemRef:$packed_up,
+                   AnyMemRef:$up_scales, AnyMemRef:$packed_down, AnyMemRef:$down_scales,
+                   AnyMemRef:$x, AnyMemRef:$y);
+  let assemblyFormat = [{
+    $packed_gate `,` $gate_scales `,` $packed_up `,` $up_scales `,` $packed_down `,`
+    $down_scales `,` $x `,` $y attr-dict `:` type($packed_gate) `,` type($gate_scales) `,`
+    type($packed_up) `,` type($up_scales) `,` type($packed_down) `,` type($down_scales) `,`
+    type($x) `,` type($y)
+  }];
+}
+
+def Tcpu_TransformerLayerOp : Tcpu_RuntimeOp<"transformer_layer"> {
+  let summary = "One decoder layer for one token, in place on the hidden state";
+  let description = [{
+    `shape` and `weights` point at the runtime's layer-shape and layer-weights structs; the
+    KV caches are flat bf16 buffers of `cache_capacity` positions; `workspace` is caller
+    memory (tcpu_transformer_layer_bf16, tcpu/transformer.h).
+  }];
+  let arguments = (ins LLVM_AnyPointer:$shape, LLVM_AnyPointer:$weights, AnyMemRef:$k_cache,
+                   AnyMemRef:$v_cache, Index:$cache_capacity, Index:$position,
+                   AnyMemRef:$hidden_state, AnyMemRef:$workspace);
+  let assemblyFormat = [{
+    $shape `,` $weights `,` $k_cache `,` $v_cache `,` $cache_capacity `,` $position `,`
+    $hidden_state `,` $workspace attr-dict `:` type($shape) `,` type($weights) `,`
+    type($k_cache) `,` type($v_cache) `,`
+    type($hidden_state) `,` type($workspace)
+  }];
+}
+
+def Tcpu_DecodeStepOp : Tcpu_RuntimeOp<"decode_step"> {
+  let summary = "One token through a whole model: logits and the greedy next token";
+  let description = [{
+    `model` points at the runtime's model-weights struct (tcpu_decode_step,
+    tcpu/transformer.h).
+  }];
+  let arguments = (ins LLVM_AnyPointer:$model, AnyMemRef:$k_cache, AnyMemRef:$v_cache,
+                   Index:$cache_capacity, Index:$position, I32:$token, AnyMemRef:$logits,
+                   AnyMemRef:$next_token, AnyMemRef:$workspace);
+  let assemblyFormat = [{
+    $model `,` $k_cache `,` $v_cache `,` $cache_capacity `,` $position `,` $token `,`
+    $logits `,` $next_token `,` $workspace attr-dict `:` type($model) `,` type($k_cache) `,`
+    type($v_cache)
+    `,` type($logits) `,` type($next_token) `,` type($workspace)
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Vector-level ops (Arm intrinsics)
+//===----------------------------------------------------------------------===//
+
+class Tcpu_Int8MatOp<string mnemonic, string what>
+    : Tcpu_Op<mnemonic, [Pure, AllTypesMatch<["acc", "res"]>, AllTypesMatch<["a", "b"]>]> {
+  let summary = what;
+  let arguments = (ins AnyVector:$acc, AnyVector:$a,
+                   AnyVector:$b);
+  let results = (outs AnyVector:$res);
+  let assemblyFormat = "$acc `,` $a `,` $b attr-dict `:` type($a) `into` type($acc)";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    bool isScalable() { return ::llvm::cast<::mlir::VectorType>(getAcc().getType()).isScalable(); }
+  }];
+}
+
+def Tcpu_SdotOp : Tcpu_Int8MatOp<"sdot",
+    "acc[i] += sum_{j<4} a[4i+j] * b[4i+j] (SDOT), on vector<16xi8> or vector<[16]xi8>"> {
+  let description = [{
+    `vector<4xi32>` accumulators with `vector<16xi8>` operands (NEON SDOT, needs dotprod), or
+    `vector<[4]xi32>` with `vector<[16]xi8>` (SVE SDOT, vector-length agnostic).
+  }];
+}
+
+def Tcpu_SmmlaOp : Tcpu_Int8MatOp<"smmla",
+    "acc(2x2) += a(2x8) . b(2x8)^T per 128-bit segment (SMMLA)"> {
+  let description = [{
+    Same operand shapes as tcpu.sdot; needs i8mm (and SVE for the scalable form).
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Debugging ops
+//===----------------------------------------------------------------------===//
+
+def Tcpu_PrintOp : Tcpu_Op<"print", [MemoryEffects<[MemWrite]>]> {
+  let summary = "Prints a prefix and scalar values on stdout (through printf)";
+  let arguments = (ins StrAttr:$prefix, Variadic<AnyType>:$args);
+  let assemblyFormat = "$prefix attr-dict ($args^ `:` type($args))?";
+  let hasVerifier = 1;
+}
+
+def Tcpu_AssertOp : Tcpu_Op<"assert", [MemoryEffects<[MemWrite]>]> {
+  let summary = "Stops the program with a message when the condition is false";
+  let arguments = (ins I1:$condition, StrAttr:$message);
+  let assemblyFormat = "$condition `,` $message attr-dict";
+}
+
+#endif  // TCPU_OPS_TD

@@ -1,0 +1,33 @@
+// Passes of the tcpu dialect and the --tcpu-to-llvm pipeline.
+#ifndef TCPU_TCPUPASSES_H_
+#define TCPU_TCPUPASSES_H_
+
+#include <memory>
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ArmNeon/ArmNeonDialect.h"
+#include "mlir/Dialect/ArmSVE/IR/ArmSVEDialect.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassManager.h"
+
+namespace mlir::tcpu {
+
+#define GEN_PASS_DECL
+#include "tcpu/TcpuPasses.h.inc"
+
+// Everything from tcpu + memref/vector/scf/arith/func down to the LLVM dialect.
+void buildTcpuToLlvmPipeline(OpPassManager& pm);
+
+// Registers the tcpu-to-llvm pipeline (registerTcpuPasses(), generated, registers the passes).
+void registerTcpuPipelines();
+
+#define GEN_PASS_REGISTRATION
+#include "tcpu/TcpuPasses.h.inc"
+
+}  // namespace mlir::tcpu
+
+#endif  // TCPU_TCPUPASSES_H_

@@ -1,0 +1,34 @@
+// Passes of the tcpu dialect; each is implemented in its own file under lib/.
+
+#ifndef TCPU_PASSES_TD
+#define TCPU_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def TcpuLowerToRuntime : Pass<"tcpu-lower-to-runtime", "::mlir::ModuleOp"> {
+  let summary = "Lower memref-level tcpu ops to func.call of the runtime's C ABI";
+  let description = [{
+    Each op becomes a call to its tcpu_* function with the exact C signature of
+    runtime/include/tcpu/ (pointers as !llvm.ptr, sizes as i64, eps/sm_scale as f32), sizes
+    taken from the memref shapes. `tcpu.hints` are honoured: `threads = N` runs the call
+    with N runtime threads; `variant = "v"` makes the op fail with TCPU_ERR_INVALID_ARGUMENT
+    unless the runtime dispatches to that variant. tcpu.print and tcpu.assert become printf
+    and cf.assert.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect", "::mlir::LLVM::LLVMDialect",
+                           "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect", "::mlir::cf::ControlFlowDialect"];
+}
+
+def TcpuLowerVectorOps : Pass<"tcpu-lower-vector-ops", "::mlir::ModuleOp"> {
+  let summary = "Lower tcpu.sdot / tcpu.smmla to arm_neon and arm_sve intrinsics";
+  let description = [{
+    Fixed-length forms become arm_neon.intr.sdot / arm_neon.intr.smmla, scalable forms
+    arm_sve.sdot / arm_sve.smmla. The module's #tcpu.target must have the features the
+    instruction needs (dotprod, i8mm, sve); otherwise the pass fails with a diagnostic.
+  }];
+  let dependentDialects = ["::mlir::arm_neon::ArmNeonDialect",
+                           "::mlir::arm_sve::ArmSVEDialect"];
+}
+
+#endif  // TCPU_PASSES_TD

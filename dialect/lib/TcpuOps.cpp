@@ -1,0 +1,245 @@
+// Verifiers of the tcpu operations. Each error names the operand by its ODS name and says
+// what type or shape was expected and what was found.
+#include "tcpu/TcpuOps.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpImplementation.h"
+#include "tcpu/TcpuDialect.h"
+
+#define GET_OP_CLASSES
+#include "tcpu/TcpuOps.cpp.inc"
+
+namespace mlir::tcpu {
+namespace {
+
+enum class Layout { kContiguous, kUnitInnerStride };
+
+// `value` must be a memref of `rank` and `element` type; kContiguous also asks for the
+// identity layout, because the runtime takes a bare pointer and derives nothing else.
+LogicalResult CheckMemRef(Operation* op, Value value, llvm::StringRef name, int64_t rank,
+                          Type element, Layout layout = Layout::kContiguous) {
+  auto type = cast<MemRefType>(value.getType());
+  if (type.getRank() != rank || type.getElementType() != element) {
+    return op->emitOpError() << "operand '" << name << "' must be a rank-" << rank
+                             << " memref of " << element << ", got " << type;
+  }
+  if (layout == Layout::kContiguous && !type.getLayout().isIdentity()) {
+    return op->emitOpError() << "operand '" << name
+                             << "' must have the identity (contiguous row-major) layout, got "
+                             << type;
+  }
+  if (layout == Layout::kUnitInnerStride) {
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (failed(getStridesAndOffset(type, strides, offset)) || strides.back() != 1) {
+      return op->emitOpError() << "operand '" << name
+                               << "' must be strided with a unit innermost stride, got " << type;
+    }
+  }
+  return success();
+}
+
+// Dimension `a_dim` of `a` and `b_dim` of `b` must agree where both are static.
+LogicalResult CheckSameDim(Operation* op, Value a, llvm::StringRef a_name, int64_t a_dim, Value b,
+                           llvm::StringRef b_name, int64_t b_dim, llvm::StringRef meaning) {
+  int64_t a_size = cast<MemRefType>(a.getType()).getDimSize(a_dim);
+  int64_t b_size = cast<MemRefType>(b.getType()).getDimSize(b_dim);
+  if (ShapedType::isDynamic(a_size) || ShapedType::isDynamic(b_size) || a_size == b_size) {
+    return success();
+  }
+  return op->emitOpError() << "operand '" << b_name << "' has " << b_size << " in dimension "
+                           << b_dim << " but '" << a_name << "' has " << a_size << " in dimension "
+                           << a_dim << "; both are " << meaning;
+}
+
+LogicalResult CheckNonEmpty(Operation* op, Value value, llvm::StringRef name) {
+  for (auto [dim, size] : llvm::enumerate(cast<MemRefType>(value.getType()).getShape())) {
+    if (!ShapedType::isDynamic(size) && size <= 0) {
+      return op->emitOpError() << "operand '" << name << "' has " << size << " in dimension "
+                               << dim << "; the runtime needs sizes >= 1";
+    }
+  }
+  return success();
+}
+
+LogicalResult CheckPositive(Operation* op, llvm::StringRef name, APFloat value) {
+  if (!value.isFiniteNonZero() || value.isNegative()) {
+    return op->emitOpError() << "attribute '" << name << "' = " << value.convertToDouble()
+                             << "; expected a finite value > 0";
+  }
+  return success();
+}
+
+#define TCPU_CHECK(expr) \
+  if (failed(expr)) return failure()
+
+}  // namespace
+
+LogicalResult PackWeightsOp::verify() {
+  Builder b(getContext());
+  TCPU_CHECK(CheckMemRef(*this, getW(), "w", 2, b.getI8Type()));
+  TCPU_CHECK(CheckNonEmpty(*this, getW(), "w"));
+  return CheckMemRef(*this, getPacked(), "packed", 1, b.getI8Type());
+}
+
+LogicalResult GemvI8Op::verify() {
+  Builder b(getContext());
+  TCPU_CHECK(CheckMemRef(*this, getPackedW(), "packed_w", 1, b.getI8Type()));
+  TCPU_CHECK(CheckMemRef(*this, getX(), "x", 1, b.getI8Type()));
+  TCPU_CHECK(CheckMemRef(*this, getY(), "y", 1, b.getI32Type()));
+  TCPU_CHECK(CheckNonEmpty(*this, getX(), "x"));
+  return CheckNonEmpty(*this, getY(), "y");
+}
+
+LogicalResult GemvBf16W8Op::verify() {
+  Builder b(getContext());
+  TCPU_CHECK(CheckMemRef(*this, getPackedW(), "packed_w", 1, b.getI8Type()));
+  TCPU_CHECK(CheckMemRef(*this, getWScales(), "w_scales", 1, b.getF32Type()));
+  TCPU_CHECK(CheckMemRef(*this, getX(), "x", 1, b.getBF16Type()));
+  TCPU_CHECK(CheckMemRef(*this, getY(), "y", 1, b.getBF16Type()));
+  TCPU_CHECK(CheckNonEmpty(*this, getX(), "x"));
+  TCPU_CHECK(CheckNonEmpty(*this, getY(), "y"));
+  return CheckSameDim(*this, getY(), "y", 0, getWScales(), "w_scales", 0,
+                      "n (one scale per output)");
+}
+
+LogicalResult GemmI8Op::verify() {
+  Builder b(getContext());
+  TCPU_CHECK(CheckMemRef(*this, getPackedW(), "packed_w", 1, b.getI8Type()));
+  TCPU_CHECK(CheckMemRef(*this, getX(), "x", 2, b.getI8Type()));
+  TCPU_CHECK(CheckMemRef(*this, getY(), "y", 2, b.getI32Type()));
+  TCPU_CHECK(CheckNonEmpty(*this, getX(), "x"));
+  TCPU_CHECK(CheckNonEmpty(*this, getY(), "y"));
+  return CheckSameDim(*this, getX(), "x", 0, getY(), "y", 0, "m (rows)");
+}
+
+LogicalResult RmsNormOp::verify() {
+  Builder b(getContext());
+  TCPU_CHECK(CheckMemRef(*this, getX(), "x", 1, b.getBF16Type()));
+  TCPU_CHECK(CheckMemRef(*this, getW(), "w", 1, b.getBF16Type()));
+  TCPU_CHECK(CheckMemRef(*this, getOut(), "out", 1, b.getBF16Type()));
+  TCPU_CHECK(CheckNonEmpty(*this, getX(), "x"));
+  TCPU_CHECK(CheckSameDim(*this, getX(), "x", 0, getW(), "w", 0, "d"));
+  TCPU_CHECK(CheckSameDim(*this, getX(), "x", 0, getOut(), "out", 0, "d"));
+  return CheckPositive(*this, "eps", getEps());
+}
+
+LogicalResult SwigluOp::verify() {
+  Builder b(getContext());
+  TCPU_CHECK(CheckMemRef(*this, getGate(), "gate", 1, b.getBF16Type()));
+  TCPU_CHECK(CheckMemRef(*this, getUp(), "up", 1, b.getBF16Type()));
+  TCPU_CHECK(CheckMemRef(*this, getOut(), "out", 1, b.getBF16Type()));
+  TCPU_CHECK(CheckNonEmpty(*this, getGate(), "gate"));
+  TCPU_CHECK(CheckSameDim(*this, getGate(), "gate", 0, getUp(), "up", 0, "n"));
+  return CheckSameDim(*this, getGate(), "gate", 0, getOut(), "out", 0, "n");
+}
+
+LogicalResult FlashAttnDecodeOp::verify() {
+  Builder b(getContext());
+  Type bf16 = b.getBF16Type();
+  TCPU_CHECK(CheckMemRef(*this, getQ(), "q", 2, bf16));
+  TCPU_CHECK(CheckMemRef(*this, getKCache(), "k_cache", 3, bf16, Layout::kUnitInnerStride));
+  TCPU_CHECK(CheckMemRef(*this, getVCache(), "v_cache", 3, bf16, Layout::kUnitInnerStride));
+  TCPU_CHECK(CheckMemRef(*this, getOut(), "out", 2, bf16));
+  for (auto [value, name] : {std::pair{getQ(), "q"}, {getKCache(), "k_cache"},
+                             {getVCache(), "v_cache"}}) {
+    TCPU_CHECK(CheckNonEmpty(*this, value, name));
+  }
+  TCPU_CHECK(CheckSameDim(*this, getQ(), "q", 1, getKCache(), "k_cache", 2, "head_dim"));
+  TCPU_CHECK(CheckSameDim(*this, getQ(), "q", 1, getVCache(), "v_cache", 2, "head_dim"));
+  TCPU_CHECK(CheckSameDim(*this, getKCache(), "k_cache", 0, getVCache(), "v_cache", 0,
+                          "num_kv_heads"));
+  TCPU_CHECK(CheckSameDim(*this, getKCache(), "k_cache", 1, getVCache(), "v_cache", 1,
+                          "the cache capacity"));
+  TCPU_CHECK(CheckSameDim(*this, getQ(), "q", 0, getOut(), "out", 0, "num_heads"));
+  TCPU_CHECK(CheckSameDim(*this, getQ(), "q", 1, getOut(), "out", 1, "head_dim"));
+  int64_t heads = getQ().getType().getDimSize(0);
+  int64_t kv_heads = getKCache().getType().getDimSize(0);
+  if (!ShapedType::isDynamic(heads) && !ShapedType::isDynamic(kv_heads) && heads % kv_heads) {
+    return emitOpError() << "operand 'q' has " << heads << " heads, not a multiple of the "
+                         << kv_heads << " KV heads of 'k_cache' (GQA)";
+  }
+  return CheckPositive(*this, "sm_scale", getSmScale());
+}
+
+LogicalResult FusedMlpOp::verify() {
+  Builder b(getContext());
+  Type i8 = b.getI8Type(), f32 = b.getF32Type(), bf16 = b.getBF16Type();
+  TCPU_CHECK(CheckMemRef(*this, getPackedGate(), "packed_gate", 1, i8));
+  TCPU_CHECK(CheckMemRef(*this, getGateScales(), "gate_scales", 1, f32));
+  TCPU_CHECK(CheckMemRef(*this, getPackedUp(), "packed_up", 1, i8));
+  TCPU_CHECK(CheckMemRef(*this, getUpScales(), "up_scales", 1, f32));
+  TCPU_CHECK(CheckMemRef(*this, getPackedDown(), "packed_down", 1, i8));
+  TCPU_CHECK(CheckMemRef(*this, getDownScales(), "down_scales", 1, f32));
+  TCPU_CHECK(CheckMemRef(*this, getX(), "x", 1, bf16));
+  TCPU_CHECK(CheckMemRef(*this, getY(), "y", 1, bf16));
+  TCPU_CHECK(CheckNonEmpty(*this, getX(), "x"));
+  TCPU_CHECK(CheckNonEmpty(*this, getGateScales(), "gate_scales"));
+  TCPU_CHECK(CheckSameDim(*this, getX(), "x", 0, getY(), "y", 0, "hidden"));
+  TCPU_CHECK(CheckSameDim(*this, getX(), "x", 0, getDownScales(), "down_scales", 0, "hidden"));
+  return CheckSameDim(*this, getGateScales(), "gate_scales", 0, getUpScales(), "up_scales", 0,
+                      "intermediate");
+}
+
+LogicalResult TransformerLayerOp::verify() {
+  Builder b(getContext());
+  TCPU_CHECK(CheckMemRef(*this, getKCache(), "k_cache", 1, b.getBF16Type()));
+  TCPU_CHECK(CheckMemRef(*this, getVCache(), "v_cache", 1, b.getBF16Type()));
+  TCPU_CHECK(CheckMemRef(*this, getHiddenState(), "hidden_state", 1, b.getBF16Type()));
+  return CheckMemRef(*this, getWorkspace(), "workspace", 1, b.getI8Type());
+}
+
+LogicalResult DecodeStepOp::verify() {
+  Builder b(getContext());
+  TCPU_CHECK(CheckMemRef(*this, getKCache(), "k_cache", 1, b.getBF16Type()));
+  TCPU_CHECK(CheckMemRef(*this, getVCache(), "v_cache", 1, b.getBF16Type()));
+  TCPU_CHECK(CheckMemRef(*this, getLogits(), "logits", 1, b.getF32Type()));
+  TCPU_CHECK(CheckMemRef(*this, getNextToken(), "next_token", 1, b.getI32Type()));
+  int64_t next = getNextToken().getType().getDimSize(0);
+  if (!ShapedType::isDynamic(next) && next != 1) {
+    return emitOpError() << "operand 'next_token' must hold 1 element, got "
+                         << getNextToken().getType();
+  }
+  return CheckMemRef(*this, getWorkspace(), "workspace", 1, b.getI8Type());
+}
+
+// tcpu.sdot and tcpu.smmla: vector<4xi32> += vector<16xi8> x vector<16xi8>, or the
+// scalable vector<[4]xi32> / vector<[16]xi8> forms.
+static LogicalResult VerifyInt8Mat(Operation* op, Value acc, Value a) {
+  auto acc_type = cast<VectorType>(acc.getType());
+  auto a_type = cast<VectorType>(a.getType());
+  bool scalable = acc_type.isScalable();
+  Builder b(op->getContext());
+  auto expect_acc = VectorType::get({4}, b.getI32Type(), {scalable});
+  auto expect_a = VectorType::get({16}, b.getI8Type(), {scalable});
+  if (acc_type != expect_acc) {
+    return op->emitOpError() << "operand 'acc' must be vector<4xi32> or vector<[4]xi32>, got "
+                             << acc_type;
+  }
+  if (a_type != expect_a) {
+    return op->emitOpError() << "operand 'a' must be " << expect_a << " to match the "
+                             << (scalable ? "scalable" : "fixed") << " accumulator " << acc_type
+                             << ", got " << a_type;
+  }
+  return success();
+}
+
+LogicalResult SdotOp::verify() { return VerifyInt8Mat(*this, getAcc(), getA()); }
+LogicalResult SmmlaOp::verify() { return VerifyInt8Mat(*this, getAcc(), getA()); }
+
+LogicalResult PrintOp::verify() {
+  for (auto [index, arg] : llvm::enumerate(getArgs())) {
+    Type type = arg.getType();
+    if (type.isIndex()) continue;
+    if (!type.isIntOrFloat() || type.getIntOrFloatBitWidth() > 64) {
+      return emitOpError() << "operand #" << index
+                           << " must be a scalar integer, index or float of at most 64 bits, got "
+                           << type;
+    }
+  }
+  return success();
+}
+
+}  // namespace mlir::tcpu

@@ -1,0 +1,41 @@
+// --tcpu-to-llvm: the tcpu passes, then MLIR's own conversions, down to the LLVM dialect
+// (what tcpu-compile translates to LLVM IR). arm_neon / arm_sve ops are legalized for
+// export by the vector-to-LLVM conversion.
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+#include "tcpu/TcpuPasses.h"
+
+namespace mlir::tcpu {
+
+void buildTcpuToLlvmPipeline(OpPassManager& pm) {
+  pm.addPass(createTcpuLowerToRuntime());
+  pm.addPass(createTcpuLowerVectorOps());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createConvertVectorToSCFPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createConvertSCFToCFPass());
+  ConvertVectorToLLVMPassOptions vector_options;
+  vector_options.armNeon = true;
+  vector_options.armSVE = true;
+  pm.addPass(createConvertVectorToLLVMPass(vector_options));
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+void registerTcpuPipelines() {
+  PassPipelineRegistration<>("tcpu-to-llvm",
+                             "Lower tcpu and the upstream dialects it uses to the LLVM dialect",
+                             buildTcpuToLlvmPipeline);
+}
+
+}  // namespace mlir::tcpu

@@ -1,0 +1,78 @@
+"""tcpu_kernel_library: MLIR kernels compiled ahead of time into an aarch64 cc_library.
+
+    load("//dialect:tcpu_kernel_library.bzl", "tcpu_kernel_library")
+
+    tcpu_kernel_library(
+        name = "vector_add",
+        srcs = ["vector_add.mlir"],
+        target = '#tcpu.target<arch = "armv8-a", features = [], vector_bits = 0>',
+        hdrs = ["vector_add.h"],
+    )
+
+Each .mlir file becomes one object through tcpu-compile, which is built for the build host
+(the exec configuration) whatever the target platform. `target`, if given, replaces the
+modules' own #tcpu.target. The cc_library is aarch64-only. A func.func taking memrefs is
+called from C with each memref expanded to (allocated, aligned, offset, sizes..., strides...).
+"""
+
+def _tcpu_objects_impl(ctx):
+    objects = []
+    for src in ctx.files.srcs:
+        if not src.basename.endswith(".mlir"):
+            fail("tcpu_kernel_library(%s): %s is not an .mlir file" % (ctx.label.name, src.path))
+        obj = ctx.actions.declare_file("%s/%s.o" % (ctx.label.name, src.basename[:-len(".mlir")]))
+        args = ctx.actions.args()
+        args.add(src)
+        args.add("-o", obj)
+        if ctx.attr.target:
+            args.add("--target=" + ctx.attr.target)
+        ctx.actions.run(
+            executable = ctx.executable._tcpu_compile,
+            arguments = [args],
+            inputs = [src],
+            outputs = [obj],
+            mnemonic = "TcpuCompile",
+            progress_message = "tcpu-compile %s" % src.short_path,
+        )
+        objects.append(obj)
+    return [DefaultInfo(files = depset(objects))]
+
+_tcpu_objects = rule(
+    implementation = _tcpu_objects_impl,
+    attrs = {
+        "srcs": attr.label_list(allow_files = [".mlir"], mandatory = True),
+        "target": attr.string(doc = "A #tcpu.target<...> replacing the modules' own."),
+        "_tcpu_compile": attr.label(
+            default = "//dialect:tcpu-compile",
+            executable = True,
+            cfg = "exec",
+        ),
+    },
+)
+
+def tcpu_kernel_library(name, srcs, target = "", hdrs = [], deps = [], **kwargs):
+    """A cc_library `name` of the aarch64 objects tcpu-compile makes from `srcs`.
+
+    Args:
+      name: the cc_library.
+      srcs: .mlir files, one object each.
+      target: optional #tcpu.target<...> text for every module (else each module's own).
+      hdrs: C headers declaring the kernels.
+      deps: libraries the kernels call (e.g. //runtime:tcpu for tcpu.* runtime ops).
+      **kwargs: passed to the cc_library (visibility, tags, ...).
+    """
+    _tcpu_objects(
+        name = name + "_objects",
+        srcs = srcs,
+        target = target,
+        target_compatible_with = ["@platforms//cpu:aarch64"],
+        visibility = ["//visibility:private"],
+    )
+    native.cc_library(
+        name = name,
+        srcs = [":" + name + "_objects"],
+        hdrs = hdrs,
+        deps = deps,
+        target_compatible_with = ["@platforms//cpu:aarch64"],
+        **kwargs
+    )

@@ -1,0 +1,221 @@
+// tcpu-compile: an .mlir file (tcpu + upstream dialects) -> an aarch64 ELF object, in process:
+// the tcpu-to-llvm pipeline, translation to LLVM IR, LLVM's O2 pipeline and the AArch64
+// backend. Target features come from the module's #tcpu.target, from --target (which
+// replaces it) or from --mattr (which overrides both); code is vector-length agnostic unless
+// the target fixes vector_bits.
+//
+//   tcpu-compile kernel.mlir -o kernel.o [--target='#tcpu.target<...>'] [--mattr=+neon,+sve]
+//                [--mcpu=generic] [--emit=obj|asm|llvm] [-O0..-O3]
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Triple.h"
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ArmNeon/ArmNeonDialect.h"
+#include "mlir/Dialect/ArmSVE/IR/ArmSVEDialect.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Index/IR/IndexDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/ArmNeon/ArmNeonToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/ArmSVE/ArmSVEToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "tcpu/TcpuAttrs.h"
+#include "tcpu/TcpuDialect.h"
+#include "tcpu/TcpuPasses.h"
+
+namespace {
+
+namespace cl = llvm::cl;
+
+cl::opt<std::string> input_file(cl::Positional, cl::desc("<input .mlir>"), cl::Required);
+cl::opt<std::string> output_file("o", cl::desc("Output file"), cl::value_desc("file"),
+                                 cl::Required);
+cl::opt<std::string> target_text("target",
+                                 cl::desc("A #tcpu.target<...> that replaces the module's"),
+                                 cl::init(""));
+cl::opt<std::string> mattr("mattr", cl::desc("LLVM AArch64 features (override the target)"),
+                           cl::init(""));
+cl::opt<std::string> mcpu("mcpu", cl::desc("LLVM CPU name"), cl::init("generic"));
+cl::opt<std::string> triple("mtriple", cl::desc("Target triple"),
+                            cl::init("aarch64-unknown-linux-gnu"));
+cl::opt<unsigned> opt_level("O", cl::desc("Optimization level 0-3"), cl::Prefix, cl::init(2));
+enum class Emit { kObject, kAssembly, kLlvm };
+cl::opt<Emit> emit("emit", cl::desc("What to write"), cl::init(Emit::kObject),
+                   cl::values(clEnumValN(Emit::kObject, "obj", "an ELF object"),
+                              clEnumValN(Emit::kAssembly, "asm", "assembly"),
+                              clEnumValN(Emit::kLlvm, "llvm", "LLVM IR")));
+
+int Fail(const llvm::Twine& message) {
+  llvm::errs() << "tcpu-compile: " << message << "\n";
+  return 1;
+}
+
+llvm::CodeGenOptLevel CodeGenLevel(unsigned level) {
+  switch (level) {
+    case 0: return llvm::CodeGenOptLevel::None;
+    case 1: return llvm::CodeGenOptLevel::Less;
+    case 3: return llvm::CodeGenOptLevel::Aggressive;
+    default: return llvm::CodeGenOptLevel::Default;
+  }
+}
+
+llvm::OptimizationLevel OptLevel(unsigned level) {
+  switch (level) {
+    case 0: return llvm::OptimizationLevel::O0;
+    case 1: return llvm::OptimizationLevel::O1;
+    case 3: return llvm::OptimizationLevel::O3;
+    default: return llvm::OptimizationLevel::O2;
+  }
+}
+
+void Optimize(llvm::Module& module, llvm::TargetMachine& machine, unsigned level) {
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder builder(&machine);
+  builder.registerModuleAnalyses(mam);
+  builder.registerCGSCCAnalyses(cgam);
+  builder.registerFunctionAnalyses(fam);
+  builder.registerLoopAnalyses(lam);
+  builder.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::ModulePassManager passes = level == 0
+                                       ? builder.buildO0DefaultPipeline(llvm::OptimizationLevel::O0)
+                                       : builder.buildPerModuleDefaultPipeline(OptLevel(level));
+  passes.run(module, mam);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::ParseCommandLineOptions(argc, argv, "tcpu-compile: .mlir -> aarch64 object\n");
+  if (opt_level > 3) return Fail("-O" + llvm::Twine(opt_level.getValue()) + ": expected 0 to 3");
+
+  mlir::DialectRegistry registry;
+  registry.insert<mlir::tcpu::TcpuDialect, mlir::affine::AffineDialect, mlir::arith::ArithDialect,
+                  mlir::arm_neon::ArmNeonDialect, mlir::arm_sve::ArmSVEDialect,
+                  mlir::cf::ControlFlowDialect, mlir::func::FuncDialect,
+                  mlir::index::IndexDialect, mlir::LLVM::LLVMDialect,
+                  mlir::memref::MemRefDialect, mlir::scf::SCFDialect,
+                  mlir::vector::VectorDialect>();
+  mlir::registerBuiltinDialectTranslation(registry);
+  mlir::registerLLVMDialectTranslation(registry);
+  mlir::registerArmNeonDialectTranslation(registry);
+  mlir::registerArmSVEDialectTranslation(registry);
+  mlir::MLIRContext context(registry);
+
+  llvm::SourceMgr sources;
+  mlir::SourceMgrDiagnosticHandler diagnostics(sources, &context);
+  auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(input_file);
+  if (!buffer) {
+    return Fail("cannot read '" + input_file + "': " + buffer.getError().message());
+  }
+  sources.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceFile<mlir::ModuleOp>(sources, &context);
+  if (!module) return Fail("'" + input_file + "' is not a valid MLIR module (see above)");
+
+  if (!target_text.empty()) {
+    mlir::Attribute attribute = mlir::parseAttribute(target_text, &context);
+    auto target = llvm::dyn_cast_or_null<mlir::tcpu::TargetAttr>(attribute);
+    if (!target) return Fail("--target='" + target_text + "': expected a #tcpu.target<...>");
+    (*module)->setAttr(mlir::tcpu::TcpuDialect::kTargetAttrName, target);
+    if (mlir::failed(mlir::verify(*module))) {
+      return Fail("--target='" + target_text + "' does not fit the module (see above)");
+    }
+  }
+  mlir::tcpu::TargetAttr target = mlir::tcpu::getEnclosingTarget(*module);
+
+  mlir::PassManager pm(&context);
+  mlir::tcpu::buildTcpuToLlvmPipeline(pm);
+  if (mlir::failed(pm.run(*module))) return Fail("lowering to the LLVM dialect failed (see above)");
+
+  llvm::LLVMContext llvm_context;
+  std::unique_ptr<llvm::Module> llvm_module =
+      mlir::translateModuleToLLVMIR(*module, llvm_context, input_file);
+  if (!llvm_module) return Fail("translation to LLVM IR failed (see above)");
+
+  LLVMInitializeAArch64TargetInfo();
+  LLVMInitializeAArch64Target();
+  LLVMInitializeAArch64TargetMC();
+  LLVMInitializeAArch64AsmPrinter();
+  std::string error;
+  const llvm::Target* backend = llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!backend) return Fail("--mtriple=" + triple + ": " + error);
+  std::string features = !mattr.empty() ? mattr.getValue()
+                         : target       ? target.getLlvmFeatureString()
+                                        : std::string("+neon");
+  // Kernel libraries are linked into position-independent executables.
+  std::unique_ptr<llvm::TargetMachine> machine(backend->createTargetMachine(
+      triple, mcpu, features, llvm::TargetOptions(), llvm::Reloc::PIC_, std::nullopt,
+      CodeGenLevel(opt_level)));
+  if (!machine) return Fail("cannot create a target machine for " + triple + " " + features);
+  llvm_module->setTargetTriple(triple);
+  llvm_module->setDataLayout(machine->createDataLayout());
+
+  // A fixed SVE vector length becomes vscale_range(n, n) on every function, as clang's
+  // -msve-vector-bits does; without it the code works at any vector length.
+  if (target && target.getVectorBits() != 0) {
+    unsigned vscale = static_cast<unsigned>(target.getVectorBits() / 128);
+    for (llvm::Function& function : *llvm_module) {
+      if (!function.isDeclaration()) {
+        function.addFnAttr(llvm::Attribute::getWithVScaleRangeArgs(llvm_context, vscale, vscale));
+      }
+    }
+  }
+  for (llvm::Function& function : *llvm_module) {
+    if (function.isDeclaration()) continue;
+    function.addFnAttr("target-cpu", mcpu);
+    function.addFnAttr("target-features", features);
+  }
+  if (llvm::verifyModule(*llvm_module, &llvm::errs())) return Fail("invalid LLVM IR (see above)");
+  Optimize(*llvm_module, *machine, opt_level);
+
+  std::error_code ec;
+  auto output = std::make_unique<llvm::ToolOutputFile>(
+      output_file, ec, emit == Emit::kObject ? llvm::sys::fs::OF_None : llvm::sys::fs::OF_Text);
+  if (ec) return Fail("cannot write '" + output_file + "': " + ec.message());
+  if (emit == Emit::kLlvm) {
+    llvm_module->print(output->os(), nullptr);
+  } else {
+    llvm::legacy::PassManager codegen;
+    auto file_type = emit == Emit::kObject ? llvm::CodeGenFileType::ObjectFile
+                                           : llvm::CodeGenFileType::AssemblyFile;
+    if (machine->addPassesToEmitFile(codegen, output->os(), nullptr, file_type)) {
+      return Fail("the AArch64 backend cannot emit this file type");
+    }
+    codegen.run(*llvm_module);
+  }
+  output->keep();
+  return 0;
+}
