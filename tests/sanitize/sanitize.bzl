@@ -48,7 +48,7 @@ def _runfiles_path(ctx, file):
         return file.short_path[3:]
     return ctx.workspace_name + "/" + file.short_path
 
-def _launcher(ctx, binary, command):
+def _launcher(ctx, binary, command, asan_options = []):
     launcher = ctx.actions.declare_file(ctx.label.name + ".sh")
     ctx.actions.write(
         output = launcher,
@@ -59,7 +59,8 @@ def _launcher(ctx, binary, command):
             "set -euo pipefail",
             "runfiles=\"${RUNFILES_DIR:-${TEST_SRCDIR:-$0.runfiles}}\"",
             "binary=\"$runfiles/%s\"" % _runfiles_path(ctx, binary),
-            "export ASAN_OPTIONS=\"detect_leaks=1:abort_on_error=0:${ASAN_OPTIONS:-}\"",
+            "export ASAN_OPTIONS=\"%s${ASAN_OPTIONS:-}\"" %
+            "".join([o + ":" for o in asan_options + ["detect_leaks=1", "abort_on_error=0"]]),
             "export UBSAN_OPTIONS=\"print_stacktrace=1:halt_on_error=1:${UBSAN_OPTIONS:-}\"",
             command,
             "",
@@ -88,15 +89,20 @@ sanitized_test = rule(
 def _fuzz_test_impl(ctx):
     fuzzer = ctx.executable.fuzzer
     seeds = " ".join(["\"$runfiles/%s\"" % _runfiles_path(ctx, f) for f in ctx.files.corpus])
+    dictionary = ""
+    if ctx.file.dictionary:
+        dictionary = "-dict=\"$runfiles/%s\" " % _runfiles_path(ctx, ctx.file.dictionary)
     command = "\n".join([
+        # A writable copy: libFuzzer adds the inputs it finds to the first corpus directory.
         "corpus=\"${TEST_TMPDIR:-$(mktemp -d)}/corpus\"",
         "mkdir -p \"$corpus\"",
         "for seed in %s; do cp \"$seed\" \"$corpus/\"; done" % seeds if seeds else ":",
-        "exec \"$binary\" -max_total_time=%d -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \"$corpus\" \"$@\"" %
-        ctx.attr.max_total_time,
+        ("exec \"$binary\" %s-max_total_time=%d -timeout=10 -rss_limit_mb=2048 " +
+         "-print_final_stats=1 \"$corpus\" \"$@\"") % (dictionary, ctx.attr.max_total_time),
     ])
-    launcher = _launcher(ctx, fuzzer, command)
-    runfiles = ctx.runfiles(files = [fuzzer] + ctx.files.corpus)
+    launcher = _launcher(ctx, fuzzer, command, ctx.attr.asan_options)
+    runfiles = ctx.runfiles(files = [fuzzer] + ctx.files.corpus + ctx.files.dictionary)
+    runfiles = runfiles.merge(ctx.attr.fuzzer[0][DefaultInfo].default_runfiles)
     return [DefaultInfo(executable = launcher, runfiles = runfiles)]
 
 fuzz_test = rule(
@@ -105,7 +111,12 @@ fuzz_test = rule(
     attrs = {
         "fuzzer": attr.label(mandatory = True, executable = True, cfg = _fuzzer),
         "corpus": attr.label_list(allow_files = True, doc = "Seed inputs."),
+        "dictionary": attr.label(allow_single_file = True, doc = "A libFuzzer -dict file."),
         "max_total_time": attr.int(default = 20, doc = "Seconds of fuzzing."),
+        "asan_options": attr.string_list(
+            doc = "Extra ASAN_OPTIONS, e.g. allow_user_poisoning=0 for code linked with " +
+                  "prebuilt LLVM archives (their inline allocator poisoning misfires).",
+        ),
         "_allowlist_function_transition": attr.label(
             default = "@bazel_tools//tools/allowlists/function_transition_allowlist",
         ),
