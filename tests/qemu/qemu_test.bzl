@@ -5,14 +5,7 @@ The binary is built for //platforms:linux_aarch64 through a transition, so a pla
 binary share that configuration, so the binary is built once.
 """
 
-def _to_aarch64_impl(settings, attr):
-    return {"//command_line_option:platforms": str(Label("//platforms:linux_aarch64"))}
-
-_to_aarch64 = transition(
-    implementation = _to_aarch64_impl,
-    inputs = [],
-    outputs = ["//command_line_option:platforms"],
-)
+load("//platforms:aarch64_binary.bzl", "to_aarch64")
 
 def _runfiles_path(ctx, file):
     # External files have short paths like ../repo/path; main-repo files are workspace-relative.
@@ -52,7 +45,7 @@ _ATTRS = {
     "binary": attr.label(
         mandatory = True,
         executable = True,
-        cfg = _to_aarch64,
+        cfg = to_aarch64,
         doc = "The aarch64 program to run (usually a cc_test); built for linux_aarch64.",
     ),
     "variant": attr.string(mandatory = True),

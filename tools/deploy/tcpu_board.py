@@ -115,7 +115,7 @@ def parser():
 
 def _default_probe():
     here = os.path.dirname(os.path.abspath(__file__))
-    return os.path.join(here, "probe", "board_probe")
+    return os.path.join(here, "probe_aarch64", "board_probe")
 
 
 def _load(args):

@@ -1,0 +1,39 @@
+"""Building a target for the board from a host build.
+
+`to_aarch64` is the transition every rule uses to build device code for
+//platforms:linux_aarch64 whatever the target platform (the QEMU matrix, the lit tests of the
+aarch64 tcpu-opt, tcpu-board's probe). `aarch64_binary` forwards a binary built that way:
+
+    aarch64_binary(name = "probe_aarch64", binary = "//tools/deploy/probe:board_probe")
+
+gives `<package>/probe_aarch64/board_probe` (a link named like the binary, in its own folder,
+so it never collides with a host build of the same target in one runfiles tree).
+"""
+
+def _to_aarch64_impl(settings, attr):
+    return {"//command_line_option:platforms": str(Label("//platforms:linux_aarch64"))}
+
+to_aarch64 = transition(
+    implementation = _to_aarch64_impl,
+    inputs = [],
+    outputs = ["//command_line_option:platforms"],
+)
+
+def _aarch64_binary_impl(ctx):
+    binary = ctx.attr.binary[0][DefaultInfo]
+    executable = binary.files_to_run.executable
+    out = ctx.actions.declare_file(ctx.label.name + "/" + executable.basename)
+    ctx.actions.symlink(output = out, target_file = executable)
+    runfiles = ctx.runfiles(files = [out, executable]).merge(binary.default_runfiles)
+    return [DefaultInfo(files = depset([out]), runfiles = runfiles)]
+
+aarch64_binary = rule(
+    implementation = _aarch64_binary_impl,
+    attrs = {
+        "binary": attr.label(mandatory = True, executable = True, cfg = to_aarch64),
+        "_allowlist_function_transition": attr.label(
+            default = "@bazel_tools//tools/allowlists/function_transition_allowlist",
+        ),
+    },
+    doc = "Forwards `binary` built for linux_aarch64 (static, as all device code).",
+)
