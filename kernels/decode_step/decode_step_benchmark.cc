@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "benchmark/benchmark.h"
+#include "runtime/testing/benchmark_util.h"
 #include "tcpu/gemv.h"
 #include "tcpu/status.h"
 #include "tcpu/threads.h"
@@ -31,14 +32,7 @@ struct Linear {
 // Cheap deterministic int8 weights (random generators are far too slow under emulation at
 // 880 MB), packed into 64-byte aligned memory.
 bool MakeLinear(int64_t n, int64_t k, uint32_t seed, Linear* l) {
-  std::vector<int8_t> w(n * k);
-  uint32_t s = seed * 2654435761u + 1;
-  for (int8_t& e : w) {
-    s ^= s << 13;
-    s ^= s >> 17;
-    s ^= s << 5;
-    e = static_cast<int8_t>(s >> 24);
-  }
+  const std::vector<int8_t> w = tcpu::testing::CheapInt8(n * k, seed);
   l->bytes = tcpu_packed_weights_size(n, k);
   l->packed.reset(static_cast<uint8_t*>(std::aligned_alloc(64, (l->bytes + 63) / 64 * 64)));
   l->scales.assign(n, 1.0f / 2048);
@@ -82,12 +76,7 @@ bool MakeModel(Model* m) {
 }
 
 void BM_DecodeStepMiniCPM5_1B(benchmark::State& state) {
-  static const int default_threads = tcpu_get_num_threads();
-  const int threads = state.range(0) > 0 ? static_cast<int>(state.range(0)) : default_threads;
-  if (tcpu_set_num_threads(threads) != TCPU_OK) {
-    state.SkipWithError(tcpu_last_error_detail());
-    return;
-  }
+  if (!tcpu::testing::SetBenchmarkThreads(state, state.range(0))) return;
   static Model* model = [] {
     auto* m = new Model();
     return MakeModel(m) ? m : nullptr;
@@ -118,7 +107,7 @@ void BM_DecodeStepMiniCPM5_1B(benchmark::State& state) {
   state.counters["weight_bytes/s"] =
       benchmark::Counter(tokens * static_cast<double>(model->bytes_per_token),
                          benchmark::Counter::kIsRate, benchmark::Counter::kIs1024);
-  state.counters["threads"] = threads;
+  state.counters["threads"] = tcpu_get_num_threads();
 }
 BENCHMARK(BM_DecodeStepMiniCPM5_1B)
     ->Arg(0)

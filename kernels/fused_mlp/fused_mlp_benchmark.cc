@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "benchmark/benchmark.h"
+#include "runtime/testing/benchmark_util.h"
 #include "tcpu/fused_mlp.h"
 #include "tcpu/gemv.h"
 #include "tcpu/scratch.h"
@@ -14,16 +15,9 @@
 
 namespace {
 
-// Cheap deterministic int8 weights (random generators are slow under emulation).
+// Cheap deterministic int8 weights, packed.
 std::vector<uint8_t> PackedFill(int64_t n, int64_t k, uint32_t seed) {
-  std::vector<int8_t> w(n * k);
-  uint32_t s = seed * 2654435761u + 1;
-  for (int8_t& e : w) {
-    s ^= s << 13;
-    s ^= s >> 17;
-    s ^= s << 5;
-    e = static_cast<int8_t>(s);
-  }
+  const std::vector<int8_t> w = tcpu::testing::CheapInt8(n * k, seed);
   std::vector<uint8_t> packed(tcpu_packed_weights_size(n, k));
   tcpu_pack_weights_i8(w.data(), n, k, packed.data(), static_cast<int64_t>(packed.size()));
   return packed;
@@ -31,12 +25,7 @@ std::vector<uint8_t> PackedFill(int64_t n, int64_t k, uint32_t seed) {
 
 void BM_FusedMlp(benchmark::State& state) {
   constexpr int64_t kHidden = 1536, kIntermediate = 4608;
-  static const int default_threads = tcpu_get_num_threads();
-  const int threads = state.range(0) > 0 ? static_cast<int>(state.range(0)) : default_threads;
-  if (tcpu_set_num_threads(threads) != TCPU_OK) {
-    state.SkipWithError(tcpu_last_error_detail());
-    return;
-  }
+  if (!tcpu::testing::SetBenchmarkThreads(state, state.range(0))) return;
   const std::vector<uint8_t> gate = PackedFill(kIntermediate, kHidden, 1);
   const std::vector<uint8_t> up = PackedFill(kIntermediate, kHidden, 2);
   const std::vector<uint8_t> down = PackedFill(kHidden, kIntermediate, 3);
@@ -56,7 +45,7 @@ void BM_FusedMlp(benchmark::State& state) {
   state.counters["bytes/s"] =
       benchmark::Counter(bytes * static_cast<double>(state.iterations()),
                          benchmark::Counter::kIsRate, benchmark::Counter::kIs1024);
-  state.counters["threads"] = threads;
+  state.counters["threads"] = tcpu_get_num_threads();
 }
 BENCHMARK(BM_FusedMlp)->Arg(1)->Arg(0)->ArgName("threads")->UseRealTime();
 

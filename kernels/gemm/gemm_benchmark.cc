@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "benchmark/benchmark.h"
+#include "runtime/testing/benchmark_util.h"
 #include "runtime/kernel_variants.h"
 #include "tcpu/gemm.h"
 #include "tcpu/gemv.h"
@@ -15,44 +16,23 @@
 
 namespace {
 
-// Deterministic, cheap filler (random generators are slow under emulation).
-std::vector<int8_t> Fill(int64_t count, uint32_t seed) {
-  std::vector<int8_t> v(count);
-  uint32_t s = seed * 2654435761u + 1;
-  for (int8_t& e : v) {
-    s ^= s << 13;
-    s ^= s >> 17;
-    s ^= s << 5;
-    e = static_cast<int8_t>(s);
-  }
-  return v;
-}
-
-// Threads: 0 = the pool's default (the fastest cluster, or TCPU_NUM_THREADS), else that many.
-bool SetThreads(benchmark::State& state, int64_t threads) {
-  static const int default_threads = tcpu_get_num_threads();  // before anything changes it
-  const int want = threads > 0 ? static_cast<int>(threads) : default_threads;
-  if (want < 1 || tcpu_set_num_threads(want) != TCPU_OK) {
-    state.SkipWithError(tcpu_last_error_detail());
-    return false;
-  }
-  return true;
-}
+using ::tcpu::testing::CheapInt8;
+using ::tcpu::testing::SetBenchmarkThreads;
 
 // Args: m, k, n, threads.
 void BM_GemmI8(benchmark::State& state) {
   const int64_t m = state.range(0), k = state.range(1), n = state.range(2);
-  if (!SetThreads(state, state.range(3))) return;
+  if (!SetBenchmarkThreads(state, state.range(3))) return;
   std::vector<uint8_t> packed(tcpu_packed_weights_size(n, k));
   {
-    const std::vector<int8_t> w = Fill(n * k, 1);
+    const std::vector<int8_t> w = CheapInt8(n * k, 1);
     if (tcpu_pack_weights_i8(w.data(), n, k, packed.data(), static_cast<int64_t>(packed.size())) !=
         TCPU_OK) {
       state.SkipWithError(tcpu_last_error_detail());
       return;
     }
   }
-  const std::vector<int8_t> x = Fill(m * k, 2);
+  const std::vector<int8_t> x = CheapInt8(m * k, 2);
   std::vector<int32_t> y(m * n);
   tcpu_scratch_reserve(tcpu_gemm_i8_scratch_size(m, k));  // allocate outside the loop
   for (auto _ : state) {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "benchmark/benchmark.h"
+#include "runtime/testing/benchmark_util.h"
 #include "runtime/kernel_variants.h"
 #include "tcpu/bf16.h"
 #include "tcpu/gemv.h"
@@ -15,18 +16,8 @@
 
 namespace {
 
-// Deterministic, cheap filler (random generators are slow under emulation at 200 MB).
-std::vector<int8_t> Fill(int64_t count, uint32_t seed) {
-  std::vector<int8_t> v(count);
-  uint32_t s = seed * 2654435761u + 1;
-  for (int8_t& e : v) {
-    s ^= s << 13;
-    s ^= s >> 17;
-    s ^= s << 5;
-    e = static_cast<int8_t>(s);
-  }
-  return v;
-}
+using ::tcpu::testing::CheapInt8;
+using ::tcpu::testing::SetBenchmarkThreads;
 
 struct PackedMatrix {
   std::vector<uint8_t> packed;
@@ -34,24 +25,13 @@ struct PackedMatrix {
 };
 
 PackedMatrix MakeWeights(benchmark::State& state, int64_t n, int64_t k) {
-  const std::vector<int8_t> w = Fill(n * k, 1);
+  const std::vector<int8_t> w = CheapInt8(n * k, 1);
   PackedMatrix m{std::vector<uint8_t>(tcpu_packed_weights_size(n, k)), n, k};
   if (tcpu_pack_weights_i8(w.data(), n, k, m.packed.data(),
                            static_cast<int64_t>(m.packed.size())) != TCPU_OK) {
     state.SkipWithError(tcpu_last_error_detail());
   }
   return m;
-}
-
-// Threads: 0 = the pool's default (the fastest cluster, or TCPU_NUM_THREADS), else that many.
-bool SetThreads(benchmark::State& state, int64_t threads) {
-  static const int default_threads = tcpu_get_num_threads();  // before anything changes it
-  const int want = threads > 0 ? static_cast<int>(threads) : default_threads;
-  if (want < 1 || tcpu_set_num_threads(want) != TCPU_OK) {
-    state.SkipWithError(tcpu_last_error_detail());
-    return false;
-  }
-  return true;
 }
 
 void Report(benchmark::State& state, const PackedMatrix& m, const char* variant) {
@@ -69,9 +49,9 @@ void Report(benchmark::State& state, const PackedMatrix& m, const char* variant)
 // Args: k, n, threads.
 void BM_GemvI8(benchmark::State& state) {
   const int64_t k = state.range(0), n = state.range(1);
-  if (!SetThreads(state, state.range(2))) return;
+  if (!SetBenchmarkThreads(state, state.range(2))) return;
   const PackedMatrix m = MakeWeights(state, n, k);
-  const std::vector<int8_t> x = Fill(k, 2);
+  const std::vector<int8_t> x = CheapInt8(k, 2);
   std::vector<int32_t> y(n);
   for (auto _ : state) {
     const int status = tcpu_gemv_i8(m.packed.data(), x.data(), y.data(), n, k);
@@ -87,10 +67,10 @@ void BM_GemvI8(benchmark::State& state) {
 
 void BM_GemvBf16W8(benchmark::State& state) {
   const int64_t k = state.range(0), n = state.range(1);
-  if (!SetThreads(state, state.range(2))) return;
+  if (!SetBenchmarkThreads(state, state.range(2))) return;
   const PackedMatrix m = MakeWeights(state, n, k);
   std::vector<uint16_t> x(k);
-  const std::vector<int8_t> noise = Fill(k, 3);
+  const std::vector<int8_t> noise = CheapInt8(k, 3);
   for (int64_t j = 0; j < k; ++j) x[j] = tcpu_f32_to_bf16(noise[j] / 37.0f);
   const std::vector<float> scales(n, 0.01f);
   std::vector<uint16_t> y(n);
