@@ -62,7 +62,8 @@ std::vector<int> FastestCluster(const std::vector<CpuDescription>& cpus) {
   std::vector<int> ids;
   if (cpus.empty()) return ids;
   auto all_have = [&](auto field) {
-    return std::all_of(cpus.begin(), cpus.end(), [&](const CpuDescription& d) { return d.*field >= 0; });
+    return std::all_of(cpus.begin(), cpus.end(),
+                       [&](const CpuDescription& d) { return d.*field >= 0; });
   };
   auto best_by = [&](auto field) {
     int64_t best = -1;

@@ -282,7 +282,9 @@ extern "C" int tcpu_set_num_threads(int num_threads) {
 
 extern "C" int tcpu_get_num_threads(void) {
   const int n = tcpu::Pool::Instance().Threads();
-  if (n < 0) return tcpu::Fail(n, "tcpu_get_num_threads: %s", tcpu::Pool::Instance().Error().c_str());
+  if (n < 0) {
+    return tcpu::Fail(n, "tcpu_get_num_threads: %s", tcpu::Pool::Instance().Error().c_str());
+  }
   return n;
 }
 
@@ -293,6 +295,8 @@ extern "C" int tcpu_get_thread_cpus(int* cpus, int capacity) {
   }
   if (capacity > 0) TCPU_CHECK_NOT_NULL("tcpu_get_thread_cpus", cpus);
   const int n = tcpu::Pool::Instance().Cpus(cpus, capacity);
-  if (n < 0) return tcpu::Fail(n, "tcpu_get_thread_cpus: %s", tcpu::Pool::Instance().Error().c_str());
+  if (n < 0) {
+    return tcpu::Fail(n, "tcpu_get_thread_cpus: %s", tcpu::Pool::Instance().Error().c_str());
+  }
   return n;
 }

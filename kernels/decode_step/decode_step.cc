@@ -113,7 +113,8 @@ extern "C" int tcpu_decode_step(const tcpu_model_weights* model, uint16_t* k_cac
                       static_cast<long long>(position), static_cast<long long>(cache_capacity));
   }
   if (token < 0 || token >= model->vocab_size) {
-    return tcpu::Fail(TCPU_ERR_INVALID_ARGUMENT, "%s: token = %d is outside the vocabulary [0, %lld)",
+    return tcpu::Fail(TCPU_ERR_INVALID_ARGUMENT,
+                      "%s: token = %d is outside the vocabulary [0, %lld)",
                       kFn, token, static_cast<long long>(model->vocab_size));
   }
   if (workspace_bytes < plan.total) {

@@ -28,7 +28,8 @@ AlignedBuffer::~AlignedBuffer() { std::free(data_); }
 bool AlignedBuffer::Allocate(int64_t bytes) {
   std::free(data_);
   size_ = 0;
-  data_ = static_cast<uint8_t*>(std::aligned_alloc(64, static_cast<size_t>((bytes + 63) / 64 * 64)));
+  const size_t rounded = static_cast<size_t>((bytes + 63) / 64 * 64);
+  data_ = static_cast<uint8_t*>(std::aligned_alloc(64, rounded));
   if (data_ == nullptr) return false;
   size_ = bytes;
   return true;

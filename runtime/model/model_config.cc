@@ -103,7 +103,8 @@ bool ParseModelConfig(const std::string& text, const std::string& name, ModelCon
     if (!tie->is_boolean()) return fail("field 'tie_word_embeddings' must be true or false");
     c.tie_word_embeddings = tie->get<bool>();
   }
-  if (const auto scaling = json.find("rope_scaling"); scaling != json.end() && !scaling->is_null()) {
+  if (const auto scaling = json.find("rope_scaling");
+      scaling != json.end() && !scaling->is_null()) {
     std::string type = "?";
     if (scaling->is_object()) {
       for (const char* key : {"rope_type", "type"}) {

@@ -31,7 +31,8 @@ TEST(StatusTest, EveryCodeHasItsOwnName) {
       }
     }
   }
-  EXPECT_EQ(std::string(tcpu_status_string(TCPU_ERR_NULL_POINTER)).rfind("TCPU_ERR_NULL_POINTER", 0),
+  EXPECT_EQ(std::string(tcpu_status_string(TCPU_ERR_NULL_POINTER))
+                .rfind("TCPU_ERR_NULL_POINTER", 0),
             0u);
   EXPECT_STREQ(tcpu_status_string(-12345), "unknown tcpu status code");
 }

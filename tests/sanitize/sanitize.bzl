@@ -71,7 +71,8 @@ def _launcher(ctx, binary, command, asan_options = []):
 def _sanitized_test_impl(ctx):
     binary = ctx.executable.binary
     launcher = _launcher(ctx, binary, "exec \"$binary\" \"$@\"")
-    runfiles = ctx.runfiles(files = [binary]).merge(ctx.attr.binary[0][DefaultInfo].default_runfiles)
+    runfiles = ctx.runfiles(files = [binary])
+    runfiles = runfiles.merge(ctx.attr.binary[0][DefaultInfo].default_runfiles)
     return [DefaultInfo(executable = launcher, runfiles = runfiles)]
 
 sanitized_test = rule(

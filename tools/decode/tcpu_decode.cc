@@ -2,13 +2,15 @@
 //   tcpu-decode --model DIR --prompt-ids 1,2,3 --max-new-tokens N [--threads T]
 //               [--dump-logits FILE]
 // Prints the generated ids (one comma-separated line), then load time, prefill and decode
-// speed and the bytes of weights each token reads. --dump-logits writes every step's fp32
-// logits (prompt steps included; raw little-endian, steps x vocab).
+// speed, the bytes of weights each token reads and the kernel variants that ran.
+// --dump-logits writes every step's fp32 logits (prompt steps included; raw little-endian,
+// steps x vocab).
 #include <chrono>
 #include <cstdio>
 #include <string>
 #include <vector>
 
+#include "tcpu/cpu.h"
 #include "tcpu/decoder.h"
 #include "tcpu/status.h"
 #include "tcpu/threads.h"
@@ -91,7 +93,8 @@ int main(int argc, char** argv) {
   }
   const double decode_seconds = Seconds(decode_start);
   if (dump != nullptr && std::fclose(dump) != 0 && exit_code == 0) {
-    std::fprintf(stderr, "tcpu-decode: --dump-logits: cannot finish %s\n", args.dump_logits.c_str());
+    std::fprintf(stderr, "tcpu-decode: --dump-logits: cannot finish %s\n",
+                 args.dump_logits.c_str());
     exit_code = 1;
   }
   tcpu_decoder_close(decoder);
@@ -107,5 +110,12 @@ int main(int argc, char** argv) {
   std::printf("weights read per token: %lld bytes (%.1f MB)\n",
               static_cast<long long>(info.weight_bytes_per_token),
               static_cast<double>(info.weight_bytes_per_token) / 1e6);
+  std::printf("kernels:");
+  for (const char* op :
+       {"gemv_bf16_w8", "flash_attn_decode_bf16", "rms_norm_bf16", "swiglu_bf16"}) {
+    const char* variant = tcpu_kernel_variant(op);
+    std::printf(" %s", variant != nullptr ? variant : op);
+  }
+  std::printf(" (threads: %d)\n", tcpu_get_num_threads());
   return exit_code;
 }

@@ -17,7 +17,8 @@ check "decodes (exit 0)" test $? -eq 0
 check "ids equal the reference decoder's" test "$(head -n 1 "$tmp/out.txt")" = "$(cat "$expected_ids")"
 # 8 prompt steps + 39 decode steps, vocab 1024, 4 bytes each.
 check "logits file is steps x vocab fp32" test "$(stat -c %s "$tmp/logits.bin")" -eq $((47 * 1024 * 4))
-for line in "^load: " "^prefill: 8 tokens, " "^decode: 39 tokens, " "^weights read per token: 3326784 bytes"; do
+for line in "^load: " "^prefill: 8 tokens, " "^decode: 39 tokens, " "^weights read per token: 3326784 bytes" \
+    "^kernels: gemv_bf16_w8:ref flash_attn_decode_bf16:ref rms_norm_bf16:ref swiglu_bf16:ref (threads: 2)"; do
   check "prints '$line'" grep -q "$line" "$tmp/out.txt"
 done
 

@@ -121,7 +121,8 @@ bool ReferenceDecoder::Load(const std::string& dir, int64_t max_tokens, std::str
                     c.vocab_size, h, &lm_head_, error);
 }
 
-std::vector<uint16_t> ReferenceDecoder::Gemv(const Linear& w, const std::vector<uint16_t>& x) const {
+std::vector<uint16_t> ReferenceDecoder::Gemv(const Linear& w,
+                                             const std::vector<uint16_t>& x) const {
   const QuantizedX q = QuantizeX(x);
   std::vector<uint16_t> y(w.n, 0);
   if (q.scale == 0) return y;
