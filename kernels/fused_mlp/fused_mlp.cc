@@ -4,6 +4,7 @@
 // step is the unfused op's own code, so the result equals the composition bit for bit.
 #include "tcpu/fused_mlp.h"
 
+#include <cstdio>
 #include <string>
 
 #include "kernels/fused_mlp/fused_mlp_internal.h"
@@ -33,21 +34,21 @@ int ViewMlpWeights(const char* fn, const void* packed_gate, const float* gate_sc
   TCPU_CHECK_NOT_NULL(fn, down_scales);
   TCPU_CHECK_POSITIVE(fn, hidden);
   TCPU_CHECK_POSITIVE(fn, intermediate);
-  // The packed views name the matrix in their errors through fn; say which one it was.
-  const std::string gate_fn = std::string(fn) + " (gate)";
-  const std::string up_fn = std::string(fn) + " (up)";
-  const std::string down_fn = std::string(fn) + " (down)";
-  if (int s = ViewPackedWeights(gate_fn.c_str(), packed_gate, intermediate, hidden,
-                                &weights->gate);
+  // The packed views name the matrix in their errors through fn; say which one it was (on
+  // the stack: the decode step validates every call and allocates nothing).
+  char context[3][192];
+  std::snprintf(context[0], sizeof(context[0]), "%s (gate)", fn);
+  std::snprintf(context[1], sizeof(context[1]), "%s (up)", fn);
+  std::snprintf(context[2], sizeof(context[2]), "%s (down)", fn);
+  if (int s = ViewPackedWeights(context[0], packed_gate, intermediate, hidden, &weights->gate);
       s != TCPU_OK) {
     return s;
   }
-  if (int s = ViewPackedWeights(up_fn.c_str(), packed_up, intermediate, hidden, &weights->up);
+  if (int s = ViewPackedWeights(context[1], packed_up, intermediate, hidden, &weights->up);
       s != TCPU_OK) {
     return s;
   }
-  if (int s = ViewPackedWeights(down_fn.c_str(), packed_down, hidden, intermediate,
-                                &weights->down);
+  if (int s = ViewPackedWeights(context[2], packed_down, hidden, intermediate, &weights->down);
       s != TCPU_OK) {
     return s;
   }

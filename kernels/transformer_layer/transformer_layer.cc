@@ -140,8 +140,9 @@ int ViewLayer(const char* fn, const char* what, const tcpu_layer_shape& shape,
       s != TCPU_OK) {
     return s;
   }
-  const std::string mlp_context = std::string(fn) + ": " + what + " mlp";
-  return fused_mlp::ViewMlpWeights(mlp_context.c_str(), w.gate_proj.packed, w.gate_proj.scales,
+  char mlp_context[160];  // on the stack: validation runs on every call and allocates nothing
+  std::snprintf(mlp_context, sizeof(mlp_context), "%s: %s mlp", fn, what);
+  return fused_mlp::ViewMlpWeights(mlp_context, w.gate_proj.packed, w.gate_proj.scales,
                                    w.up_proj.packed, w.up_proj.scales, w.down_proj.packed,
                                    w.down_proj.scales, shape.hidden, shape.intermediate,
                                    &views->mlp);

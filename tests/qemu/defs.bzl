@@ -88,25 +88,26 @@ def tcpu_qemu_binary(name, binary, variant = "vl256", env = {}, **kwargs):
         **kwargs
     )
 
-def tcpu_kernel_test(name, srcs, deps, data = [], host = True, **kwargs):
+def tcpu_kernel_test(name, srcs, deps, data = [], linkopts = [], host = True, **kwargs):
     """A kernel's test: tcpu_cc_test `name` (the QEMU matrix) and, with host = True, the same
     sources as the native x86-64 cc_test `<op>_host_test` (the portable reference paths).
 
     Args:
       name: `<op>_test`.
-      srcs, deps, data: of both tests.
+      srcs, deps, data, linkopts: of both tests.
       host: also declare the host test.
       **kwargs: more tcpu_cc_test arguments (variants, env, size, ...).
     """
     if not name.endswith("_test"):
         fail("tcpu_kernel_test(%s): the name must end in _test" % name)
-    tcpu_cc_test(name = name, srcs = srcs, deps = deps, data = data, **kwargs)
+    tcpu_cc_test(name = name, srcs = srcs, deps = deps, data = data, linkopts = linkopts, **kwargs)
     if host:
         native.cc_test(
             name = name[:-len("_test")] + "_host_test",
             size = "small",
             srcs = srcs,
             data = data,
+            linkopts = linkopts,
             deps = deps,
             target_compatible_with = ["@platforms//cpu:x86_64"],
         )
