@@ -4,9 +4,10 @@
         runs `binary` (and every library it links) built with ASan + UBSan; any report fails
         the test.
     fuzz_test(name = "safetensors_fuzz_test", fuzzer = ":safetensors_fuzzer",
-              corpus = glob(["corpus/*"]), max_total_time = 20)
-        runs a libFuzzer target (built with -fsanitize=fuzzer,address,undefined) for a bounded
-        time, starting from `corpus`; a crash, leak or sanitizer report fails the test.
+              corpus = glob(["corpus/*"]), runs = 50000)
+        runs a libFuzzer target (built with -fsanitize=fuzzer,address,undefined) for a fixed
+        number of inputs from a fixed seed, starting from `corpus`; a crash, leak or
+        sanitizer report fails the test.
 
 The flags reach the whole dependency tree through a transition on `binary` / `fuzzer`
 (copts only on the test's own sources would leave the libraries it tests uninstrumented).
@@ -98,8 +99,11 @@ def _fuzz_test_impl(ctx):
         "corpus=\"${TEST_TMPDIR:-$(mktemp -d)}/corpus\"",
         "mkdir -p \"$corpus\"",
         "for seed in %s; do cp \"$seed\" \"$corpus/\"; done" % seeds if seeds else ":",
-        ("exec \"$binary\" %s-max_total_time=%d -timeout=10 -rss_limit_mb=2048 " +
-         "-print_final_stats=1 \"$corpus\" \"$@\"") % (dictionary, ctx.attr.max_total_time),
+        # A fixed seed and run count make the test deterministic: a commit passes or fails
+        # the same way on every machine (max_total_time only caps a slow one).
+        ("exec \"$binary\" %s-seed=%d -runs=%d -max_total_time=%d -timeout=10 " +
+         "-rss_limit_mb=2048 -print_final_stats=1 \"$corpus\" \"$@\"") %
+        (dictionary, ctx.attr.seed, ctx.attr.runs, ctx.attr.max_total_time),
     ])
     launcher = _launcher(ctx, fuzzer, command, ctx.attr.asan_options)
     runfiles = ctx.runfiles(files = [fuzzer] + ctx.files.corpus + ctx.files.dictionary)
@@ -113,7 +117,9 @@ fuzz_test = rule(
         "fuzzer": attr.label(mandatory = True, executable = True, cfg = _fuzzer),
         "corpus": attr.label_list(allow_files = True, doc = "Seed inputs."),
         "dictionary": attr.label(allow_single_file = True, doc = "A libFuzzer -dict file."),
-        "max_total_time": attr.int(default = 20, doc = "Seconds of fuzzing."),
+        "runs": attr.int(mandatory = True, doc = "Inputs to try (about 10-20 s of fuzzing)."),
+        "seed": attr.int(default = 1, doc = "libFuzzer's random seed."),
+        "max_total_time": attr.int(default = 60, doc = "Seconds at most, on a slow machine."),
         "asan_options": attr.string_list(
             doc = "Extra ASAN_OPTIONS, e.g. allow_user_poisoning=0 for code linked with " +
                   "prebuilt LLVM archives (their inline allocator poisoning misfires).",
@@ -122,5 +128,5 @@ fuzz_test = rule(
             default = "@bazel_tools//tools/allowlists/function_transition_allowlist",
         ),
     },
-    doc = "Runs a libFuzzer target for max_total_time seconds from `corpus`.",
+    doc = "Runs a libFuzzer target for `runs` inputs (fixed seed) from `corpus`.",
 )
