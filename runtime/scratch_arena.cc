@@ -9,7 +9,6 @@
 namespace tcpu {
 namespace {
 
-constexpr int64_t kAlignment = 64;
 
 // One per thread; grows geometrically so a slowly growing size reallocates rarely.
 struct Arena {
@@ -26,11 +25,11 @@ bool Grow(int64_t bytes) {
   if (arena.capacity > 0 && arena.capacity <= INT64_MAX / 2) {
     want = bytes > 2 * arena.capacity ? bytes : 2 * arena.capacity;
   }
-  want = (want + kAlignment - 1) / kAlignment * kAlignment;
-  void* fresh = std::aligned_alloc(kAlignment, static_cast<size_t>(want));
+  want = AlignScratch(want);
+  void* fresh = std::aligned_alloc(kScratchAlignment, static_cast<size_t>(want));
   if (fresh == nullptr && want > bytes) {  // Retry without the geometric headroom.
-    want = (bytes + kAlignment - 1) / kAlignment * kAlignment;
-    fresh = std::aligned_alloc(kAlignment, static_cast<size_t>(want));
+    want = (bytes + kScratchAlignment - 1) / kScratchAlignment * kScratchAlignment;
+    fresh = std::aligned_alloc(kScratchAlignment, static_cast<size_t>(want));
   }
   if (fresh == nullptr) return false;
   std::free(arena.data);
@@ -42,7 +41,7 @@ bool Grow(int64_t bytes) {
 }  // namespace
 
 void* ScratchBytes(int64_t bytes) {
-  if (bytes < 0 || bytes > INT64_MAX - kAlignment) return nullptr;
+  if (bytes < 0 || bytes > INT64_MAX - kScratchAlignment) return nullptr;
   if (!Grow(bytes == 0 ? 1 : bytes)) return nullptr;
   return arena.data;
 }

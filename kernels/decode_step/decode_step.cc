@@ -9,14 +9,13 @@
 #include "kernels/gemv/gemv_w8a8.h"
 #include "kernels/transformer_layer/transformer_layer_internal.h"
 #include "runtime/check.h"
+#include "runtime/scratch_arena.h"
 #include "runtime/kernel_variants.h"
 #include "tcpu/rms_norm.h"
 #include "tcpu/transformer.h"
 
 namespace tcpu::transformer {
 namespace {
-
-int64_t RoundUp64(int64_t value) { return (value + 63) / 64 * 64; }
 
 // The step's workspace: the layer's, then h and the normed h (bf16 [hidden] each), then the
 // lm_head's quantized activation.
@@ -39,7 +38,7 @@ int PlanStep(const char* fn, const tcpu_model_weights* model, StepWorkspace* pla
       s != TCPU_OK) {
     return s;
   }
-  const int64_t h_bytes = RoundUp64(2 * model->shape.hidden);
+  const int64_t h_bytes = AlignScratch(2 * model->shape.hidden);
   plan->h = plan->layer.total;
   plan->x = plan->h + h_bytes;
   plan->act = plan->x + h_bytes;

@@ -18,8 +18,6 @@ namespace tcpu {
 namespace fused_mlp {
 namespace {
 
-int64_t RoundUp64(int64_t value) { return (value + 63) / 64 * 64; }
-
 }  // namespace
 
 int ViewMlpWeights(const char* fn, const void* packed_gate, const float* gate_scales,
@@ -71,7 +69,7 @@ int MlpScratchBytes(const char* fn, int64_t hidden, int64_t intermediate, int64_
   }
   TCPU_CHECK_MUL(fn, intermediate, int64_t{2}, &gu_bytes);
   if (gu_bytes > INT64_MAX / 2 - 64 ||
-      __builtin_add_overflow(x_bytes, 2 * RoundUp64(gu_bytes), bytes) ||
+      __builtin_add_overflow(x_bytes, 2 * AlignScratch(gu_bytes), bytes) ||
       __builtin_add_overflow(*bytes, h_bytes, bytes)) {
     return Fail(TCPU_ERR_SIZE_OVERFLOW, "%s: scratch for hidden = %lld, intermediate = %lld "
                 "overflows int64", fn, static_cast<long long>(hidden),
@@ -87,8 +85,8 @@ int Run(const MlpWeights& w, const uint16_t* x, uint16_t* y, int8_t* scratch) {
   int64_t x_bytes = 0;
   gemv::ActivationScratchBytes("fused_mlp", kernel, hidden, &x_bytes);  // checked by caller
   uint16_t* g = reinterpret_cast<uint16_t*>(scratch + x_bytes);
-  uint16_t* u = g + RoundUp64(intermediate * 2) / 2;
-  int8_t* h_scratch = reinterpret_cast<int8_t*>(u + RoundUp64(intermediate * 2) / 2);
+  uint16_t* u = g + AlignScratch(intermediate * 2) / 2;
+  int8_t* h_scratch = reinterpret_cast<int8_t*>(u + AlignScratch(intermediate * 2) / 2);
 
   const gemv::QuantizedActivation qx = gemv::QuantizeActivation(kernel, x, hidden, scratch);
   const gemv::W8A8Gemv gate_up[2] = {{w.gate, w.gate_scales, g}, {w.up, w.up_scales, u}};

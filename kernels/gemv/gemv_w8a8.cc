@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "runtime/check.h"
+#include "runtime/scratch_arena.h"
 #include "runtime/thread_pool.h"
 
 namespace tcpu::gemv {
@@ -14,9 +15,8 @@ namespace {
 constexpr int64_t kParallelMacs = int64_t{1} << 18;
 constexpr int64_t kMinMacsPerTask = int64_t{1} << 17;
 
-int64_t RoundUp(int64_t value, int64_t multiple) {
-  return (value + multiple - 1) / multiple * multiple;
-}
+// 8-byte k chunks of the packed format covering k activations.
+int64_t Chunks(int64_t k) { return k / kPackBytes + (k % kPackBytes != 0 ? 1 : 0); }
 
 }  // namespace
 
@@ -47,11 +47,11 @@ int RunGemvs(const GemvKernel& kernel, const GemvArgs* args, const int64_t* bloc
 
 int ActivationScratchBytes(const char* fn, const GemvKernel& kernel, int64_t k, int64_t* bytes) {
   TCPU_CHECK_POSITIVE(fn, k);
-  const int64_t chunks = k / kPackBytes + (k % kPackBytes != 0 ? 1 : 0);
+  const int64_t chunks = Chunks(k);
   int64_t prepared = 0;
   if (k > INT64_MAX - 127 || !CheckedMul(chunks, kernel.prepared_x_bytes_per_chunk, &prepared) ||
       prepared > INT64_MAX - 63 ||
-      __builtin_add_overflow(RoundUp(k, 64), RoundUp(prepared, 64), bytes)) {
+      __builtin_add_overflow(AlignScratch(k), AlignScratch(prepared), bytes)) {
     return Fail(TCPU_ERR_SIZE_OVERFLOW, "%s: scratch size for k = %lld overflows int64", fn,
                 static_cast<long long>(k));
   }
@@ -70,8 +70,8 @@ QuantizedActivation QuantizeActivation(const GemvKernel& kernel, const uint16_t*
   a.scale = absmax / 127.0f;
   a.zero = false;
   if (kernel.prepare_x != nullptr) {
-    int8_t* prepared = scratch + RoundUp(k, 64);
-    kernel.prepare_x(q, k, k / kPackBytes + (k % kPackBytes != 0 ? 1 : 0), prepared);
+    int8_t* prepared = scratch + AlignScratch(k);
+    kernel.prepare_x(q, k, Chunks(k), prepared);
     a.prepared = prepared;
   }
   return a;

@@ -12,6 +12,7 @@
 #include "kernels/gemv/gemv_w8a8.h"
 #include "kernels/transformer_layer/transformer_layer_internal.h"
 #include "runtime/check.h"
+#include "runtime/scratch_arena.h"
 #include "runtime/kernel_variants.h"
 #include "tcpu/attention.h"
 #include "tcpu/bf16.h"
@@ -21,13 +22,11 @@
 namespace tcpu::transformer {
 namespace {
 
-int64_t RoundUp64(int64_t value) { return (value + 63) / 64 * 64; }
-
 // Appends a slot of `bytes` to the plan; false on overflow.
 bool AddSlot(int64_t bytes, int64_t* offset, int64_t* total) {
   if (bytes < 0 || bytes > INT64_MAX - 64 - *total) return false;
   *offset = *total;
-  *total += RoundUp64(bytes);
+  *total += AlignScratch(bytes);
   return true;
 }
 

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "runtime/check.h"
+#include "runtime/scratch_arena.h"
 #include "tcpu/bf16.h"
 #include "tcpu/gemv.h"
 
@@ -28,8 +29,8 @@ AlignedBuffer::~AlignedBuffer() { std::free(data_); }
 bool AlignedBuffer::Allocate(int64_t bytes) {
   std::free(data_);
   size_ = 0;
-  const size_t rounded = static_cast<size_t>((bytes + 63) / 64 * 64);
-  data_ = static_cast<uint8_t*>(std::aligned_alloc(64, rounded));
+  data_ = static_cast<uint8_t*>(
+      std::aligned_alloc(kScratchAlignment, static_cast<size_t>(AlignScratch(bytes))));
   if (data_ == nullptr) return false;
   size_ = bytes;
   return true;
