@@ -2,13 +2,26 @@
 // (what tcpu-compile translates to LLVM IR). arm_neon / arm_sve ops are legalized for
 // export by the vector-to-LLVM conversion.
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Index/IR/IndexDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/DialectRegistry.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "tcpu/TcpuDialect.h"
 #include "tcpu/TcpuPasses.h"
 
 namespace mlir::tcpu {
+
+void registerTcpuToolDialects(DialectRegistry& registry) {
+  registry.insert<TcpuDialect, affine::AffineDialect, arith::ArithDialect,
+                  arm_neon::ArmNeonDialect, arm_sve::ArmSVEDialect, cf::ControlFlowDialect,
+                  func::FuncDialect, index::IndexDialect, LLVM::LLVMDialect,
+                  memref::MemRefDialect, scf::SCFDialect, vector::VectorDialect>();
+}
 
 void buildTcpuToLlvmPipeline(OpPassManager& pm) {
   pm.addPass(createTcpuLowerToRuntime());

@@ -22,6 +22,10 @@ namespace mlir::tcpu {
 // Everything from tcpu + memref/vector/scf/arith/func down to the LLVM dialect.
 void buildTcpuToLlvmPipeline(OpPassManager& pm);
 
+// Registers tcpu and every upstream dialect the tools read (tcpu-opt, tcpu-compile): the
+// inputs of the tcpu-to-llvm pipeline and what it produces.
+void registerTcpuToolDialects(DialectRegistry& registry);
+
 // Registers the tcpu-to-llvm pipeline (registerTcpuPasses(), generated, registers the passes).
 void registerTcpuPipelines();
 

@@ -25,17 +25,9 @@
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Triple.h"
 #include "mlir/AsmParser/AsmParser.h"
-#include "mlir/Dialect/Affine/IR/AffineOps.h"
-#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ArmNeon/ArmNeonDialect.h"
 #include "mlir/Dialect/ArmSVE/IR/ArmSVEDialect.h"
-#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/Index/IR/IndexDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -122,12 +114,7 @@ int main(int argc, char** argv) {
   if (opt_level > 3) return Fail("-O" + llvm::Twine(opt_level.getValue()) + ": expected 0 to 3");
 
   mlir::DialectRegistry registry;
-  registry.insert<mlir::tcpu::TcpuDialect, mlir::affine::AffineDialect, mlir::arith::ArithDialect,
-                  mlir::arm_neon::ArmNeonDialect, mlir::arm_sve::ArmSVEDialect,
-                  mlir::cf::ControlFlowDialect, mlir::func::FuncDialect,
-                  mlir::index::IndexDialect, mlir::LLVM::LLVMDialect,
-                  mlir::memref::MemRefDialect, mlir::scf::SCFDialect,
-                  mlir::vector::VectorDialect>();
+  mlir::tcpu::registerTcpuToolDialects(registry);
   mlir::registerBuiltinDialectTranslation(registry);
   mlir::registerLLVMDialectTranslation(registry);
   mlir::registerArmNeonDialectTranslation(registry);
