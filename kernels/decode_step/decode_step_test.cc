@@ -22,11 +22,10 @@
 namespace tcpu {
 namespace {
 
+using ::tcpu::testing::AsLinearW8;
 using ::tcpu::testing::PackedLinear;
 using ::tcpu::testing::RandomBf16;
 using ::tcpu::testing::RandomPackedLinear;
-
-tcpu_linear_w8 Linear(const PackedLinear& l) { return {l.packed.data(), l.scales.data()}; }
 
 constexpr tcpu_layer_shape kShape = {32, 64, 4, 2, 8, 1e-6f, 10000.0f};
 constexpr int64_t kLayers = 2, kVocab = 50, kCapacity = 24;
@@ -67,13 +66,14 @@ void MakeModel(Model* m) {
   }
   for (int64_t i = 0; i < kLayers; ++i) {
     const PackedLinear* l = &m->linears[7 * i];
-    m->layers.push_back({m->norms[2 * i].data(), Linear(l[0]), Linear(l[1]), Linear(l[2]),
-                         nullptr, nullptr, Linear(l[3]), m->norms[2 * i + 1].data(),
-                         Linear(l[4]), Linear(l[5]), Linear(l[6])});
+    m->layers.push_back({m->norms[2 * i].data(), AsLinearW8(l[0]), AsLinearW8(l[1]),
+                         AsLinearW8(l[2]), nullptr, nullptr, AsLinearW8(l[3]),
+                         m->norms[2 * i + 1].data(), AsLinearW8(l[4]), AsLinearW8(l[5]),
+                         AsLinearW8(l[6])});
   }
   m->lm_head = RandomPackedLinear(kVocab, s.hidden, 99, 0.2f);
   m->weights = {kShape,         kLayers,          kVocab, m->embed.data(), m->layers.data(),
-                m->final_norm.data(), Linear(m->lm_head)};
+                m->final_norm.data(), AsLinearW8(m->lm_head)};
 }
 
 // The step as the header writes it.

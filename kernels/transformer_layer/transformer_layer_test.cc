@@ -26,11 +26,10 @@
 namespace tcpu {
 namespace {
 
+using ::tcpu::testing::AsLinearW8;
 using ::tcpu::testing::PackedLinear;
 using ::tcpu::testing::RandomBf16;
 using ::tcpu::testing::RandomPackedLinear;
-
-tcpu_linear_w8 Linear(const PackedLinear& l) { return {l.packed.data(), l.scales.data()}; }
 
 // A layer's weights and the C structs that point at them.
 struct Layer {
@@ -57,11 +56,17 @@ Layer RandomLayer(const tcpu_layer_shape& shape, bool qk_norm, uint32_t seed) {
   l.gate = RandomPackedLinear(shape.intermediate, shape.hidden, seed + 8, 0.1f);
   l.up = RandomPackedLinear(shape.intermediate, shape.hidden, seed + 9, 0.1f);
   l.down = RandomPackedLinear(shape.hidden, shape.intermediate, seed + 10, 0.05f);
-  l.weights = {l.input_norm.data(), Linear(l.q),        Linear(l.k),
-               Linear(l.v),         qk_norm ? l.q_norm.data() : nullptr,
-               qk_norm ? l.k_norm.data() : nullptr,     Linear(l.o),
-               l.post_norm.data(),  Linear(l.gate),     Linear(l.up),
-               Linear(l.down)};
+  l.weights = {l.input_norm.data(),
+               AsLinearW8(l.q),
+               AsLinearW8(l.k),
+               AsLinearW8(l.v),
+               qk_norm ? l.q_norm.data() : nullptr,
+               qk_norm ? l.k_norm.data() : nullptr,
+               AsLinearW8(l.o),
+               l.post_norm.data(),
+               AsLinearW8(l.gate),
+               AsLinearW8(l.up),
+               AsLinearW8(l.down)};
   return l;
 }
 

@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "tcpu/transformer.h"
+
 namespace tcpu::testing {
 
 // A packed [n, k] int8 matrix with per-row scales.
@@ -16,6 +18,11 @@ struct PackedLinear {
   std::vector<uint8_t> packed;
   std::vector<float> scales;
 };
+
+// The C ABI's view of a layer (tcpu/transformer.h), valid while `layer` lives.
+inline tcpu_linear_w8 AsLinearW8(const PackedLinear& layer) {
+  return {layer.packed.data(), layer.scales.data()};
+}
 
 // Weights ~ N(0, stddev) (RandomBf16), quantized and packed; fails the current test (and
 // returns an empty layer) if the runtime rejects them.
