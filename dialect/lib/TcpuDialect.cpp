@@ -37,9 +37,16 @@ LogicalResult TcpuDialect::verifyOperationAttribute(Operation* op, NamedAttribut
     return success();
   }
   if (attribute.getName() == kHintsAttrName) return verifyHints(op, attribute.getValue());
+  if (attribute.getName() == kTritonKernelAttrName) {
+    if (!isa<UnitAttr>(attribute.getValue()) || !isa<SymbolOpInterface>(op)) {
+      return op->emitError() << "'" << kTritonKernelAttrName
+                             << "' is a unit attribute of the function a Triton kernel became";
+    }
+    return success();
+  }
   return op->emitError() << "unknown tcpu attribute '" << attribute.getName().getValue()
-                         << "'; expected '" << kTargetAttrName << "' or '" << kHintsAttrName
-                         << "'";
+                         << "'; expected '" << kTargetAttrName << "', '" << kHintsAttrName
+                         << "' or '" << kTritonKernelAttrName << "'";
 }
 
 }  // namespace mlir::tcpu

@@ -4,6 +4,7 @@
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Index/IR/IndexDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -19,7 +20,7 @@ namespace mlir::tcpu {
 void registerTcpuToolDialects(DialectRegistry& registry) {
   registry.insert<TcpuDialect, affine::AffineDialect, arith::ArithDialect,
                   arm_neon::ArmNeonDialect, arm_sve::ArmSVEDialect, cf::ControlFlowDialect,
-                  func::FuncDialect, index::IndexDialect, LLVM::LLVMDialect,
+                  func::FuncDialect, index::IndexDialect, LLVM::LLVMDialect, math::MathDialect,
                   memref::MemRefDialect, scf::SCFDialect, vector::VectorDialect>();
 }
 

@@ -40,7 +40,7 @@ module attributes {tcpu.target = "armv9-a"} {}
 
 // -----
 
-// expected-error @+1 {{unknown tcpu attribute 'tcpu.tagret'; expected 'tcpu.target' or 'tcpu.hints'}}
+// expected-error @+1 {{unknown tcpu attribute 'tcpu.tagret'; expected 'tcpu.target', 'tcpu.hints' or 'tcpu.triton_kernel'}}
 module attributes {tcpu.tagret = 1} {}
 
 // -----

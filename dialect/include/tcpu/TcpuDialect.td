@@ -24,6 +24,8 @@ def Tcpu_Dialect : Dialect {
     // Attribute names the dialect owns on other operations.
     static constexpr ::llvm::StringLiteral kTargetAttrName = "tcpu.target";
     static constexpr ::llvm::StringLiteral kHintsAttrName = "tcpu.hints";
+    // Marks the function a Triton kernel became (tt-to-tcpu-funcs), for the launchers.
+    static constexpr ::llvm::StringLiteral kTritonKernelAttrName = "tcpu.triton_kernel";
   }];
 }
 

@@ -1,4 +1,5 @@
-// tcpu-compile: an .mlir file (tcpu + upstream dialects) -> an aarch64 ELF object, in process:
+// tcpu-compile: an .mlir file (tcpu + upstream dialects) or a Triton .ttir dump -> an aarch64 ELF
+// object, in process:
 // the tcpu-to-llvm pipeline, translation to LLVM IR, LLVM's O2 pipeline and the AArch64
 // backend. Target features come from the module's #tcpu.target, from --target (which
 // replaces it) or from --mattr (which overrides both); code is vector-length agnostic unless
@@ -19,6 +20,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -43,6 +45,9 @@
 #include "tcpu/TcpuAttrs.h"
 #include "tcpu/TcpuDialect.h"
 #include "tcpu/TcpuPasses.h"
+#include "tt/KernelAbi.h"
+#include "tt/TTDialect.h"
+#include "tt/TTToTcpuPasses.h"
 
 namespace {
 
@@ -60,11 +65,13 @@ cl::opt<std::string> mcpu("mcpu", cl::desc("LLVM CPU name"), cl::init("generic")
 cl::opt<std::string> triple("mtriple", cl::desc("Target triple"),
                             cl::init("aarch64-unknown-linux-gnu"));
 cl::opt<unsigned> opt_level("O", cl::desc("Optimization level 0-3"), cl::Prefix, cl::init(2));
-enum class Emit { kObject, kAssembly, kLlvm };
+enum class Emit { kObject, kAssembly, kLlvm, kHeader };
 cl::opt<Emit> emit("emit", cl::desc("What to write"), cl::init(Emit::kObject),
                    cl::values(clEnumValN(Emit::kObject, "obj", "an ELF object"),
                               clEnumValN(Emit::kAssembly, "asm", "assembly"),
-                              clEnumValN(Emit::kLlvm, "llvm", "LLVM IR")));
+                              clEnumValN(Emit::kLlvm, "llvm", "LLVM IR"),
+                              clEnumValN(Emit::kHeader, "header",
+                                         "a C header declaring a TTIR module's kernels")));
 
 int Fail(const llvm::Twine& message) {
   llvm::errs() << "tcpu-compile: " << message << "\n";
@@ -106,6 +113,26 @@ void Optimize(llvm::Module& module, llvm::TargetMachine& machine, unsigned level
   passes.run(module, mam);
 }
 
+// --emit=header: the C declarations of a TTIR module's kernels and launchers.
+int WriteHeader(mlir::ModuleOp module) {
+  if (!mlir::tt::isTritonModule(module)) {
+    return Fail("--emit=header needs a TTIR module (tt.func kernels); '" + input_file +
+                "' has none");
+  }
+  std::string guard = "TCPU_TRITON_" + llvm::sys::path::stem(output_file).upper() + "_H_";
+  for (char& c : guard) {
+    if (!llvm::isAlnum(c)) c = '_';
+  }
+  std::error_code ec;
+  llvm::ToolOutputFile output(output_file, ec, llvm::sys::fs::OF_Text);
+  if (ec) return Fail("cannot write '" + output_file + "': " + ec.message());
+  if (mlir::failed(mlir::tt::writeKernelHeader(module, guard, output.os()))) {
+    return Fail("cannot declare the kernels of '" + input_file + "' (see above)");
+  }
+  output.keep();
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -115,6 +142,7 @@ int main(int argc, char** argv) {
 
   mlir::DialectRegistry registry;
   mlir::tcpu::registerTcpuToolDialects(registry);
+  registry.insert<mlir::tt::TTDialect>();
   mlir::registerBuiltinDialectTranslation(registry);
   mlir::registerLLVMDialectTranslation(registry);
   mlir::registerArmNeonDialectTranslation(registry);
@@ -131,6 +159,7 @@ int main(int argc, char** argv) {
   mlir::OwningOpRef<mlir::ModuleOp> module =
       mlir::parseSourceFile<mlir::ModuleOp>(sources, &context);
   if (!module) return Fail("'" + input_file + "' is not a valid MLIR module (see above)");
+  if (emit == Emit::kHeader) return WriteHeader(*module);
 
   if (!target_text.empty()) {
     mlir::Attribute attribute = mlir::parseAttribute(target_text, &context);
@@ -144,7 +173,12 @@ int main(int argc, char** argv) {
   mlir::tcpu::TargetAttr target = mlir::tcpu::getEnclosingTarget(*module);
 
   mlir::PassManager pm(&context);
-  mlir::tcpu::buildTcpuToLlvmPipeline(pm);
+  // TTIR (Triton's printed IR) runs the whole Triton pipeline, launchers included.
+  if (mlir::tt::isTritonModule(*module)) {
+    mlir::tt::buildTritonToLlvmPipeline(pm);
+  } else {
+    mlir::tcpu::buildTcpuToLlvmPipeline(pm);
+  }
   if (mlir::failed(pm.run(*module))) return Fail("lowering to the LLVM dialect failed (see above)");
 
   llvm::LLVMContext llvm_context;

@@ -6,10 +6,13 @@
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
 #include "tcpu/TcpuPasses.h"
+#include "tt/TTDialect.h"
+#include "tt/TTToTcpuPasses.h"
 
 int main(int argc, char** argv) {
   mlir::DialectRegistry registry;
   mlir::tcpu::registerTcpuToolDialects(registry);
+  registry.insert<mlir::tt::TTDialect>();
   // Only the passes tcpu's pipelines use, plus the usual cleanups: registering every
   // upstream pass links every dialect (GPU, SPIR-V, ...), and the static aarch64 binary's
   // GOT must stay small (see BUILD.bazel).
@@ -28,6 +31,7 @@ int main(int argc, char** argv) {
   mlir::memref::registerExpandStridedMetadataPass();
   mlir::tcpu::registerTcpuPasses();
   mlir::tcpu::registerTcpuPipelines();
+  mlir::tt::registerTritonPipelines();
   return mlir::asMainReturnCode(
-      mlir::MlirOptMain(argc, argv, "tcpu-opt: the TritonCPU tcpu dialect\n", registry));
+      mlir::MlirOptMain(argc, argv, "tcpu-opt: the TritonCPU tcpu dialect and TTIR (tt)\n", registry));
 }

@@ -1,0 +1,43 @@
+// The TTIR lowering passes (TTToTcpuPasses.td) and the whole TTIR -> LLVM pipeline.
+#ifndef TT_TTTOTCPUPASSES_H_
+#define TT_TTTOTCPUPASSES_H_
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassManager.h"
+#include "tcpu/TcpuDialect.h"
+
+namespace mlir::tt {
+
+#define GEN_PASS_DECL
+#include "tt/TTToTcpuPasses.h.inc"
+
+// The unit attribute the kernel's function carries from tt-to-tcpu-funcs to the launchers.
+inline constexpr llvm::StringLiteral kTritonKernelAttrName =
+    tcpu::TcpuDialect::kTritonKernelAttrName;
+
+// True if the module holds tt operations (TTIR): tcpu-compile then runs the TTIR pipeline.
+bool isTritonModule(ModuleOp module);
+
+// Stages 1-9 (TTIR -> tcpu and upstream dialects on vectors).
+void buildTritonToTcpuPipeline(OpPassManager& pm);
+
+// TTIR -> LLVM dialect: stages 1-9, the tcpu-to-llvm pipeline, then the launchers.
+void buildTritonToLlvmPipeline(OpPassManager& pm);
+
+// Registers the passes and the triton-to-llvm pipeline with the tools.
+void registerTritonPipelines();
+
+#define GEN_PASS_REGISTRATION
+#include "tt/TTToTcpuPasses.h.inc"
+
+}  // namespace mlir::tt
+
+#endif  // TT_TTTOTCPUPASSES_H_

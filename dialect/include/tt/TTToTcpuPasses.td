@@ -1,0 +1,82 @@
+// The TTIR -> tcpu -> LLVM lowering, one pass per file under lib/Conversion/TTToTcpu/. The
+// stages, in the order buildTritonToLlvmPipeline runs them (TTToTcpuPipeline.cpp):
+//   1. tt-to-tcpu-memory      loads and stores, chosen by the contiguity analysis
+//   2. tt-to-tcpu-pointers    pointer arithmetic: tensors of pointers become i64 addresses
+//   3. tt-to-tcpu-shapes      make_range, splat, broadcast, expand_dims, reshape, trans, ...
+//   4. tt-to-tcpu-elementwise arith/math on tensors, clampf, precise_*, extern_elementwise
+//   5. tt-to-tcpu-reductions  tt.reduce and tt.scan as log-step vector code
+//   6. tt-to-tcpu-dot         tt.dot as vector contractions (fp) or SDOT/SMMLA tiles (i8)
+//   7. tt-to-tcpu-debug       tt.print / tt.assert / llvm.intr.assume / barriers
+//   8. tt-to-tcpu-funcs       tt.func with the kernel ABI, tt.call, program ids, scf/cf types
+//   9. tcpu-expand-math       exp/log/tanh/erf/... as vector polynomials, not libm calls
+//  then the tcpu-to-llvm pipeline, and
+//  10. tcpu-emit-triton-launchers   tcpu_launch_NAME and the per-program trampoline.
+
+#ifndef TT_TO_TCPU_PASSES_TD
+#define TT_TO_TCPU_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+class TTToTcpuPass<string name, string summary_text> : Pass<name, "::mlir::ModuleOp"> {
+  let summary = summary_text;
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::vector::VectorDialect",
+                           "::mlir::LLVM::LLVMDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::func::FuncDialect", "::mlir::math::MathDialect",
+                           "::mlir::tcpu::TcpuDialect", "::mlir::cf::ControlFlowDialect"];
+}
+
+def TTToTcpuMemory : TTToTcpuPass<"tt-to-tcpu-memory",
+    "tt.load / tt.store as vector loads and stores, or gathers where addresses are irregular"> {
+  let description = [{
+    The contiguity analysis (include/tt/Analysis/Contiguity.h) proves runs of consecutive
+    addresses along the last dimension; each run becomes one vector load or store. A masked
+    run takes a full-width access when every lane is on, a masked one otherwise; lanes whose
+    mask is off are never read or written. Irregular addresses become a loop of scalar
+    accesses, each under its own mask.
+  }];
+}
+
+def TTToTcpuPointers : TTToTcpuPass<"tt-to-tcpu-pointers",
+    "Pointer arithmetic: !tt.ptr becomes !llvm.ptr, tensors of pointers i64 address vectors"> {}
+
+def TTToTcpuShapes : TTToTcpuPass<"tt-to-tcpu-shapes",
+    "Shape ops (make_range, splat, broadcast, expand_dims, reshape, trans, cat, join, split)"> {}
+
+def TTToTcpuElementwise : TTToTcpuPass<"tt-to-tcpu-elementwise",
+    "arith/math on tensors become the same ops on vectors; tt's elementwise ops too"> {}
+
+def TTToTcpuReductions : TTToTcpuPass<"tt-to-tcpu-reductions",
+    "tt.reduce and tt.scan as log-step vector code applying the combine region"> {}
+
+def TTToTcpuDot : TTToTcpuPass<"tt-to-tcpu-dot",
+    "tt.dot as fp32 FMA contractions, or int8 SDOT/SMMLA tiles as the target allows"> {}
+
+def TTToTcpuDebug : TTToTcpuPass<"tt-to-tcpu-debug",
+    "tt.print / tt.assert become tcpu.print / tcpu.assert; barriers and assumes go"> {}
+
+def TTToTcpuFuncs : TTToTcpuPass<"tt-to-tcpu-funcs",
+    "tt.func with the triton-cpu kernel ABI, tt.call, program ids, scf/cf on vectors"> {
+  let description = [{
+    Every function gets six trailing i32 parameters (pid_x, pid_y, pid_z, grid_x, grid_y,
+    grid_z) that tt.get_program_id / tt.get_num_programs read. The kernel (the public
+    tt.func, or the only one) keeps its name and takes its arguments as C does: pointers as
+    !llvm.ptr, i1/i8/i16/i32 as i32, i64 as i64, f16/bf16/f32 as f32. It is marked
+    `tcpu.triton_kernel` for tcpu-emit-triton-launchers.
+  }];
+}
+
+def TcpuExpandMath : TTToTcpuPass<"tcpu-expand-math",
+    "exp, exp2, log, tanh, erf, sin, cos, ... on vectors as polynomial approximations"> {}
+
+def TcpuEmitTritonLaunchers : Pass<"tcpu-emit-triton-launchers", "::mlir::ModuleOp"> {
+  let summary = "tcpu_launch_NAME(args..., grid_x, grid_y, grid_z) for each Triton kernel";
+  let description = [{
+    Runs on the LLVM dialect. For the kernel NAME it adds NAME__program(args_struct*, pid_x,
+    pid_y, pid_z, grid_x, grid_y, grid_z), which unpacks the arguments and calls NAME, and
+    tcpu_launch_NAME, which packs them and calls the runtime's tcpu_triton_launch (grid
+    checks, every program id on the thread pool), returning its status.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+#endif  // TT_TO_TCPU_PASSES_TD

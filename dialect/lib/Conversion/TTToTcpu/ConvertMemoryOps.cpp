@@ -1,0 +1,348 @@
+// tt-to-tcpu-memory: tt.load / tt.store through pointers and tensors of pointers.
+//
+// A tensor of pointers is an i64 address vector (TypeConverter.h). Along its last dimension
+// the contiguity analysis gives runs of consecutive elements; each run is one vector access
+// from the run's first address. A masked run loads or stores the whole vector when every
+// lane is on (the common case away from a tensor's edge) and uses a masked access otherwise,
+// which never touches lanes that are off. Runs of one element (irregular addresses) become a
+// loop of scalar accesses, each under its own mask. Memory holds i1 as one byte, as Triton.
+// (NEON has no masked loads; an SVE target could use predicated ones: not done yet.)
+#include <numeric>
+
+#include "TypeConverter.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Builders.h"
+#include "tt/Analysis/Contiguity.h"
+#include "tt/TTOps.h"
+#include "tt/TTToTcpuPasses.h"
+
+namespace mlir::tt {
+
+#define GEN_PASS_DEF_TTTOTCPUMEMORY
+#include "tt/TTToTcpuPasses.h.inc"
+
+namespace {
+
+// How a value of `type` is held in memory: i1 as i8.
+Type MemoryType(Type type) {
+  if (type.isInteger(1)) return IntegerType::get(type.getContext(), 8);
+  return type;
+}
+
+unsigned ByteAlignment(Type element) {
+  return std::max<unsigned>(1, MemoryType(element).getIntOrFloatBitWidth() / 8);
+}
+
+Value Zeros(OpBuilder& b, Location loc, Type type) {
+  return b.create<arith::ConstantOp>(loc, type, b.getZeroAttr(type));
+}
+
+Value AddressToPointer(OpBuilder& b, Location loc, Value address) {
+  return b.create<LLVM::IntToPtrOp>(loc, LLVM::LLVMPointerType::get(b.getContext()), address);
+}
+
+// Loads `type` (scalar or 1-D vector) from `pointer`, converting i1 from bytes.
+Value LoadValue(OpBuilder& b, Location loc, Value pointer, Type type) {
+  Type element = getElementTypeOrSelf(type);
+  Type memory_type = type;
+  if (element.isInteger(1)) {
+    memory_type = isa<VectorType>(type) ? Type(VectorType::get(cast<VectorType>(type).getShape(),
+                                                                MemoryType(element)))
+                                        : MemoryType(element);
+  }
+  Value loaded = b.create<LLVM::LoadOp>(loc, memory_type, pointer, ByteAlignment(element));
+  if (memory_type == type) return loaded;
+  return b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, loaded,
+                                 Zeros(b, loc, memory_type));
+}
+
+Value ToMemory(OpBuilder& b, Location loc, Value value) {
+  Type type = value.getType();
+  Type element = getElementTypeOrSelf(type);
+  if (!element.isInteger(1)) return value;
+  Type memory_type = isa<VectorType>(type)
+                         ? Type(VectorType::get(cast<VectorType>(type).getShape(),
+                                                MemoryType(element)))
+                         : MemoryType(element);
+  return b.create<arith::ExtUIOp>(loc, memory_type, value);
+}
+
+void StoreValue(OpBuilder& b, Location loc, Value pointer, Value value) {
+  Type element = getElementTypeOrSelf(value.getType());
+  b.create<LLVM::StoreOp>(loc, ToMemory(b, loc, value), pointer, ByteAlignment(element));
+}
+
+// Irregular addresses: lane by lane, each access only if its mask lane is on.
+Value GatherRow(OpBuilder& b, Location loc, Value addresses, VectorType type, Value mask,
+                Value other) {
+  int64_t width = type.getDimSize(0);
+  Value lower = b.create<arith::ConstantIndexOp>(loc, 0);
+  Value upper = b.create<arith::ConstantIndexOp>(loc, width);
+  Value step = b.create<arith::ConstantIndexOp>(loc, 1);
+  auto loop = b.create<scf::ForOp>(
+      loc, lower, upper, step, ValueRange{other},
+      [&](OpBuilder& body, Location l, Value lane, ValueRange carried) {
+        Value row = carried[0];
+        auto load = [&](OpBuilder& inner, Location il) {
+          Value address = inner.create<vector::ExtractOp>(il, addresses, lane);
+          Value element = LoadValue(inner, il, AddressToPointer(inner, il, address),
+                                    type.getElementType());
+          return inner.create<vector::InsertOp>(il, element, row, lane).getResult();
+        };
+        Value updated;
+        if (!mask) {
+          updated = load(body, l);
+        } else {
+          Value on = body.create<vector::ExtractOp>(l, mask, lane);
+          updated = body.create<scf::IfOp>(
+                            l, on,
+                            [&](OpBuilder& then, Location il) {
+                              then.create<scf::YieldOp>(il, load(then, il));
+                            },
+                            [&](OpBuilder& otherwise, Location il) {
+                              otherwise.create<scf::YieldOp>(il, row);
+                            })
+                        .getResult(0);
+        }
+        body.create<scf::YieldOp>(l, updated);
+      });
+  return loop.getResult(0);
+}
+
+void ScatterRow(OpBuilder& b, Location loc, Value addresses, Value value, Value mask) {
+  int64_t width = cast<VectorType>(value.getType()).getDimSize(0);
+  Value lower = b.create<arith::ConstantIndexOp>(loc, 0);
+  Value upper = b.create<arith::ConstantIndexOp>(loc, width);
+  Value step = b.create<arith::ConstantIndexOp>(loc, 1);
+  b.create<scf::ForOp>(loc, lower, upper, step, ValueRange{},
+                       [&](OpBuilder& body, Location l, Value lane, ValueRange) {
+                         auto store = [&](OpBuilder& inner, Location il) {
+                           Value address = inner.create<vector::ExtractOp>(il, addresses, lane);
+                           Value element = inner.create<vector::ExtractOp>(il, value, lane);
+                           StoreValue(inner, il, AddressToPointer(inner, il, address), element);
+                         };
+                         if (!mask) {
+                           store(body, l);
+                         } else {
+                           Value on = body.create<vector::ExtractOp>(l, mask, lane);
+                           body.create<scf::IfOp>(l, on, [&](OpBuilder& then, Location il) {
+                             store(then, il);
+                             then.create<scf::YieldOp>(il);
+                           });
+                         }
+                         body.create<scf::YieldOp>(l);
+                       });
+}
+
+// One run of consecutive elements from `pointer` (lane addresses `addresses`), under `mask`
+// (null: all lanes), other lanes taking `other`. All lanes on: one vector load. Otherwise
+// lane by lane: NEON has no masked load, and this keeps the code small.
+Value LoadRun(OpBuilder& b, Location loc, Value pointer, Value addresses, VectorType type,
+              Value mask, Value other) {
+  if (!mask) return LoadValue(b, loc, pointer, type);
+  Value all_on = b.create<vector::ReductionOp>(loc, vector::CombiningKind::AND, mask);
+  auto branch = b.create<scf::IfOp>(
+      loc, all_on,
+      [&](OpBuilder& then, Location l) {
+        then.create<scf::YieldOp>(l, LoadValue(then, l, pointer, type));
+      },
+      [&](OpBuilder& otherwise, Location l) {
+        otherwise.create<scf::YieldOp>(l, GatherRow(otherwise, l, addresses, type, mask, other));
+      });
+  return branch.getResult(0);
+}
+
+void StoreRun(OpBuilder& b, Location loc, Value pointer, Value addresses, Value value,
+              Value mask) {
+  if (!mask) return StoreValue(b, loc, pointer, value);
+  Value all_on = b.create<vector::ReductionOp>(loc, vector::CombiningKind::AND, mask);
+  b.create<scf::IfOp>(
+      loc, all_on,
+      [&](OpBuilder& then, Location l) {
+        StoreValue(then, l, pointer, value);
+        then.create<scf::YieldOp>(l);
+      },
+      [&](OpBuilder& otherwise, Location l) {
+        ScatterRow(otherwise, l, addresses, value, mask);
+        otherwise.create<scf::YieldOp>(l);
+      });
+}
+
+// The leading-dimension positions of every row (last dimension) of a vector of `shape`.
+SmallVector<SmallVector<int64_t>> RowPositions(ArrayRef<int64_t> shape) {
+  SmallVector<SmallVector<int64_t>> rows(1);
+  for (int64_t size : shape.drop_back()) {
+    SmallVector<SmallVector<int64_t>> next;
+    for (const auto& prefix : rows) {
+      for (int64_t i = 0; i < size; ++i) {
+        next.push_back(prefix);
+        next.back().push_back(i);
+      }
+    }
+    rows = std::move(next);
+  }
+  return rows;
+}
+
+Value Row(OpBuilder& b, Location loc, Value vector, ArrayRef<int64_t> position) {
+  if (!vector || position.empty()) return vector;
+  return b.create<vector::ExtractOp>(loc, vector, position);
+}
+
+Value Slice(OpBuilder& b, Location loc, Value row, int64_t offset, int64_t width) {
+  if (!row) return row;
+  if (cast<VectorType>(row.getType()).getDimSize(0) == width) return row;
+  return b.create<vector::ExtractStridedSliceOp>(loc, row, ArrayRef<int64_t>{offset},
+                                                 ArrayRef<int64_t>{width},
+                                                 ArrayRef<int64_t>{1});
+}
+
+// Run length along the last dimension, proven before the conversion changes the IR.
+using RunLengths = llvm::DenseMap<Operation*, int64_t>;
+
+struct LoadConversion : OpConversionPattern<LoadOp> {
+  LoadConversion(const TypeConverter& converter, MLIRContext* context, const RunLengths& runs)
+      : OpConversionPattern(converter, context), runs_(runs) {}
+
+  LogicalResult matchAndRewrite(LoadOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter& rewriter) const override {
+    Location loc = op.getLoc();
+    if (isa<RankedTensorType>(getPointeeType(op.getPtr().getType())) &&
+        !isa<RankedTensorType>(op.getPtr().getType())) {
+      return op.emitError() << "loads through block pointers (tt.make_tensor_ptr) are not "
+                               "supported yet; use tensors of pointers";
+    }
+    Type result_type = getTypeConverter()->convertType(op.getType());
+    auto vector_type = dyn_cast<VectorType>(result_type);
+    if (!vector_type) {  // a scalar through a scalar pointer
+      Value mask = adaptor.getMask();
+      if (!mask) {
+        rewriter.replaceOp(op, LoadValue(rewriter, loc, adaptor.getPtr(), result_type));
+        return success();
+      }
+      Value other = adaptor.getOther() ? adaptor.getOther() : Zeros(rewriter, loc, result_type);
+      auto branch = rewriter.create<scf::IfOp>(
+          loc, mask,
+          [&](OpBuilder& then, Location l) {
+            then.create<scf::YieldOp>(l, LoadValue(then, l, adaptor.getPtr(), result_type));
+          },
+          [&](OpBuilder& otherwise, Location l) { otherwise.create<scf::YieldOp>(l, other); });
+      rewriter.replaceOp(op, branch.getResults());
+      return success();
+    }
+    ArrayRef<int64_t> shape = vector_type.getShape();
+    int64_t width = shape.back();
+    int64_t run = std::gcd(runs_.lookup(op), width);
+    if (run < 1) run = 1;
+    auto row_type = VectorType::get({width}, vector_type.getElementType());
+    Value other = adaptor.getOther() ? adaptor.getOther() : Zeros(rewriter, loc, result_type);
+    Value result = Zeros(rewriter, loc, result_type);
+    for (const SmallVector<int64_t>& position : RowPositions(shape)) {
+      Value addresses = Row(rewriter, loc, adaptor.getPtr(), position);
+      Value mask = Row(rewriter, loc, adaptor.getMask(), position);
+      Value other_row = Row(rewriter, loc, other, position);
+      Value row;
+      if (run == 1) {
+        row = GatherRow(rewriter, loc, addresses, row_type, mask, other_row);
+      } else {
+        row = Zeros(rewriter, loc, row_type);
+        auto run_type = VectorType::get({run}, vector_type.getElementType());
+        for (int64_t offset = 0; offset < width; offset += run) {
+          Value address = rewriter.create<vector::ExtractOp>(loc, addresses, offset);
+          Value loaded = LoadRun(rewriter, loc, AddressToPointer(rewriter, loc, address),
+                                 Slice(rewriter, loc, addresses, offset, run), run_type,
+                                 Slice(rewriter, loc, mask, offset, run),
+                                 Slice(rewriter, loc, other_row, offset, run));
+          row = run == width ? loaded
+                             : rewriter.create<vector::InsertStridedSliceOp>(
+                                   loc, loaded, row, ArrayRef<int64_t>{offset},
+                                   ArrayRef<int64_t>{1});
+        }
+      }
+      result = position.empty() ? row
+                                : rewriter.create<vector::InsertOp>(loc, row, result, position);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+
+  const RunLengths& runs_;
+};
+
+struct StoreConversion : OpConversionPattern<StoreOp> {
+  StoreConversion(const TypeConverter& converter, MLIRContext* context, const RunLengths& runs)
+      : OpConversionPattern(converter, context), runs_(runs) {}
+
+  LogicalResult matchAndRewrite(StoreOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter& rewriter) const override {
+    Location loc = op.getLoc();
+    if (isa<RankedTensorType>(getPointeeType(op.getPtr().getType())) &&
+        !isa<RankedTensorType>(op.getPtr().getType())) {
+      return op.emitError() << "stores through block pointers (tt.make_tensor_ptr) are not "
+                               "supported yet; use tensors of pointers";
+    }
+    auto vector_type = dyn_cast<VectorType>(adaptor.getValue().getType());
+    if (!vector_type) {
+      if (!adaptor.getMask()) {
+        StoreValue(rewriter, loc, adaptor.getPtr(), adaptor.getValue());
+      } else {
+        rewriter.create<scf::IfOp>(loc, adaptor.getMask(), [&](OpBuilder& then, Location l) {
+          StoreValue(then, l, adaptor.getPtr(), adaptor.getValue());
+          then.create<scf::YieldOp>(l);
+        });
+      }
+      rewriter.eraseOp(op);
+      return success();
+    }
+    ArrayRef<int64_t> shape = vector_type.getShape();
+    int64_t width = shape.back();
+    int64_t run = std::max<int64_t>(1, std::gcd(runs_.lookup(op), width));
+    for (const SmallVector<int64_t>& position : RowPositions(shape)) {
+      Value addresses = Row(rewriter, loc, adaptor.getPtr(), position);
+      Value mask = Row(rewriter, loc, adaptor.getMask(), position);
+      Value values = Row(rewriter, loc, adaptor.getValue(), position);
+      if (run == 1) {
+        ScatterRow(rewriter, loc, addresses, values, mask);
+        continue;
+      }
+      for (int64_t offset = 0; offset < width; offset += run) {
+        Value address = rewriter.create<vector::ExtractOp>(loc, addresses, offset);
+        StoreRun(rewriter, loc, AddressToPointer(rewriter, loc, address),
+                 Slice(rewriter, loc, addresses, offset, run),
+                 Slice(rewriter, loc, values, offset, run), Slice(rewriter, loc, mask, offset, run));
+      }
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  const RunLengths& runs_;
+};
+
+struct TTToTcpuMemory : impl::TTToTcpuMemoryBase<TTToTcpuMemory> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext* context = &getContext();
+    ContiguityAnalysis analysis(module);
+    RunLengths runs;
+    module.walk([&](Operation* op) {
+      if (auto load = dyn_cast<LoadOp>(op)) {
+        runs[op] = analysis.lastDimContiguity(load.getPtr());
+      } else if (auto store = dyn_cast<StoreOp>(op)) {
+        runs[op] = analysis.lastDimContiguity(store.getPtr());
+      }
+    });
+    TensorToVectorTypeConverter converter(context);
+    ConversionTarget target(*context);
+    markEverythingLegal(target);
+    target.addIllegalOp<LoadOp, StoreOp>();
+    RewritePatternSet patterns(context);
+    patterns.add<LoadConversion, StoreConversion>(converter, context, runs);
+    if (failed(applyPartialConversion(module, target, std::move(patterns)))) signalPassFailure();
+  }
+};
+
+}  // namespace
+}  // namespace mlir::tt

@@ -1,0 +1,52 @@
+// The TTIR pipeline in one place: the stages of TTToTcpuPasses.td in order, then the
+// tcpu-to-llvm pipeline and the launchers.
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Transforms/Passes.h"
+#include "tcpu/TcpuPasses.h"
+#include "tt/TTDialect.h"
+#include "tt/TTToTcpuPasses.h"
+
+namespace mlir::tt {
+
+bool isTritonModule(ModuleOp module) {
+  bool found = false;
+  module.walk([&](Operation* op) {
+    if (isa<TTDialect>(op->getDialect())) {
+      found = true;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return found;
+}
+
+void buildTritonToTcpuPipeline(OpPassManager& pm) {
+  pm.addPass(createTTToTcpuMemory());
+  pm.addPass(createTTToTcpuPointers());
+  pm.addPass(createTTToTcpuShapes());
+  pm.addPass(createTTToTcpuElementwise());
+  pm.addPass(createTTToTcpuReductions());
+  pm.addPass(createTTToTcpuDot());
+  pm.addPass(createTTToTcpuDebug());
+  pm.addPass(createTTToTcpuFuncs());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createTcpuExpandMath());
+}
+
+void buildTritonToLlvmPipeline(OpPassManager& pm) {
+  buildTritonToTcpuPipeline(pm);
+  tcpu::buildTcpuToLlvmPipeline(pm);
+  pm.addPass(createTcpuEmitTritonLaunchers());
+}
+
+void registerTritonPipelines() {
+  registerTTToTcpuPasses();
+  PassPipelineRegistration<>("triton-to-tcpu",
+                             "TTIR -> tcpu and upstream dialects on vectors (stages 1-9)",
+                             buildTritonToTcpuPipeline);
+  PassPipelineRegistration<>("triton-to-llvm", "TTIR -> the LLVM dialect with launchers",
+                             buildTritonToLlvmPipeline);
+}
+
+}  // namespace mlir::tt

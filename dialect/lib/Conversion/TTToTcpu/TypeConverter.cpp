@@ -1,0 +1,57 @@
+// The shared TTIR type converter (TypeConverter.h).
+#include "TypeConverter.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "tt/TTTypes.h"
+
+namespace mlir::tt {
+
+TensorToVectorTypeConverter::TensorToVectorTypeConverter(MLIRContext* context) {
+  addConversion([](Type type) { return type; });
+  addConversion([context](PointerType type) -> Type {
+    return LLVM::LLVMPointerType::get(context);
+  });
+  addConversion([context](RankedTensorType type) -> std::optional<Type> {
+    Type element = type.getElementType();
+    if (isa<PointerType>(element)) element = IntegerType::get(context, 64);
+    if (!VectorType::isValidElementType(element)) return std::nullopt;
+    return VectorType::get(type.getShape(), element);
+  });
+  auto bridge = [](OpBuilder& builder, Type type, ValueRange inputs,
+                   Location loc) -> std::optional<Value> {
+    if (inputs.size() != 1) return std::nullopt;
+    return builder.create<UnrealizedConversionCastOp>(loc, type, inputs).getResult(0);
+  };
+  addSourceMaterialization(bridge);
+  addTargetMaterialization(bridge);
+  addArgumentMaterialization(bridge);
+}
+
+void markEverythingLegal(ConversionTarget& target) {
+  target.markUnknownOpDynamicallyLegal([](Operation*) { return true; });
+}
+
+bool hasLegalTypes(Operation* op, const TypeConverter& converter) {
+  return converter.isLegal(op->getOperandTypes()) && converter.isLegal(op->getResultTypes());
+}
+
+LogicalResult convertOpTypes(Operation* op, ValueRange operands,
+                             const TypeConverter& converter,
+                             ConversionPatternRewriter& rewriter) {
+  SmallVector<Type> results;
+  if (failed(converter.convertTypes(op->getResultTypes(), results))) {
+    return rewriter.notifyMatchFailure(op, "result types cannot be converted");
+  }
+  OperationState state(op->getLoc(), op->getName(), operands, results, op->getAttrs(),
+                       op->getSuccessors());
+  for (Region& region : op->getRegions()) {
+    Region* moved = state.addRegion();
+    rewriter.inlineRegionBefore(region, *moved, moved->end());
+    if (failed(rewriter.convertRegionTypes(moved, converter))) return failure();
+  }
+  Operation* converted = rewriter.create(state);
+  rewriter.replaceOp(op, converted->getResults());
+  return success();
+}
+
+}  // namespace mlir::tt

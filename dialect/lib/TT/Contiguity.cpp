@@ -1,0 +1,184 @@
+// Contiguity analysis (include/tt/Analysis/Contiguity.h). Rules, per dimension d:
+//   make_range            contiguity = size, constancy = 1
+//   splat, dense splat    contiguity = 1, constancy = size
+//   a + b, addptr(a, b)   contiguity = max(gcd(ca, kb), gcd(ka, cb)); constancy = gcd(ka, kb)
+//   a - b                 contiguity = gcd(ca, kb); constancy = gcd(ka, kb)
+//   a * 1                 as a; otherwise contiguity 1, constancy gcd(ka, kb)
+//   other elementwise     contiguity 1, constancy = gcd of the operands' constancy
+//   broadcast             a grown dimension has contiguity 1 and constancy = its size
+//   expand_dims           the new dimension has contiguity 1 and constancy 1
+//   trans                 permutes; scf.for iteration arguments reach a fixed point
+//   anything else         contiguity 1, constancy 1
+#include "tt/Analysis/Contiguity.h"
+
+#include <numeric>
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Matchers.h"
+#include "tt/TTOps.h"
+
+namespace mlir::tt {
+namespace {
+
+ArrayRef<int64_t> ShapeOf(Value value) {
+  if (auto tensor = dyn_cast<RankedTensorType>(value.getType())) return tensor.getShape();
+  return {};
+}
+
+Contiguity Unknown(Value value) {
+  size_t rank = ShapeOf(value).size();
+  return {SmallVector<int64_t, 4>(rank, 1), SmallVector<int64_t, 4>(rank, 1)};
+}
+
+Contiguity Constant(Value value) {
+  ArrayRef<int64_t> shape = ShapeOf(value);
+  return {SmallVector<int64_t, 4>(shape.size(), 1), SmallVector<int64_t, 4>(shape)};
+}
+
+bool IsSplatOf(Value value, int64_t expected) {
+  APInt scalar;
+  if (matchPattern(value, m_ConstantInt(&scalar))) return scalar.getSExtValue() == expected;
+  DenseIntElementsAttr dense;
+  if (matchPattern(value, m_Constant(&dense)) && dense.isSplat()) {
+    return dense.getSplatValue<APInt>().getSExtValue() == expected;
+  }
+  if (auto splat = value.getDefiningOp<SplatOp>()) return IsSplatOf(splat.getSrc(), expected);
+  return false;
+}
+
+}  // namespace
+
+const Contiguity& ContiguityAnalysis::get(Value value) {
+  auto found = facts_.find(value);
+  if (found != facts_.end()) return found->second;
+  // Seed with the conservative answer so that cycles through loops terminate.
+  facts_[value] = Unknown(value);
+  Contiguity computed = compute(value);
+  return facts_[value] = std::move(computed);
+}
+
+int64_t ContiguityAnalysis::lastDimContiguity(Value value) {
+  const Contiguity& facts = get(value);
+  return facts.contiguity.empty() ? 1 : facts.contiguity.back();
+}
+
+Contiguity ContiguityAnalysis::compute(Value value) {
+  ArrayRef<int64_t> shape = ShapeOf(value);
+  if (shape.empty()) return {};
+  if (isa<BlockArgument>(value)) return computeLoopArgument(value);
+  Operation* op = value.getDefiningOp();
+  size_t rank = shape.size();
+
+  if (auto range = dyn_cast<MakeRangeOp>(op)) {
+    return {SmallVector<int64_t, 4>{shape[0]}, SmallVector<int64_t, 4>{1}};
+  }
+  if (isa<SplatOp>(op)) return Constant(value);
+  DenseElementsAttr dense;
+  if (matchPattern(value, m_Constant(&dense))) {
+    return dense.isSplat() ? Constant(value) : Unknown(value);
+  }
+  if (isa<arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp, arith::IndexCastOp>(op)) {
+    return get(op->getOperand(0));
+  }
+  if (isa<arith::AddIOp, AddPtrOp>(op)) {
+    const Contiguity a = get(op->getOperand(0));
+    const Contiguity b = get(op->getOperand(1));
+    Contiguity result = Unknown(value);
+    for (size_t d = 0; d < rank; ++d) {
+      result.contiguity[d] = std::max(std::gcd(a.contiguity[d], b.constancy[d]),
+                                      std::gcd(a.constancy[d], b.contiguity[d]));
+      result.constancy[d] = std::gcd(a.constancy[d], b.constancy[d]);
+    }
+    return result;
+  }
+  if (isa<arith::SubIOp>(op)) {
+    const Contiguity a = get(op->getOperand(0));
+    const Contiguity b = get(op->getOperand(1));
+    Contiguity result = Unknown(value);
+    for (size_t d = 0; d < rank; ++d) {
+      result.contiguity[d] = std::gcd(a.contiguity[d], b.constancy[d]);
+      result.constancy[d] = std::gcd(a.constancy[d], b.constancy[d]);
+    }
+    return result;
+  }
+  if (isa<arith::MulIOp>(op)) {
+    if (IsSplatOf(op->getOperand(1), 1)) return get(op->getOperand(0));
+    if (IsSplatOf(op->getOperand(0), 1)) return get(op->getOperand(1));
+  }
+  if (auto broadcast = dyn_cast<BroadcastOp>(op)) {
+    Contiguity result = get(broadcast.getSrc());
+    ArrayRef<int64_t> from = ShapeOf(broadcast.getSrc());
+    for (size_t d = 0; d < rank; ++d) {
+      if (from[d] == 1 && shape[d] != 1) {
+        result.contiguity[d] = 1;
+        result.constancy[d] = shape[d];
+      }
+    }
+    return result;
+  }
+  if (auto expand = dyn_cast<ExpandDimsOp>(op)) {
+    Contiguity result = get(expand.getSrc());
+    result.contiguity.insert(result.contiguity.begin() + expand.getAxis(), 1);
+    result.constancy.insert(result.constancy.begin() + expand.getAxis(), 1);
+    return result;
+  }
+  if (auto trans = dyn_cast<TransOp>(op)) {
+    const Contiguity source = get(trans.getSrc());
+    Contiguity result = Unknown(value);
+    for (size_t d = 0; d < rank; ++d) {
+      result.contiguity[d] = source.contiguity[trans.getOrder()[d]];
+      result.constancy[d] = source.constancy[trans.getOrder()[d]];
+    }
+    return result;
+  }
+  if (op->hasTrait<OpTrait::Elementwise>() || op->getDialect()->getNamespace() == "arith") {
+    // Equal inputs give equal outputs: constancy survives any elementwise function.
+    Contiguity result = Unknown(value);
+    for (size_t d = 0; d < rank; ++d) {
+      int64_t constancy = shape[d];
+      for (Value operand : op->getOperands()) {
+        if (ShapeOf(operand).size() != rank) {
+          constancy = 1;
+          break;
+        }
+        constancy = std::gcd(constancy, get(operand).constancy[d]);
+      }
+      result.constancy[d] = constancy;
+    }
+    return result;
+  }
+  return Unknown(value);
+}
+
+// An scf.for iteration argument: start from its initial value's facts, and keep only what
+// the loop body's yielded value preserves, until nothing changes.
+Contiguity ContiguityAnalysis::computeLoopArgument(Value value) {
+  auto argument = cast<BlockArgument>(value);
+  auto loop = dyn_cast<scf::ForOp>(argument.getOwner()->getParentOp());
+  if (!loop || argument.getArgNumber() == 0) return Unknown(value);
+  unsigned index = argument.getArgNumber() - 1;
+  Value init = loop.getInitArgs()[index];
+  Value yielded = loop.getYieldedValues()[index];
+  Contiguity assumed = get(init);
+  for (int round = 0; round < 8; ++round) {
+    facts_[value] = assumed;
+    // Forget what was derived from the previous assumption inside the loop body.
+    loop.getBody()->walk([&](Operation* nested) {
+      for (Value result : nested->getResults()) facts_.erase(result);
+    });
+    Contiguity next = get(yielded);
+    Contiguity meet = assumed;
+    for (size_t d = 0; d < meet.contiguity.size(); ++d) {
+      meet.contiguity[d] = std::gcd(assumed.contiguity[d], next.contiguity[d]);
+      meet.constancy[d] = std::gcd(assumed.constancy[d], next.constancy[d]);
+    }
+    if (meet == assumed) return assumed;
+    assumed = meet;
+  }
+  return Unknown(value);
+}
+
+}  // namespace mlir::tt

@@ -1,0 +1,81 @@
+"""triton_kernel_library: Triton kernels (TTIR, as Triton prints it) compiled ahead of time.
+
+    load("//dialect:triton_kernel_library.bzl", "triton_kernel_library")
+
+    triton_kernel_library(
+        name = "vector_add",
+        srcs = ["vector_add.ttir"],
+        # target = '#tcpu.target<arch = "armv9-a", features = ["sve2"], vector_bits = 0>',
+    )
+
+Each K.ttir becomes an aarch64 object (tcpu-compile K.ttir -o K.o) holding every kernel NAME
+of the module and its launcher tcpu_launch_NAME, and a generated header K.h declaring them
+(tcpu-compile --emit=header), included as "<package>/K.h". The cc_library links the runtime's
+launcher support (//runtime/triton). tcpu-compile runs on the build host. Without `target`,
+the objects are Armv8-A NEON code that runs on every CPU model of the QEMU matrix.
+"""
+
+def _triton_objects_impl(ctx):
+    outputs = []
+    for src in ctx.files.srcs:
+        if not src.basename.endswith(".ttir"):
+            fail("triton_kernel_library(%s): %s is not a .ttir file" % (ctx.label.name, src.path))
+        stem = src.basename[:-len(".ttir")]
+        obj = ctx.actions.declare_file("%s/%s.o" % (ctx.label.name, stem))
+        header = ctx.actions.declare_file(stem + ".h")
+        for output, emit in [(obj, "obj"), (header, "header")]:
+            args = ctx.actions.args()
+            args.add(src)
+            args.add("-o", output)
+            args.add("--emit=" + emit)
+            if ctx.attr.target:
+                args.add("--target=" + ctx.attr.target)
+            ctx.actions.run(
+                executable = ctx.executable._tcpu_compile,
+                arguments = [args],
+                inputs = [src],
+                outputs = [output],
+                mnemonic = "TritonCompile" if emit == "obj" else "TritonHeader",
+                progress_message = "tcpu-compile --emit=%s %s" % (emit, src.short_path),
+            )
+        outputs += [obj, header]
+    return [DefaultInfo(files = depset(outputs))]
+
+_triton_objects = rule(
+    implementation = _triton_objects_impl,
+    attrs = {
+        "srcs": attr.label_list(allow_files = [".ttir"], mandatory = True),
+        "target": attr.string(doc = "A #tcpu.target<...> for every module."),
+        "_tcpu_compile": attr.label(
+            default = "//dialect:tcpu-compile",
+            executable = True,
+            cfg = "exec",
+        ),
+    },
+)
+
+def triton_kernel_library(name, srcs, target = "", deps = [], **kwargs):
+    """A cc_library `name` of the kernels in `srcs` (.ttir), with generated headers.
+
+    Args:
+      name: the cc_library.
+      srcs: TTIR files, one object and one header each.
+      target: optional #tcpu.target<...> text for every module.
+      deps: further libraries the kernels need.
+      **kwargs: passed to the cc_library (visibility, tags, ...).
+    """
+    _triton_objects(
+        name = name + "_objects",
+        srcs = srcs,
+        target = target,
+        target_compatible_with = ["@platforms//cpu:aarch64"],
+        visibility = ["//visibility:private"],
+    )
+    native.cc_library(
+        name = name,
+        srcs = [":" + name + "_objects"],
+        hdrs = [":" + name + "_objects"],
+        deps = deps + ["//runtime/triton"],
+        target_compatible_with = ["@platforms//cpu:aarch64"],
+        **kwargs
+    )

@@ -1,0 +1,55 @@
+// Triton tutorial 01 (vector_add.ttir, BLOCK_SIZE = 1024) against the plain sum: sizes with
+// tails, one and many programs, 1/2/4 threads; nothing past n is written; bad grids are
+// refused before any program runs.
+#include <cstdint>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "kernels/triton/vector_add.h"
+#include "tcpu/status.h"
+#include "tcpu/threads.h"
+
+namespace {
+
+constexpr int32_t kBlock = 1024;
+constexpr float kPoison = -12345.0f;
+constexpr int64_t kGuard = 64;  // floats after n that must stay untouched
+
+TEST(TritonVectorAddTest, MatchesScalarSumAcrossGridsAndThreads) {
+  for (int threads : {1, 2, 4}) {
+    ASSERT_EQ(tcpu_set_num_threads(threads), TCPU_OK);
+    for (int32_t n : {1, 17, 1000, 1024, 1025, 3001}) {
+      std::vector<float> x(n + kGuard), y(n + kGuard), out(n + kGuard, kPoison);
+      for (int32_t i = 0; i < n + kGuard; ++i) {
+        x[i] = 0.25f * static_cast<float>(i) - 3.0f;
+        y[i] = 1.0f / static_cast<float>(i + 1);
+      }
+      const int32_t grid = (n + kBlock - 1) / kBlock;
+      ASSERT_EQ(tcpu_launch_add_kernel(x.data(), y.data(), out.data(), n, grid, 1, 1), TCPU_OK);
+      for (int32_t i = 0; i < n; ++i) {
+        ASSERT_EQ(out[i], x[i] + y[i]) << "n = " << n << ", i = " << i << ", threads " << threads;
+      }
+      for (int32_t i = n; i < n + kGuard; ++i) {
+        ASSERT_EQ(out[i], kPoison) << "n = " << n << ": wrote past the end at " << i;
+      }
+    }
+  }
+}
+
+TEST(TritonVectorAddTest, OneProgramCalledDirectly) {
+  // Program 1 of a grid of 2 over 1500 elements writes elements 1024..1499 only.
+  std::vector<float> big_x(1500, 1.0f), big_y(1500, 2.0f), big_out(1500, kPoison);
+  add_kernel(big_x.data(), big_y.data(), big_out.data(), 1500, 1, 0, 0, 2, 1, 1);
+  for (int i = 0; i < 1024; ++i) ASSERT_EQ(big_out[i], kPoison) << i;
+  for (int i = 1024; i < 1500; ++i) ASSERT_EQ(big_out[i], 3.0f) << i;
+}
+
+TEST(TritonVectorAddTest, RefusesEmptyOrNegativeGrids) {
+  float value = 1.0f, out = kPoison;
+  EXPECT_EQ(tcpu_launch_add_kernel(&value, &value, &out, 1, 0, 1, 1), TCPU_ERR_INVALID_SIZE);
+  EXPECT_EQ(tcpu_launch_add_kernel(&value, &value, &out, 1, 1, -3, 1), TCPU_ERR_INVALID_SIZE);
+  EXPECT_EQ(tcpu_launch_add_kernel(&value, &value, &out, 1, 1, 1, 0), TCPU_ERR_INVALID_SIZE);
+  EXPECT_EQ(out, kPoison);
+}
+
+}  // namespace

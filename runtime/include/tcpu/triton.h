@@ -1,0 +1,50 @@
+/* Triton kernels compiled ahead of time (tcpu-compile K.ttir, triton_kernel_library): the
+ * kernel ABI and the grid launcher.
+ *
+ * For a kernel `tt.func public @NAME(a0 ... an)` the object defines two symbols.
+ *
+ *   void NAME(a0 ... an, int32_t pid_x, int32_t pid_y, int32_t pid_z,
+ *             int32_t grid_x, int32_t grid_y, int32_t grid_z);
+ *       One program, with triton-cpu's calling convention (its driver can call it too).
+ *       Arguments in order: !tt.ptr<T> as `void*`; i1, i8, i16, i32 as `int32_t` (narrowed
+ *       to their width inside); i64 as `int64_t`; f16, bf16, f32 as `float` (rounded to their
+ *       type inside, to nearest even); f64 as `double`.
+ *
+ *   int tcpu_launch_NAME(a0 ... an, int32_t grid_x, int32_t grid_y, int32_t grid_z);
+ *       Runs every program id of the grid on the runtime's thread pool (TCPU_NUM_THREADS,
+ *       TCPU_CPUS; big cores first) and returns 0, or a negative tcpu_status without running
+ *       any program: TCPU_ERR_INVALID_SIZE for a grid dimension below 1,
+ *       TCPU_ERR_THREADS / TCPU_ERR_INVALID_ENV if the pool cannot start.
+ *       tcpu_last_error_detail() names the kernel and the value.
+ *
+ * Programs of one launch may run in any order and concurrently; like Triton on a GPU, a
+ * kernel must not depend on their order. Pointers are not checked (their extents are not
+ * part of the ABI): masks in the kernel keep its accesses in bounds. Block pointers and
+ * tensor descriptors are not yet kernel arguments.
+ */
+#ifndef TCPU_TRITON_H_
+#define TCPU_TRITON_H_
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The per-program entry a launcher passes to tcpu_triton_launch: unpacks `args` (the
+ * launcher's argument struct) and calls the kernel for one program id. */
+typedef void (*tcpu_triton_program)(const void* args, int32_t pid_x, int32_t pid_y,
+                                    int32_t pid_z, int32_t grid_x, int32_t grid_y,
+                                    int32_t grid_z);
+
+/* Checks the grid and runs program(args, x, y, z, grid...) for every x < grid_x,
+ * y < grid_y, z < grid_z on the thread pool. `kernel` names the kernel in error details.
+ * Called by the generated tcpu_launch_NAME functions. */
+int tcpu_triton_launch(const char* kernel, tcpu_triton_program program, const void* args,
+                       int32_t grid_x, int32_t grid_y, int32_t grid_z);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TCPU_TRITON_H_ */

@@ -1,0 +1,47 @@
+// tcpu_triton_launch: the grid loop behind every generated tcpu_launch_NAME.
+#include <cstdint>
+
+#include "runtime/check.h"
+#include "runtime/thread_pool.h"
+#include "tcpu/status.h"
+#include "tcpu/triton.h"
+
+namespace {
+
+struct Grid {
+  tcpu_triton_program program;
+  const void* args;
+  int32_t x, y, z;
+};
+
+}  // namespace
+
+extern "C" int tcpu_triton_launch(const char* kernel, tcpu_triton_program program,
+                                  const void* args, int32_t grid_x, int32_t grid_y,
+                                  int32_t grid_z) {
+  if (kernel == nullptr) kernel = "(unnamed kernel)";
+  if (program == nullptr) {
+    return tcpu::Fail(TCPU_ERR_NULL_POINTER, "tcpu_launch_%s: the program entry is NULL", kernel);
+  }
+  const int32_t dims[3] = {grid_x, grid_y, grid_z};
+  const char* names[3] = {"grid_x", "grid_y", "grid_z"};
+  for (int i = 0; i < 3; ++i) {
+    if (dims[i] < 1) {
+      return tcpu::Fail(TCPU_ERR_INVALID_SIZE, "tcpu_launch_%s: %s = %d, expected >= 1", kernel,
+                        names[i], dims[i]);
+    }
+  }
+  // At most 2^31 - 1 cubed programs: int64 holds the count.
+  const int64_t count = int64_t{grid_x} * grid_y * grid_z;
+  Grid grid{program, args, grid_x, grid_y, grid_z};
+  int status = tcpu::ParallelFor(count, 1, [&grid](int64_t begin, int64_t end) {
+    for (int64_t id = begin; id < end; ++id) {
+      const auto x = static_cast<int32_t>(id % grid.x);
+      const auto y = static_cast<int32_t>((id / grid.x) % grid.y);
+      const auto z = static_cast<int32_t>(id / (int64_t{grid.x} * grid.y));
+      grid.program(grid.args, x, y, z, grid.x, grid.y, grid.z);
+    }
+  });
+  if (status != TCPU_OK) return status;
+  return tcpu::Succeed();
+}
