@@ -16,7 +16,8 @@ the objects are Armv8-A NEON code that runs on every CPU model of the QEMU matri
 """
 
 def _triton_objects_impl(ctx):
-    outputs = []
+    objects = []
+    headers = []
     for src in ctx.files.srcs:
         if not src.basename.endswith(".ttir"):
             fail("triton_kernel_library(%s): %s is not a .ttir file" % (ctx.label.name, src.path))
@@ -38,8 +39,12 @@ def _triton_objects_impl(ctx):
                 mnemonic = "TritonCompile" if emit == "obj" else "TritonHeader",
                 progress_message = "tcpu-compile --emit=%s %s" % (emit, src.short_path),
             )
-        outputs += [obj, header]
-    return [DefaultInfo(files = depset(outputs))]
+        objects.append(obj)
+        headers.append(header)
+    return [
+        DefaultInfo(files = depset(objects + headers)),
+        OutputGroupInfo(objects = depset(objects), headers = depset(headers)),
+    ]
 
 _triton_objects = rule(
     implementation = _triton_objects_impl,
@@ -65,16 +70,23 @@ def triton_kernel_library(name, srcs, target = "", deps = [], **kwargs):
       **kwargs: passed to the cc_library (visibility, tags, ...).
     """
     _triton_objects(
-        name = name + "_objects",
+        name = name + "_compile",
         srcs = srcs,
         target = target,
         target_compatible_with = ["@platforms//cpu:aarch64"],
         visibility = ["//visibility:private"],
     )
+    for group in ["objects", "headers"]:
+        native.filegroup(
+            name = "%s_%s" % (name, group),
+            srcs = [":" + name + "_compile"],
+            output_group = group,
+            visibility = ["//visibility:private"],
+        )
     native.cc_library(
         name = name,
         srcs = [":" + name + "_objects"],
-        hdrs = [":" + name + "_objects"],
+        hdrs = [":" + name + "_headers"],
         deps = deps + ["//runtime/triton"],
         target_compatible_with = ["@platforms//cpu:aarch64"],
         **kwargs

@@ -37,6 +37,7 @@ void buildTcpuToLlvmPipeline(OpPassManager& pm) {
   vector_options.armSVE = true;
   pm.addPass(createConvertVectorToLLVMPass(vector_options));
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());
   pm.addPass(createConvertControlFlowToLLVMPass());

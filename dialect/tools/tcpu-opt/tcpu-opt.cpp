@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
   mlir::registerConvertVectorToLLVMPassPass();
   mlir::registerFinalizeMemRefToLLVMConversionPassPass();
   mlir::registerArithToLLVMConversionPassPass();
+  mlir::registerConvertMathToLLVMPass();
   mlir::registerConvertIndexToLLVMPassPass();
   mlir::registerConvertControlFlowToLLVMPassPass();
   mlir::registerConvertFuncToLLVMPassPass();

@@ -27,8 +27,10 @@ FailureOr<SmallVector<Value>> ApplyCombine(OpBuilder& b, Operation* owner, Regio
                                            ArrayRef<int64_t> shape) {
   Block& block = region.front();
   IRMapping mapping;
-  for (auto [index, value] : llvm::enumerate(llvm::concat<const Value>(lhs, rhs))) {
-    mapping.map(block.getArgument(index), value);
+  SmallVector<Value> arguments(lhs.begin(), lhs.end());
+  arguments.append(rhs.begin(), rhs.end());
+  for (auto [argument, value] : llvm::zip(block.getArguments(), arguments)) {
+    mapping.map(argument, value);
   }
   auto vector_of = [&](Type scalar) { return VectorType::get(shape, scalar); };
   for (Operation& op : block.without_terminator()) {
