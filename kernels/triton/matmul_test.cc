@@ -1,0 +1,134 @@
+// Triton tutorial 03 (matmul_{f32,bf16,i8}.ttir: 16x32 tiles, BLOCK_K = 32, grouped program
+// ids with GROUP_SIZE_M = 4, ragged masks) against references: f32 and bf16 (f32
+// accumulation, bf16 output) within rounding of a float64 sum, int8 (int32 accumulation)
+// exactly. Shapes with tails in M, N and K, padded strides, 1/2/4 threads; nothing outside
+// C's M x N block is written.
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "kernels/triton/matmul_bf16.h"
+#include "kernels/triton/matmul_f32.h"
+#include "kernels/triton/matmul_i8.h"
+#include "tcpu/bf16.h"
+#include "tcpu/status.h"
+#include "tcpu/threads.h"
+
+namespace {
+
+struct Shape {
+  int32_t m, n, k;
+};
+constexpr Shape kShapes[] = {{1, 1, 1}, {16, 32, 32}, {37, 45, 70}, {64, 96, 128}, {5, 70, 33}};
+constexpr int32_t kPad = 3;  // extra elements per row of every matrix
+
+int32_t Grid(const Shape& s) { return ((s.m + 15) / 16) * ((s.n + 31) / 32); }
+
+// Runs `launch` for every shape and thread count; `check(shape, threads)` verifies.
+template <typename Launch>
+void ForShapesAndThreads(Launch&& launch) {
+  for (int threads : {1, 2, 4}) {
+    ASSERT_EQ(tcpu_set_num_threads(threads), TCPU_OK);
+    for (const Shape& shape : kShapes) launch(shape, threads);
+  }
+}
+
+double Value(int64_t i, double scale) { return std::sin(0.7 * static_cast<double>(i)) * scale; }
+
+TEST(TritonMatmulTest, F32MatchesFloat64Reference) {
+  ForShapesAndThreads([](const Shape& s, int threads) {
+    const int32_t lda = s.k + kPad, ldb = s.n + kPad, ldc = s.n + kPad;
+    std::vector<float> a(static_cast<size_t>(s.m) * lda), b(static_cast<size_t>(s.k) * ldb);
+    for (size_t i = 0; i < a.size(); ++i) a[i] = static_cast<float>(Value(i, 1.0));
+    for (size_t i = 0; i < b.size(); ++i) b[i] = static_cast<float>(Value(i + 99, 1.0));
+    std::vector<float> c(static_cast<size_t>(s.m) * ldc, -1.0f);
+    ASSERT_EQ(tcpu_launch_matmul_kernel_f32(a.data(), b.data(), c.data(), s.m, s.n, s.k, lda,
+                                            ldb, ldc, Grid(s), 1, 1),
+              TCPU_OK);
+    for (int32_t i = 0; i < s.m; ++i) {
+      for (int32_t j = 0; j < ldc; ++j) {
+        const float got = c[static_cast<size_t>(i) * ldc + j];
+        if (j >= s.n) {
+          ASSERT_EQ(got, -1.0f) << "wrote C padding at " << i << "," << j;
+          continue;
+        }
+        double sum = 0.0, magnitude = 0.0;
+        for (int32_t p = 0; p < s.k; ++p) {
+          const double term = double{a[static_cast<size_t>(i) * lda + p]} *
+                              b[static_cast<size_t>(p) * ldb + j];
+          sum += term;
+          magnitude += std::fabs(term);
+        }
+        ASSERT_NEAR(got, sum, 1e-6 * magnitude + 1e-7)
+            << s.m << "x" << s.n << "x" << s.k << " at " << i << "," << j << " threads "
+            << threads;
+      }
+    }
+  });
+}
+
+TEST(TritonMatmulTest, Bf16AccumulatesInF32) {
+  ForShapesAndThreads([](const Shape& s, int threads) {
+    const int32_t lda = s.k + kPad, ldb = s.n + kPad, ldc = s.n + kPad;
+    std::vector<uint16_t> a(static_cast<size_t>(s.m) * lda), b(static_cast<size_t>(s.k) * ldb);
+    for (size_t i = 0; i < a.size(); ++i) a[i] = tcpu_f32_to_bf16(static_cast<float>(Value(i, 2.0)));
+    for (size_t i = 0; i < b.size(); ++i) {
+      b[i] = tcpu_f32_to_bf16(static_cast<float>(Value(i + 5, 2.0)));
+    }
+    std::vector<uint16_t> c(static_cast<size_t>(s.m) * ldc, 0xFFFF);
+    ASSERT_EQ(tcpu_launch_matmul_kernel_bf16(a.data(), b.data(), c.data(), s.m, s.n, s.k, lda,
+                                             ldb, ldc, Grid(s), 1, 1),
+              TCPU_OK);
+    for (int32_t i = 0; i < s.m; ++i) {
+      for (int32_t j = 0; j < ldc; ++j) {
+        const uint16_t got = c[static_cast<size_t>(i) * ldc + j];
+        if (j >= s.n) {
+          ASSERT_EQ(got, 0xFFFF) << "wrote C padding at " << i << "," << j;
+          continue;
+        }
+        double sum = 0.0, magnitude = 0.0;
+        for (int32_t p = 0; p < s.k; ++p) {
+          const double term = double{tcpu_bf16_to_f32(a[static_cast<size_t>(i) * lda + p])} *
+                              tcpu_bf16_to_f32(b[static_cast<size_t>(p) * ldb + j]);
+          sum += term;
+          magnitude += std::fabs(term);
+        }
+        // One bf16 rounding of the result plus f32 accumulation error.
+        ASSERT_NEAR(tcpu_bf16_to_f32(got), sum, std::fabs(sum) / 128.0 + 1e-6 * magnitude)
+            << s.m << "x" << s.n << "x" << s.k << " at " << i << "," << j << " threads "
+            << threads;
+      }
+    }
+  });
+}
+
+TEST(TritonMatmulTest, Int8AccumulatesExactlyInInt32) {
+  ForShapesAndThreads([](const Shape& s, int threads) {
+    const int32_t lda = s.k + kPad, ldb = s.n + kPad, ldc = s.n + kPad;
+    std::vector<int8_t> a(static_cast<size_t>(s.m) * lda), b(static_cast<size_t>(s.k) * ldb);
+    for (size_t i = 0; i < a.size(); ++i) a[i] = static_cast<int8_t>((i * 37 + 11) % 255 - 127);
+    for (size_t i = 0; i < b.size(); ++i) b[i] = static_cast<int8_t>((i * 53 + 7) % 255 - 127);
+    std::vector<int32_t> c(static_cast<size_t>(s.m) * ldc, -7);
+    ASSERT_EQ(tcpu_launch_matmul_kernel_i8(a.data(), b.data(), c.data(), s.m, s.n, s.k, lda, ldb,
+                                           ldc, Grid(s), 1, 1),
+              TCPU_OK);
+    for (int32_t i = 0; i < s.m; ++i) {
+      for (int32_t j = 0; j < ldc; ++j) {
+        int32_t expected = -7;
+        if (j < s.n) {
+          expected = 0;
+          for (int32_t p = 0; p < s.k; ++p) {
+            expected += int32_t{a[static_cast<size_t>(i) * lda + p]} *
+                        b[static_cast<size_t>(p) * ldb + j];
+          }
+        }
+        ASSERT_EQ(c[static_cast<size_t>(i) * ldc + j], expected)
+            << s.m << "x" << s.n << "x" << s.k << " at " << i << "," << j << " threads "
+            << threads;
+      }
+    }
+  });
+}
+
+}  // namespace
