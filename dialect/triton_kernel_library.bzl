@@ -6,6 +6,7 @@
         name = "vector_add",
         srcs = ["vector_add.ttir"],
         # target = '#tcpu.target<arch = "armv9-a", features = ["sve2"], vector_bits = 0>',
+        # variants = {"dotprod": TRITON_TARGETS["dotprod"]},
     )
 
 Each K.ttir becomes an aarch64 object (tcpu-compile K.ttir -o K.o) holding every kernel NAME
@@ -13,7 +14,19 @@ of the module and its launcher tcpu_launch_NAME, and a generated header K.h decl
 (tcpu-compile --emit=header), included as "<package>/K.h". The cc_library links the runtime's
 launcher support (//runtime/triton). tcpu-compile runs on the build host. Without `target`,
 the objects are Armv8-A NEON code that runs on every CPU model of the QEMU matrix.
+
+`variants` (name -> #tcpu.target, best first) compiles each kernel again for each target
+(NAME__<name>, an object of its own); tcpu_launch_NAME then runs the first variant whose
+features the CPU has (after TCPU_DISABLE), the baseline otherwise, and tcpu_variant_NAME()
+says which.
 """
+
+# Targets for `variants`: what the runtime's dispatch tells apart (tcpu/cpu.h features).
+TRITON_TARGETS = {
+    "dotprod": '#tcpu.target<arch = "armv8.2-a", features = ["dotprod"], vector_bits = 0>',
+    "i8mm": '#tcpu.target<arch = "armv8.6-a", features = ["dotprod", "i8mm", "bf16"], vector_bits = 0>',
+    "sve2": '#tcpu.target<arch = "armv9-a", features = ["sve2", "dotprod", "i8mm", "bf16"], vector_bits = 0>',
+}
 
 def _triton_objects_impl(ctx):
     objects = []
@@ -24,20 +37,27 @@ def _triton_objects_impl(ctx):
         stem = src.basename[:-len(".ttir")]
         obj = ctx.actions.declare_file("%s/%s.o" % (ctx.label.name, stem))
         header = ctx.actions.declare_file(stem + ".h")
-        for output, emit in [(obj, "obj"), (header, "header")]:
+        baseline_flags = ["--emit=obj"] + ["--dispatch=" + entry for entry in ctx.attr.variants]
+        if ctx.attr.target:
+            baseline_flags.append("--target=" + ctx.attr.target)
+        runs = [(obj, baseline_flags), (header, ["--emit=header"])]
+        for entry in ctx.attr.variants:
+            variant, target = entry.split("=", 1)
+            variant_obj = ctx.actions.declare_file("%s/%s__%s.o" % (ctx.label.name, stem, variant))
+            runs.append((variant_obj, ["--emit=obj", "--variant=" + variant, "--target=" + target]))
+            objects.append(variant_obj)
+        for output, flags in runs:
             args = ctx.actions.args()
             args.add(src)
             args.add("-o", output)
-            args.add("--emit=" + emit)
-            if ctx.attr.target:
-                args.add("--target=" + ctx.attr.target)
+            args.add_all(flags)
             ctx.actions.run(
                 executable = ctx.executable._tcpu_compile,
                 arguments = [args],
                 inputs = [src],
                 outputs = [output],
-                mnemonic = "TritonCompile" if emit == "obj" else "TritonHeader",
-                progress_message = "tcpu-compile --emit=%s %s" % (emit, src.short_path),
+                mnemonic = "TritonCompile",
+                progress_message = "tcpu-compile %s -> %s" % (src.short_path, output.basename),
             )
         objects.append(obj)
         headers.append(header)
@@ -51,6 +71,7 @@ _triton_objects = rule(
     attrs = {
         "srcs": attr.label_list(allow_files = [".ttir"], mandatory = True),
         "target": attr.string(doc = "A #tcpu.target<...> for every module."),
+        "variants": attr.string_list(doc = "NAME=#tcpu.target<...> entries, best first."),
         "_tcpu_compile": attr.label(
             default = "//dialect:tcpu-compile",
             executable = True,
@@ -59,13 +80,14 @@ _triton_objects = rule(
     },
 )
 
-def triton_kernel_library(name, srcs, target = "", deps = [], **kwargs):
+def triton_kernel_library(name, srcs, target = "", variants = {}, deps = [], **kwargs):
     """A cc_library `name` of the kernels in `srcs` (.ttir), with generated headers.
 
     Args:
       name: the cc_library.
       srcs: TTIR files, one object and one header each.
-      target: optional #tcpu.target<...> text for every module.
+      target: optional #tcpu.target<...> text for every module (the baseline).
+      variants: name -> #tcpu.target<...> of further compiled forms, best first.
       deps: further libraries the kernels need.
       **kwargs: passed to the cc_library (visibility, tags, ...).
     """
@@ -73,6 +95,7 @@ def triton_kernel_library(name, srcs, target = "", deps = [], **kwargs):
         name = name + "_compile",
         srcs = srcs,
         target = target,
+        variants = ["%s=%s" % (variant, variant_target) for variant, variant_target in variants.items()],
         target_compatible_with = ["@platforms//cpu:aarch64"],
         visibility = ["//visibility:private"],
     )

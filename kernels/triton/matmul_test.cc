@@ -5,6 +5,8 @@
 // C's M x N block is written.
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
+#include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -129,6 +131,19 @@ TEST(TritonMatmulTest, Int8AccumulatesExactlyInInt32) {
       }
     }
   });
+}
+
+// The int8 kernel is also compiled as SMMLA (i8mm) and SDOT (dotprod) tiles: the launcher
+// must pick the best the QEMU variant's CPU has (TCPU_EXPECT_FEATURES, set by the matrix).
+TEST(TritonMatmulTest, Int8RunsTheBestVariantForThisCpu) {
+  const char* features = std::getenv("TCPU_EXPECT_FEATURES");
+  if (features == nullptr) GTEST_SKIP() << "not run by the QEMU matrix";
+  const std::string list = std::string(",") + features + ",";
+  const char* expected = list.find(",i8mm,") != std::string::npos      ? "matmul_kernel_i8:i8mm"
+                         : list.find(",dotprod,") != std::string::npos ? "matmul_kernel_i8:dotprod"
+                                                                       : "matmul_kernel_i8:baseline";
+  EXPECT_STREQ(tcpu_variant_matmul_kernel_i8(), expected);
+  EXPECT_STREQ(tcpu_variant_matmul_kernel_f32(), "matmul_kernel_f32:baseline");
 }
 
 }  // namespace

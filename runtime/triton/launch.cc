@@ -2,6 +2,7 @@
 #include <cstdint>
 
 #include "runtime/check.h"
+#include "runtime/dispatch.h"
 #include "runtime/thread_pool.h"
 #include "tcpu/status.h"
 #include "tcpu/triton.h"
@@ -16,13 +17,25 @@ struct Grid {
 
 }  // namespace
 
-extern "C" int tcpu_triton_launch(const char* kernel, tcpu_triton_program program,
-                                  const void* args, int32_t grid_x, int32_t grid_y,
-                                  int32_t grid_z) {
-  if (kernel == nullptr) kernel = "(unnamed kernel)";
-  if (program == nullptr) {
-    return tcpu::Fail(TCPU_ERR_NULL_POINTER, "tcpu_launch_%s: the program entry is NULL", kernel);
+extern "C" int32_t tcpu_triton_select(const tcpu_triton_variant* variants, int32_t count) {
+  if (variants == nullptr || count < 1) return -1;
+  const uint32_t active = tcpu::ActiveFeatures();
+  for (int32_t i = 0; i + 1 < count; ++i) {
+    if ((variants[i].required_features & active) == variants[i].required_features) return i;
   }
+  return count - 1;
+}
+
+extern "C" int tcpu_triton_launch(const char* kernel, const tcpu_triton_variant* variants,
+                                  int32_t count, const void* args, int32_t grid_x,
+                                  int32_t grid_y, int32_t grid_z) {
+  if (kernel == nullptr) kernel = "(unnamed kernel)";
+  const int32_t chosen = tcpu_triton_select(variants, count);
+  if (chosen < 0 || variants[chosen].program == nullptr) {
+    return tcpu::Fail(TCPU_ERR_NULL_POINTER, "tcpu_launch_%s: no program entry (%d variants)",
+                      kernel, count);
+  }
+  const tcpu_triton_program program = variants[chosen].program;
   const int32_t dims[3] = {grid_x, grid_y, grid_z};
   const char* names[3] = {"grid_x", "grid_y", "grid_z"};
   for (int i = 0; i < 3; ++i) {
@@ -32,9 +45,9 @@ extern "C" int tcpu_triton_launch(const char* kernel, tcpu_triton_program progra
     }
   }
   // At most 2^31 - 1 cubed programs: int64 holds the count.
-  const int64_t count = int64_t{grid_x} * grid_y * grid_z;
+  const int64_t programs = int64_t{grid_x} * grid_y * grid_z;
   Grid grid{program, args, grid_x, grid_y, grid_z};
-  int status = tcpu::ParallelFor(count, 1, [&grid](int64_t begin, int64_t end) {
+  int status = tcpu::ParallelFor(programs, 1, [&grid](int64_t begin, int64_t end) {
     for (int64_t id = begin; id < end; ++id) {
       const auto x = static_cast<int32_t>(id % grid.x);
       const auto y = static_cast<int32_t>((id / grid.x) % grid.y);

@@ -29,8 +29,10 @@ bool isTritonModule(ModuleOp module);
 // Stages 1-9 (TTIR -> tcpu and upstream dialects on vectors).
 void buildTritonToTcpuPipeline(OpPassManager& pm);
 
-// TTIR -> LLVM dialect: stages 1-9, the tcpu-to-llvm pipeline, then the launchers.
-void buildTritonToLlvmPipeline(OpPassManager& pm);
+// TTIR -> LLVM dialect: stages 1-9, the tcpu-to-llvm pipeline, then the launchers (for a
+// variant of the kernels, or with a table of variants; see tcpu-emit-triton-launchers).
+void buildTritonToLlvmPipeline(OpPassManager& pm,
+                               const TcpuEmitTritonLaunchersOptions& launchers = {});
 
 // Registers the passes and the triton-to-llvm pipeline with the tools.
 void registerTritonPipelines();

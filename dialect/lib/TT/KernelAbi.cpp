@@ -59,7 +59,10 @@ LogicalResult writeKernelHeader(ModuleOp module, StringRef guard, llvm::raw_ostr
           "int32_t grid_z);\n";
     os << "/* Every program of the grid on the thread pool; 0 or a negative tcpu_status. */\n";
     os << "int tcpu_launch_" << name << "(" << params
-       << "int32_t grid_x, int32_t grid_y, int32_t grid_z);\n\n";
+       << "int32_t grid_x, int32_t grid_y, int32_t grid_z);\n";
+    os << "/* The variant tcpu_launch_" << name << " runs on this CPU (\"" << name
+       << ":baseline\" or \"" << name << ":<variant>\"). */\n";
+    os << "const char* tcpu_variant_" << name << "(void);\n\n";
   }
   os << "#ifdef __cplusplus\n}\n#endif\n\n#endif  /* " << guard << " */\n";
   return success();

@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
@@ -59,6 +60,14 @@ cl::opt<std::string> output_file("o", cl::desc("Output file"), cl::value_desc("f
 cl::opt<std::string> target_text("target",
                                  cl::desc("A #tcpu.target<...> that replaces the module's"),
                                  cl::init(""));
+cl::opt<std::string> variant(
+    "variant", cl::desc("TTIR: compile the kernels as variant S of another object's launcher "
+                        "(NAME__S and NAME__S__program only)"),
+    cl::init(""));
+cl::list<std::string> dispatch(
+    "dispatch",
+    cl::desc("TTIR: a variant S=#tcpu.target<...> the launcher may choose (repeat, best first); "
+             "its object is compiled with --variant=S --target=<the same target>"));
 cl::opt<std::string> mattr("mattr", cl::desc("LLVM AArch64 features (override the target)"),
                            cl::init(""));
 cl::opt<std::string> mcpu("mcpu", cl::desc("LLVM CPU name"), cl::init("generic"));
@@ -76,6 +85,36 @@ cl::opt<Emit> emit("emit", cl::desc("What to write"), cl::init(Emit::kObject),
 int Fail(const llvm::Twine& message) {
   llvm::errs() << "tcpu-compile: " << message << "\n";
   return 1;
+}
+
+// The TCPU_FEATURE_* bits (tcpu/cpu.h) a target needs at run time.
+uint32_t RequiredFeatures(mlir::tcpu::TargetAttr target) {
+  uint32_t bits = 0;
+  if (target.hasFeature("dotprod")) bits |= 1u << 0;
+  if (target.hasFeature("i8mm")) bits |= 1u << 1;
+  if (target.hasFeature("bf16")) bits |= 1u << 2;
+  if (target.hasFeature("sve")) bits |= 1u << 3;
+  if (target.hasFeature("sve2")) bits |= 1u << 4;
+  return bits;
+}
+
+// --dispatch=S=#tcpu.target<...> entries as the launcher pass's S=BITS (kept in `storage`,
+// which the options refer to).
+bool LauncherOptions(mlir::MLIRContext& context, std::vector<std::string>& storage,
+                     mlir::tt::TcpuEmitTritonLaunchersOptions& options) {
+  options.variant = variant;
+  for (const std::string& entry : dispatch) {
+    auto [name, text] = llvm::StringRef(entry).split('=');
+    auto target =
+        llvm::dyn_cast_or_null<mlir::tcpu::TargetAttr>(mlir::parseAttribute(text, &context));
+    if (name.empty() || !target) {
+      Fail("--dispatch='" + entry + "': expected NAME=#tcpu.target<...>");
+      return false;
+    }
+    storage.push_back((name + "=" + llvm::Twine(RequiredFeatures(target))).str());
+  }
+  options.dispatch = storage;
+  return true;
 }
 
 llvm::CodeGenOptLevel CodeGenLevel(unsigned level) {
@@ -175,8 +214,14 @@ int main(int argc, char** argv) {
   mlir::PassManager pm(&context);
   // TTIR (Triton's printed IR) runs the whole Triton pipeline, launchers included.
   if (mlir::tt::isTritonModule(*module)) {
-    mlir::tt::buildTritonToLlvmPipeline(pm);
+    mlir::tt::TcpuEmitTritonLaunchersOptions launchers;
+    std::vector<std::string> dispatch_entries;
+    if (!LauncherOptions(context, dispatch_entries, launchers)) return 1;
+    mlir::tt::buildTritonToLlvmPipeline(pm, launchers);
   } else {
+    if (!variant.empty() || !dispatch.empty()) {
+      return Fail("--variant and --dispatch apply to TTIR modules (Triton kernels) only");
+    }
     mlir::tcpu::buildTcpuToLlvmPipeline(pm);
   }
   if (mlir::failed(pm.run(*module))) return Fail("lowering to the LLVM dialect failed (see above)");

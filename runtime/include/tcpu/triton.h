@@ -17,6 +17,12 @@
  *       TCPU_ERR_THREADS / TCPU_ERR_INVALID_ENV if the pool cannot start.
  *       tcpu_last_error_detail() names the kernel and the value.
  *
+ *   const char* tcpu_variant_NAME(void);
+ *       The variant tcpu_launch_NAME runs on this CPU: "NAME:baseline", or "NAME:<variant>"
+ *       when the kernel was also compiled for other targets (triton_kernel_library's
+ *       `variants`, tcpu-compile --dispatch): the first variant whose features the CPU has,
+ *       after TCPU_DISABLE, in the order given; the baseline otherwise.
+ *
  * Programs of one launch may run in any order and concurrently; like Triton on a GPU, a
  * kernel must not depend on their order. Pointers are not checked (their extents are not
  * part of the ABI): masks in the kernel keep its accesses in bounds. Block pointers and
@@ -37,11 +43,23 @@ typedef void (*tcpu_triton_program)(const void* args, int32_t pid_x, int32_t pid
                                     int32_t pid_z, int32_t grid_x, int32_t grid_y,
                                     int32_t grid_z);
 
-/* Checks the grid and runs program(args, x, y, z, grid...) for every x < grid_x,
- * y < grid_y, z < grid_z on the thread pool. `kernel` names the kernel in error details.
- * Called by the generated tcpu_launch_NAME functions. */
-int tcpu_triton_launch(const char* kernel, tcpu_triton_program program, const void* args,
-                       int32_t grid_x, int32_t grid_y, int32_t grid_z);
+/* One compiled form of a kernel: a name ("NAME:dotprod"), the TCPU_FEATURE_* bits it needs
+ * and its per-program entry. */
+typedef struct tcpu_triton_variant {
+  const char* name;
+  uint32_t required_features;
+  tcpu_triton_program program;
+} tcpu_triton_variant;
+
+/* The index of the first of `count` variants whose required features are active (after
+ * TCPU_DISABLE); the last variant must require nothing. -1 for a NULL table or count < 1. */
+int32_t tcpu_triton_select(const tcpu_triton_variant* variants, int32_t count);
+
+/* Checks the grid, selects a variant (tcpu_triton_select) and runs its program(args, x, y, z,
+ * grid...) for every x < grid_x, y < grid_y, z < grid_z on the thread pool. `kernel` names
+ * the kernel in error details. Called by the generated tcpu_launch_NAME functions. */
+int tcpu_triton_launch(const char* kernel, const tcpu_triton_variant* variants, int32_t count,
+                       const void* args, int32_t grid_x, int32_t grid_y, int32_t grid_z);
 
 #ifdef __cplusplus
 }

@@ -1,10 +1,16 @@
-// tt-to-tcpu-dot: d = a x b + c on vectors. Inputs narrower than the accumulator are
-// widened (f16/bf16 -> f32, i8 -> i32); the product is K outer products of a's columns and
-// b's rows accumulated into c (vector.outerproduct: one broadcast FMA per row of c), which
-// the backend turns into FMLA/MLA by element. A batched (3-D) dot runs batch by batch.
+// tt-to-tcpu-dot: d = a x b + c on vectors, by what the module's #tcpu.target offers:
+//   i8 x i8 -> i32 with i8mm:    2x2 output blocks on tcpu.smmla (8 k per instruction);
+//   i8 x i8 -> i32 with dotprod: 4-wide output rows on tcpu.sdot (4 k per instruction);
+//   otherwise: inputs widened to the accumulator type (f16/bf16 -> f32, i8 -> i32) and K outer
+//   products of a's columns and b's rows (vector.outerproduct: one broadcast FMA per row of
+//   c, FMLA/MLA by element in the backend).
+// Operands are rearranged in registers with shuffles: the tile in memory stays Triton's.
+// A batched (3-D) dot runs batch by batch.
 #include "TypeConverter.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "tcpu/TcpuAttrs.h"
+#include "tcpu/TcpuOps.h"
 #include "tt/TTOps.h"
 #include "tt/TTToTcpuPasses.h"
 
@@ -40,6 +46,159 @@ Value OuterProducts(OpBuilder& b, Location loc, Value a, Value bm, Value c) {
   return c;
 }
 
+SmallVector<Value> Rows(OpBuilder& b, Location loc, Value matrix) {
+  SmallVector<Value> rows;
+  for (int64_t i = 0; i < cast<VectorType>(matrix.getType()).getDimSize(0); ++i) {
+    rows.push_back(b.create<vector::ExtractOp>(loc, matrix, i));
+  }
+  return rows;
+}
+
+SmallVector<int64_t> Iota(int64_t n) {
+  SmallVector<int64_t> indices(n);
+  for (int64_t i = 0; i < n; ++i) indices[i] = i;
+  return indices;
+}
+
+// The 1-D vectors `parts` one after the other.
+Value Concat(OpBuilder& b, Location loc, ArrayRef<Value> parts) {
+  if (parts.size() == 1) return parts[0];
+  size_t half = parts.size() / 2;
+  Value low = Concat(b, loc, parts.take_front(half));
+  Value high = Concat(b, loc, parts.drop_front(half));
+  int64_t size = cast<VectorType>(low.getType()).getDimSize(0) +
+                 cast<VectorType>(high.getType()).getDimSize(0);
+  return b.create<vector::ShuffleOp>(loc, low, high, Iota(size));
+}
+
+Value Gather(OpBuilder& b, Location loc, Value source, ArrayRef<int64_t> indices) {
+  return b.create<vector::ShuffleOp>(loc, source, source, indices);
+}
+
+Value Matrix(OpBuilder& b, Location loc, ArrayRef<Value> rows, VectorType type) {
+  Value result = b.create<arith::ConstantOp>(loc, type, b.getZeroAttr(type));
+  for (auto [i, row] : llvm::enumerate(rows)) {
+    result = b.create<vector::InsertOp>(loc, row, result, static_cast<int64_t>(i));
+  }
+  return result;
+}
+
+// c[M, N] += a[M, K] x b[K, N] (i8 -> i32) on SMMLA: acc[p][t] holds rows 2p, 2p+1 x
+// columns 2t, 2t+1; each instruction adds 8 k. Needs M, N even and K % 8 == 0.
+Value SmmlaTiles(OpBuilder& b, Location loc, Value a, Value bm, Value c) {
+  auto c_type = cast<VectorType>(c.getType());
+  int64_t m = c_type.getDimSize(0), n = c_type.getDimSize(1);
+  int64_t k = cast<VectorType>(a.getType()).getDimSize(1);
+  SmallVector<Value> a_rows = Rows(b, loc, a), b_rows = Rows(b, loc, bm), c_rows = Rows(b, loc, c);
+  auto acc_type = VectorType::get({4}, b.getI32Type());
+  // b's 8-k blocks of column pairs: [B[8c..8c+7, 2t], B[8c..8c+7, 2t+1]].
+  SmallVector<SmallVector<Value>> b_pairs(n / 2);
+  for (int64_t chunk = 0; chunk < k / 8; ++chunk) {
+    Value rows = Concat(b, loc, ArrayRef<Value>(b_rows).slice(8 * chunk, 8));
+    for (int64_t t = 0; t < n / 2; ++t) {
+      SmallVector<int64_t> indices;
+      for (int64_t column : {2 * t, 2 * t + 1}) {
+        for (int64_t kk = 0; kk < 8; ++kk) indices.push_back(kk * n + column);
+      }
+      b_pairs[t].push_back(Gather(b, loc, rows, indices));
+    }
+  }
+  SmallVector<Value> result_rows;
+  for (int64_t p = 0; p < m / 2; ++p) {
+    SmallVector<Value> a_pairs;
+    for (int64_t chunk = 0; chunk < k / 8; ++chunk) {
+      SmallVector<int64_t> indices;
+      for (int64_t kk = 0; kk < 8; ++kk) indices.push_back(8 * chunk + kk);
+      for (int64_t kk = 0; kk < 8; ++kk) indices.push_back(k + 8 * chunk + kk);
+      a_pairs.push_back(
+          b.create<vector::ShuffleOp>(loc, a_rows[2 * p], a_rows[2 * p + 1], indices));
+    }
+    SmallVector<Value> blocks;
+    for (int64_t t = 0; t < n / 2; ++t) {
+      Value acc = b.create<vector::ShuffleOp>(loc, c_rows[2 * p], c_rows[2 * p + 1],
+                                              ArrayRef<int64_t>{2 * t, 2 * t + 1, n + 2 * t,
+                                                                n + 2 * t + 1});
+      for (int64_t chunk = 0; chunk < k / 8; ++chunk) {
+        acc = b.create<tcpu::SmmlaOp>(loc, acc_type, acc, a_pairs[chunk], b_pairs[t][chunk]);
+      }
+      blocks.push_back(acc);
+    }
+    Value all = Concat(b, loc, blocks);
+    SmallVector<int64_t> even, odd;
+    for (int64_t t = 0; t < n / 2; ++t) {
+      even.append({4 * t, 4 * t + 1});
+      odd.append({4 * t + 2, 4 * t + 3});
+    }
+    result_rows.push_back(Gather(b, loc, all, even));
+    result_rows.push_back(Gather(b, loc, all, odd));
+  }
+  return Matrix(b, loc, result_rows, c_type);
+}
+
+// c[M, N] += a[M, K] x b[K, N] (i8 -> i32) on SDOT: acc[m][j] holds row m, columns
+// 4j..4j+3; each instruction adds 4 k. Needs N % 4 == 0 and K % 4 == 0.
+Value SdotTiles(OpBuilder& b, Location loc, Value a, Value bm, Value c) {
+  auto c_type = cast<VectorType>(c.getType());
+  int64_t m = c_type.getDimSize(0), n = c_type.getDimSize(1);
+  int64_t k = cast<VectorType>(a.getType()).getDimSize(1);
+  SmallVector<Value> a_rows = Rows(b, loc, a), b_rows = Rows(b, loc, bm), c_rows = Rows(b, loc, c);
+  auto acc_type = VectorType::get({4}, b.getI32Type());
+  // b's 4-k blocks of 4 columns: byte 4n + kk is B[4q + kk, 4j + n].
+  SmallVector<SmallVector<Value>> b_quads(n / 4);
+  for (int64_t q = 0; q < k / 4; ++q) {
+    Value rows = Concat(b, loc, ArrayRef<Value>(b_rows).slice(4 * q, 4));
+    for (int64_t j = 0; j < n / 4; ++j) {
+      SmallVector<int64_t> indices;
+      for (int64_t column = 0; column < 4; ++column) {
+        for (int64_t kk = 0; kk < 4; ++kk) indices.push_back(kk * n + 4 * j + column);
+      }
+      b_quads[j].push_back(Gather(b, loc, rows, indices));
+    }
+  }
+  SmallVector<Value> result_rows;
+  for (int64_t row = 0; row < m; ++row) {
+    SmallVector<Value> a_quads;
+    for (int64_t q = 0; q < k / 4; ++q) {
+      SmallVector<int64_t> indices;
+      for (int64_t lane = 0; lane < 4; ++lane) {
+        for (int64_t kk = 0; kk < 4; ++kk) indices.push_back(4 * q + kk);
+      }
+      a_quads.push_back(Gather(b, loc, a_rows[row], indices));
+    }
+    SmallVector<Value> blocks;
+    for (int64_t j = 0; j < n / 4; ++j) {
+      Value acc = b.create<vector::ExtractStridedSliceOp>(loc, c_rows[row],
+                                                          ArrayRef<int64_t>{4 * j},
+                                                          ArrayRef<int64_t>{4},
+                                                          ArrayRef<int64_t>{1});
+      for (int64_t q = 0; q < k / 4; ++q) {
+        acc = b.create<tcpu::SdotOp>(loc, acc_type, acc, a_quads[q], b_quads[j][q]);
+      }
+      blocks.push_back(acc);
+    }
+    result_rows.push_back(Concat(b, loc, blocks));
+  }
+  return Matrix(b, loc, result_rows, c_type);
+}
+
+enum class Int8Path { kOuterProducts, kSdot, kSmmla };
+
+Int8Path ChooseInt8Path(DotOp op) {
+  auto a = cast<RankedTensorType>(op.getA().getType());
+  auto b = cast<RankedTensorType>(op.getB().getType());
+  if (!a.getElementType().isInteger(8) || !b.getElementType().isInteger(8) || a.getRank() != 2) {
+    return Int8Path::kOuterProducts;
+  }
+  tcpu::TargetAttr target = tcpu::getEnclosingTarget(op);
+  if (!target) return Int8Path::kOuterProducts;
+  int64_t m = a.getDimSize(0), k = a.getDimSize(1), n = b.getDimSize(1);
+  if (target.hasFeature("i8mm") && m % 2 == 0 && n % 2 == 0 && k % 8 == 0) {
+    return Int8Path::kSmmla;
+  }
+  if (target.hasFeature("dotprod") && n % 4 == 0 && k % 4 == 0) return Int8Path::kSdot;
+  return Int8Path::kOuterProducts;
+}
+
 struct Dot : OpConversionPattern<DotOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(DotOp op, OpAdaptor adaptor,
@@ -51,6 +210,18 @@ struct Dot : OpConversionPattern<DotOp> {
     if (getElementTypeOrSelf(op.getA().getType()).getIntOrFloatBitWidth() == 8 &&
         isa<FloatType>(getElementTypeOrSelf(op.getA().getType()))) {
       return op.emitError() << "fp8 dot operands are not supported on this CPU backend";
+    }
+    switch (ChooseInt8Path(op)) {
+      case Int8Path::kSmmla:
+        rewriter.replaceOp(
+            op, SmmlaTiles(rewriter, loc, adaptor.getA(), adaptor.getB(), adaptor.getC()));
+        return success();
+      case Int8Path::kSdot:
+        rewriter.replaceOp(
+            op, SdotTiles(rewriter, loc, adaptor.getA(), adaptor.getB(), adaptor.getC()));
+        return success();
+      case Int8Path::kOuterProducts:
+        break;
     }
     Value a = Widen(rewriter, loc, adaptor.getA(), acc);
     Value b = Widen(rewriter, loc, adaptor.getB(), acc);

@@ -34,10 +34,11 @@ void buildTritonToTcpuPipeline(OpPassManager& pm) {
   pm.addPass(createTcpuExpandMath());
 }
 
-void buildTritonToLlvmPipeline(OpPassManager& pm) {
+void buildTritonToLlvmPipeline(OpPassManager& pm,
+                               const TcpuEmitTritonLaunchersOptions& launchers) {
   buildTritonToTcpuPipeline(pm);
   tcpu::buildTcpuToLlvmPipeline(pm);
-  pm.addPass(createTcpuEmitTritonLaunchers());
+  pm.addPass(createTcpuEmitTritonLaunchers(launchers));
 }
 
 void registerTritonPipelines() {
@@ -46,7 +47,7 @@ void registerTritonPipelines() {
                              "TTIR -> tcpu and upstream dialects on vectors (stages 1-9)",
                              buildTritonToTcpuPipeline);
   PassPipelineRegistration<>("triton-to-llvm", "TTIR -> the LLVM dialect with launchers",
-                             buildTritonToLlvmPipeline);
+                             [](OpPassManager& pm) { buildTritonToLlvmPipeline(pm); });
 }
 
 }  // namespace mlir::tt
