@@ -40,6 +40,74 @@ llvm::StringRef featureForVariant(llvm::StringRef variant) {
   return "";
 }
 
+// A `threads` hint: an integer in 1..kMaxThreads, checked on its full width.
+static LogicalResult VerifyThreads(Operation* op, Attribute value) {
+  auto threads = dyn_cast<IntegerAttr>(value);
+  if (!threads || !threads.getType().isSignlessInteger()) {
+    return op->emitError() << "hint 'threads' must be an integer, got " << value;
+  }
+  const llvm::APInt& n = threads.getValue();
+  // Checked on the full-width value: an i128 hint must not wrap into range.
+  if (n.getSignificantBits() > 64 || n.getSExtValue() < 1 || n.getSExtValue() > kMaxThreads) {
+    return op->emitError() << "hint 'threads' = " << llvm::toString(n, 10, /*Signed=*/true)
+                           << "; expected 1 to " << kMaxThreads;
+  }
+  return success();
+}
+
+static InFlightDiagnostic LacksFeature(Operation* op, llvm::StringRef what,
+                                       llvm::StringRef feature) {
+  TargetAttr target = getEnclosingTarget(op);
+  InFlightDiagnostic diag = op->emitError() << what << " needs target feature \"" << feature
+                                            << "\", which ";
+  if (target) {
+    diag << "the module's " << Attribute(target) << " lacks";
+  } else {
+    diag << "the Armv8-A baseline lacks (the module has no 'tcpu.target')";
+  }
+  return diag;
+}
+
+// Hints on Triton ops (FlagTree's flagtree_hints), by op name so that tcpu does not depend
+// on the tt dialect:
+//   tt.func               threads = N            the launcher runs the grid with N threads
+//   tt.load / tt.store    vector_width = N       at most N elements per vector access (2^k)
+//   tt.dot                dot = "smmla" | "sdot" | "fma"   the instructions of the product
+static LogicalResult VerifyTritonHints(Operation* op, DictionaryAttr hints) {
+  llvm::StringRef name = op->getName().getStringRef();
+  for (NamedAttribute hint : hints) {
+    llvm::StringRef key = hint.getName().getValue();
+    if (name == "tt.func" && key == "threads") {
+      if (failed(VerifyThreads(op, hint.getValue()))) return failure();
+    } else if ((name == "tt.load" || name == "tt.store") && key == "vector_width") {
+      auto width = dyn_cast<IntegerAttr>(hint.getValue());
+      if (!width || !width.getType().isSignlessInteger() ||
+          width.getValue().getSignificantBits() > 32 || width.getValue().getSExtValue() < 1 ||
+          !llvm::isPowerOf2_64(width.getValue().getSExtValue())) {
+        return op->emitError() << "hint 'vector_width' must be a power of two >= 1, got "
+                               << hint.getValue();
+      }
+    } else if (name == "tt.dot" && key == "dot") {
+      auto kind = dyn_cast<StringAttr>(hint.getValue());
+      if (!kind || !llvm::is_contained({"smmla", "sdot", "fma"}, kind.getValue())) {
+        return op->emitError() << "hint 'dot' must be \"smmla\", \"sdot\" or \"fma\", got "
+                               << hint.getValue();
+      }
+      llvm::StringRef feature = kind.getValue() == "smmla"  ? "i8mm"
+                                : kind.getValue() == "sdot" ? "dotprod"
+                                                            : "";
+      if (!targetHasFeature(getEnclosingTarget(op), feature)) {
+        return LacksFeature(op, ("hint dot = \"" + kind.getValue() + "\"").str(), feature);
+      }
+    } else {
+      return op->emitError() << "unknown hint '" << key << "' on '" << name
+                             << "'; Triton ops take threads (tt.func), vector_width (tt.load, "
+                                "tt.store) and dot (tt.dot)";
+    }
+  }
+  return success();
+}
+
 LogicalResult verifyHints(Operation* op, Attribute hints_attr) {
   auto hints = dyn_cast<DictionaryAttr>(hints_attr);
   if (!hints) {
@@ -47,25 +115,18 @@ LogicalResult verifyHints(Operation* op, Attribute hints_attr) {
                               "threads = 4 : i64}, got "
                            << hints_attr;
   }
+  if (op->getName().getStringRef().starts_with("tt.")) return VerifyTritonHints(op, hints);
   std::optional<RuntimeOpInfo> info = getRuntimeOpInfo(op);
   if (!info) {
     return op->emitError() << "'tcpu.hints' applies to tcpu runtime ops (tcpu.gemv_i8, "
-                              "tcpu.rms_norm, ...), not to '"
+                              "tcpu.rms_norm, ...) and to tt.func, tt.load, tt.store and tt.dot, "
+                              "not to '"
                            << op->getName() << "'";
   }
   for (NamedAttribute hint : hints) {
     llvm::StringRef key = hint.getName().getValue();
     if (key == "threads") {
-      auto threads = dyn_cast<IntegerAttr>(hint.getValue());
-      if (!threads || !threads.getType().isSignlessInteger()) {
-        return op->emitError() << "hint 'threads' must be an integer, got " << hint.getValue();
-      }
-      const llvm::APInt& n = threads.getValue();
-      // Checked on the full-width value: an i128 hint must not wrap into range.
-      if (n.getSignificantBits() > 64 || n.getSExtValue() < 1 || n.getSExtValue() > kMaxThreads) {
-        return op->emitError() << "hint 'threads' = " << llvm::toString(n, 10, /*Signed=*/true)
-                               << "; expected 1 to " << kMaxThreads;
-      }
+      if (failed(VerifyThreads(op, hint.getValue()))) return failure();
     } else if (key == "variant") {
       auto variant = dyn_cast<StringAttr>(hint.getValue());
       if (!variant) {
@@ -81,17 +142,9 @@ LogicalResult verifyHints(Operation* op, Attribute hints_attr) {
                                << Quoted(info->variants);
       }
       llvm::StringRef feature = featureForVariant(variant.getValue());
-      TargetAttr target = getEnclosingTarget(op);
-      if (!targetHasFeature(target, feature)) {
-        InFlightDiagnostic diag = op->emitError()
-                                  << "hint variant = \"" << variant.getValue()
-                                  << "\" needs target feature \"" << feature << "\", which ";
-        if (target) {
-          diag << "the module's " << Attribute(target) << " lacks";
-        } else {
-          diag << "the Armv8-A baseline lacks (the module has no 'tcpu.target')";
-        }
-        return diag;
+      if (!targetHasFeature(getEnclosingTarget(op), feature)) {
+        return LacksFeature(op, ("hint variant = \"" + variant.getValue() + "\"").str(),
+                            feature);
       }
     } else {
       return op->emitError() << "unknown hint '" << key << "'; expected 'variant' or 'threads'";

@@ -38,9 +38,10 @@ LogicalResult TcpuDialect::verifyOperationAttribute(Operation* op, NamedAttribut
   }
   if (attribute.getName() == kHintsAttrName) return verifyHints(op, attribute.getValue());
   if (attribute.getName() == kTritonKernelAttrName) {
-    if (!isa<UnitAttr>(attribute.getValue()) || !isa<SymbolOpInterface>(op)) {
+    if (!isa<UnitAttr, DictionaryAttr>(attribute.getValue()) || !isa<SymbolOpInterface>(op)) {
       return op->emitError() << "'" << kTritonKernelAttrName
-                             << "' is a unit attribute of the function a Triton kernel became";
+                             << "' marks the function a Triton kernel became (unit, or its "
+                                "launch hints as a dictionary)";
     }
     return success();
   }

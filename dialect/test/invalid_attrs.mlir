@@ -120,7 +120,7 @@ func.func @f(%p: memref<?xi8>, %x: memref<?xi8>, %y: memref<?xi32>) {
 // -----
 
 func.func @f(%a: i32) -> i32 {
-  // expected-error @+1 {{'tcpu.hints' applies to tcpu runtime ops (tcpu.gemv_i8, tcpu.rms_norm, ...), not to 'arith.addi'}}
+  // expected-error @+1 {{'tcpu.hints' applies to tcpu runtime ops (tcpu.gemv_i8, tcpu.rms_norm, ...) and to tt.func, tt.load, tt.store and tt.dot, not to 'arith.addi'}}
   %0 = arith.addi %a, %a {tcpu.hints = {threads = 2 : i64}} : i32
   return %0 : i32
 }

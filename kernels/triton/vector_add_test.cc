@@ -6,6 +6,7 @@
 
 #include "gtest/gtest.h"
 #include "kernels/triton/vector_add.h"
+#include "kernels/triton/vector_add_hinted.h"
 #include "tcpu/status.h"
 #include "tcpu/threads.h"
 
@@ -50,6 +51,27 @@ TEST(TritonVectorAddTest, RefusesEmptyOrNegativeGrids) {
   EXPECT_EQ(tcpu_launch_add_kernel(&value, &value, &out, 1, 1, -3, 1), TCPU_ERR_INVALID_SIZE);
   EXPECT_EQ(tcpu_launch_add_kernel(&value, &value, &out, 1, 1, 1, 0), TCPU_ERR_INVALID_SIZE);
   EXPECT_EQ(out, kPoison);
+}
+
+// vector_add_hinted.ttir: tcpu.hints = {threads = 2} on the kernel (the launcher runs with
+// two threads and restores the caller's count) and vector_width = 4 / 1 on its loads.
+TEST(TritonVectorAddTest, HintsChangeHowNotWhat) {
+  for (int threads : {1, 3}) {
+    ASSERT_EQ(tcpu_set_num_threads(threads), TCPU_OK);
+    for (int32_t n : {1, 130, 1000}) {
+      std::vector<float> x(n), y(n), out(n + kGuard, kPoison);
+      for (int32_t i = 0; i < n; ++i) {
+        x[i] = static_cast<float>(i) * 0.5f;
+        y[i] = static_cast<float>(n - i);
+      }
+      ASSERT_EQ(tcpu_launch_add_kernel_hinted(x.data(), y.data(), out.data(), n, (n + 127) / 128,
+                                              1, 1),
+                TCPU_OK);
+      for (int32_t i = 0; i < n; ++i) ASSERT_EQ(out[i], x[i] + y[i]) << "n " << n << " i " << i;
+      for (int32_t i = n; i < n + kGuard; ++i) ASSERT_EQ(out[i], kPoison) << "past the end";
+      EXPECT_EQ(tcpu_get_num_threads(), threads) << "the launcher must restore the thread count";
+    }
+  }
 }
 
 }  // namespace

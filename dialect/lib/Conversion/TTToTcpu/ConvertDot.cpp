@@ -10,6 +10,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "tcpu/TcpuAttrs.h"
+#include "tcpu/TcpuDialect.h"
 #include "tcpu/TcpuOps.h"
 #include "tt/TTOps.h"
 #include "tt/TTToTcpuPasses.h"
@@ -183,19 +184,33 @@ Value SdotTiles(OpBuilder& b, Location loc, Value a, Value bm, Value c) {
 
 enum class Int8Path { kOuterProducts, kSdot, kSmmla };
 
-Int8Path ChooseInt8Path(DotOp op) {
+// SMMLA with i8mm, SDOT with dotprod, outer products otherwise; `tcpu.hints = {dot = ...}`
+// (verified against the target) picks one, and fails when the tile shape does not fit it.
+FailureOr<Int8Path> ChooseInt8Path(DotOp op) {
   auto a = cast<RankedTensorType>(op.getA().getType());
   auto b = cast<RankedTensorType>(op.getB().getType());
-  if (!a.getElementType().isInteger(8) || !b.getElementType().isInteger(8) || a.getRank() != 2) {
-    return Int8Path::kOuterProducts;
+  bool int8 =
+      a.getElementType().isInteger(8) && b.getElementType().isInteger(8) && a.getRank() == 2;
+  int64_t m = a.getDimSize(a.getRank() - 2), k = a.getDimSize(a.getRank() - 1);
+  int64_t n = b.getDimSize(b.getRank() - 1);
+  bool smmla_fits = int8 && m % 2 == 0 && n % 2 == 0 && k % 8 == 0;
+  bool sdot_fits = int8 && n % 4 == 0 && k % 4 == 0;
+  if (auto hints = op->getAttrOfType<DictionaryAttr>(tcpu::TcpuDialect::kHintsAttrName)) {
+    if (auto kind = hints.getAs<StringAttr>("dot")) {
+      if (kind.getValue() == "fma") return Int8Path::kOuterProducts;
+      bool smmla = kind.getValue() == "smmla";
+      if (!(smmla ? smmla_fits : sdot_fits)) {
+        return op.emitError() << "hint dot = \"" << kind.getValue() << "\" needs 2-D i8 operands "
+                              << (smmla ? "with M and N even and K a multiple of 8"
+                                        : "with N and K multiples of 4")
+                              << "; got " << m << "x" << k << " x " << k << "x" << n;
+      }
+      return smmla ? Int8Path::kSmmla : Int8Path::kSdot;
+    }
   }
   tcpu::TargetAttr target = tcpu::getEnclosingTarget(op);
-  if (!target) return Int8Path::kOuterProducts;
-  int64_t m = a.getDimSize(0), k = a.getDimSize(1), n = b.getDimSize(1);
-  if (target.hasFeature("i8mm") && m % 2 == 0 && n % 2 == 0 && k % 8 == 0) {
-    return Int8Path::kSmmla;
-  }
-  if (target.hasFeature("dotprod") && n % 4 == 0 && k % 4 == 0) return Int8Path::kSdot;
+  if (target && target.hasFeature("i8mm") && smmla_fits) return Int8Path::kSmmla;
+  if (target && target.hasFeature("dotprod") && sdot_fits) return Int8Path::kSdot;
   return Int8Path::kOuterProducts;
 }
 
@@ -211,7 +226,9 @@ struct Dot : OpConversionPattern<DotOp> {
         isa<FloatType>(getElementTypeOrSelf(op.getA().getType()))) {
       return op.emitError() << "fp8 dot operands are not supported on this CPU backend";
     }
-    switch (ChooseInt8Path(op)) {
+    FailureOr<Int8Path> path = ChooseInt8Path(op);
+    if (failed(path)) return failure();
+    switch (*path) {
       case Int8Path::kSmmla:
         rewriter.replaceOp(
             op, SmmlaTiles(rewriter, loc, adaptor.getA(), adaptor.getB(), adaptor.getC()));

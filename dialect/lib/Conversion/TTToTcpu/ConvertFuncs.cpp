@@ -134,11 +134,14 @@ struct TTToTcpuFuncs : impl::TTToTcpuFuncsBase<TTToTcpuFuncs> {
       module.emitError() << "no public tt.func: mark the kernel `tt.func public`";
       return signalPassFailure();
     }
-    // Original argument types of each kernel (before the program arguments).
+    // Original argument types of each kernel (before the program arguments), and its launch
+    // hints (tcpu.hints = {threads = N}) for the launcher.
     llvm::StringMap<SmallVector<Type>> kernels;
+    llvm::StringMap<Attribute> launch_hints;
     for (FuncOp func : kernel_funcs) {
       StringRef name = func.getName();
       kernels[name] = SmallVector<Type>(func.getArgumentTypes());
+      launch_hints[name] = func->getAttr(tcpu::TcpuDialect::kHintsAttrName);
       for (auto [index, type] : llvm::enumerate(func.getArgumentTypes())) {
         if (getKernelCType(type).empty()) {
           func.emitError() << "kernel argument " << index << " has type " << type
@@ -170,7 +173,8 @@ struct TTToTcpuFuncs : impl::TTToTcpuFuncsBase<TTToTcpuFuncs> {
     for (auto& [name, original] : kernels) {
       auto kernel = module.lookupSymbol<func::FuncOp>(name);
       ApplyKernelAbi(kernel, original);
-      kernel->setAttr(kTritonKernelAttrName, UnitAttr::get(context));
+      Attribute hints = launch_hints.lookup(name);
+      kernel->setAttr(kTritonKernelAttrName, hints ? hints : UnitAttr::get(context));
     }
   }
 };

@@ -14,6 +14,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Builders.h"
+#include "tcpu/TcpuDialect.h"
 #include "tt/Analysis/Contiguity.h"
 #include "tt/TTOps.h"
 #include "tt/TTToTcpuPasses.h"
@@ -328,11 +329,18 @@ struct TTToTcpuMemory : impl::TTToTcpuMemoryBase<TTToTcpuMemory> {
     ContiguityAnalysis analysis(module);
     RunLengths runs;
     module.walk([&](Operation* op) {
-      if (auto load = dyn_cast<LoadOp>(op)) {
-        runs[op] = analysis.lastDimContiguity(load.getPtr());
-      } else if (auto store = dyn_cast<StoreOp>(op)) {
-        runs[op] = analysis.lastDimContiguity(store.getPtr());
+      Value pointer;
+      if (auto load = dyn_cast<LoadOp>(op)) pointer = load.getPtr();
+      if (auto store = dyn_cast<StoreOp>(op)) pointer = store.getPtr();
+      if (!pointer) return;
+      int64_t run = analysis.lastDimContiguity(pointer);
+      // tcpu.hints = {vector_width = N}: at most N elements per access (a power of two).
+      if (auto hints = op->getAttrOfType<DictionaryAttr>(tcpu::TcpuDialect::kHintsAttrName)) {
+        if (auto width = hints.getAs<IntegerAttr>("vector_width")) {
+          run = std::gcd(run, width.getValue().getSExtValue());
+        }
       }
+      runs[op] = run;
     });
     TensorToVectorTypeConverter converter(context);
     ConversionTarget target(*context);

@@ -9,6 +9,8 @@
 //       &args, grid...): the runtime's grid check, variant choice and thread-pool loop;
 //   const char* tcpu_variant_NAME(void), the name of the variant the launcher picks here.
 // With `variant=S` the kernel is renamed NAME__S and only NAME__S__program is emitted.
+#include <optional>
+
 #include "llvm/ADT/StringExtras.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
@@ -126,8 +128,10 @@ class LauncherBuilder {
     return table;
   }
 
+  // With `threads` (the kernel's tcpu.hints), the grid runs with that many threads and the
+  // caller's count is restored: tcpu_get_num_threads / tcpu_set_num_threads around the launch.
   void Launcher(LLVM::LLVMFuncOp kernel, StringRef name, LLVM::LLVMStructType args_struct,
-                LLVM::GlobalOp table, int32_t count) {
+                LLVM::GlobalOp table, int32_t count, std::optional<int64_t> threads) {
     Location loc = kernel.getLoc();
     ArrayRef<Type> arg_types = args_struct.getBody();
     auto runtime = Declare(kLaunchRuntime, LLVM::LLVMFunctionType::get(
@@ -152,7 +156,35 @@ class LauncherBuilder {
         b_.create<LLVM::AddressOfOp>(loc, kernel_name), b_.create<LLVM::AddressOfOp>(loc, table),
         b_.create<LLVM::ConstantOp>(loc, i32_, b_.getI32IntegerAttr(count)), args};
     for (unsigned i = 0; i < 3; ++i) call_args.push_back(entry->getArgument(arg_types.size() + i));
+    if (!threads) {
+      Value status = b_.create<LLVM::CallOp>(loc, runtime, call_args).getResult();
+      b_.create<LLVM::ReturnOp>(loc, status);
+      return;
+    }
+    auto get_threads = Declare("tcpu_get_num_threads", LLVM::LLVMFunctionType::get(i32_, {}));
+    auto set_threads = Declare("tcpu_set_num_threads", LLVM::LLVMFunctionType::get(i32_, {i32_}));
+    Value zero = b_.create<LLVM::ConstantOp>(loc, i32_, b_.getI32IntegerAttr(0));
+    Value previous = b_.create<LLVM::CallOp>(loc, get_threads, ValueRange{}).getResult();
+    Value wanted =
+        b_.create<LLVM::ConstantOp>(loc, i32_, b_.getI32IntegerAttr(static_cast<int32_t>(*threads)));
+    Value set = b_.create<LLVM::CallOp>(loc, set_threads, ValueRange{wanted}).getResult();
+    // A failed get or set is returned as is, before anything runs.
+    Value failed_get = b_.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::slt, previous, zero);
+    Value failed_set = b_.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::slt, set, zero);
+    Block* run = launch.addBlock();
+    Block* fail_set = launch.addBlock();
+    Block* fail_get = launch.addBlock();
+    Block* check_set = launch.addBlock();
+    b_.create<LLVM::CondBrOp>(loc, failed_get, fail_get, check_set);
+    b_.setInsertionPointToStart(fail_get);
+    b_.create<LLVM::ReturnOp>(loc, previous);
+    b_.setInsertionPointToStart(check_set);
+    b_.create<LLVM::CondBrOp>(loc, failed_set, fail_set, run);
+    b_.setInsertionPointToStart(fail_set);
+    b_.create<LLVM::ReturnOp>(loc, set);
+    b_.setInsertionPointToStart(run);
     Value status = b_.create<LLVM::CallOp>(loc, runtime, call_args).getResult();
+    b_.create<LLVM::CallOp>(loc, set_threads, ValueRange{previous});
     b_.create<LLVM::ReturnOp>(loc, status);
   }
 
@@ -212,6 +244,10 @@ struct TcpuEmitTritonLaunchers : impl::TcpuEmitTritonLaunchersBase<TcpuEmitTrito
     }
     LauncherBuilder builder(module);
     for (LLVM::LLVMFuncOp kernel : kernels) {
+      std::optional<int64_t> threads;
+      if (auto hints = kernel->getAttrOfType<DictionaryAttr>(kTritonKernelAttrName)) {
+        if (auto value = hints.getAs<IntegerAttr>("threads")) threads = value.getInt();
+      }
       kernel->removeAttr(kTritonKernelAttrName);
       LLVM::LLVMFunctionType type = kernel.getFunctionType();
       if (type.getNumParams() < kProgramArgs) {
@@ -235,7 +271,7 @@ struct TcpuEmitTritonLaunchers : impl::TcpuEmitTritonLaunchersBase<TcpuEmitTrito
           builder.Program(kernel, name + "__program", LLVM::Linkage::Internal, args_struct);
       LLVM::GlobalOp table = builder.Table(kernel.getLoc(), name, *variants, program);
       int32_t count = static_cast<int32_t>(variants->size() + 1);
-      builder.Launcher(kernel, name, args_struct, table, count);
+      builder.Launcher(kernel, name, args_struct, table, count, threads);
       builder.VariantQuery(kernel.getLoc(), name, table, count);
     }
   }
