@@ -30,6 +30,7 @@
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Dialect/ArmNeon/ArmNeonDialect.h"
 #include "mlir/Dialect/ArmSVE/IR/ArmSVEDialect.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -48,6 +49,7 @@
 #include "tcpu/TcpuPasses.h"
 #include "tt/KernelAbi.h"
 #include "tt/TTDialect.h"
+#include "tt/TTGDialect.h"
 #include "tt/TTToTcpuPasses.h"
 
 namespace {
@@ -61,8 +63,9 @@ cl::opt<std::string> target_text("target",
                                  cl::desc("A #tcpu.target<...> that replaces the module's"),
                                  cl::init(""));
 cl::opt<std::string> variant(
-    "variant", cl::desc("TTIR: compile the kernels as variant S of another object's launcher "
-                        "(NAME__S and NAME__S__program only)"),
+    "variant",
+    cl::desc("TTIR: compile the kernels as variant S of another object's launcher "
+             "(NAME__S and NAME__S__program only)"),
     cl::init(""));
 cl::list<std::string> dispatch(
     "dispatch",
@@ -119,19 +122,27 @@ bool LauncherOptions(mlir::MLIRContext& context, std::vector<std::string>& stora
 
 llvm::CodeGenOptLevel CodeGenLevel(unsigned level) {
   switch (level) {
-    case 0: return llvm::CodeGenOptLevel::None;
-    case 1: return llvm::CodeGenOptLevel::Less;
-    case 3: return llvm::CodeGenOptLevel::Aggressive;
-    default: return llvm::CodeGenOptLevel::Default;
+    case 0:
+      return llvm::CodeGenOptLevel::None;
+    case 1:
+      return llvm::CodeGenOptLevel::Less;
+    case 3:
+      return llvm::CodeGenOptLevel::Aggressive;
+    default:
+      return llvm::CodeGenOptLevel::Default;
   }
 }
 
 llvm::OptimizationLevel OptLevel(unsigned level) {
   switch (level) {
-    case 0: return llvm::OptimizationLevel::O0;
-    case 1: return llvm::OptimizationLevel::O1;
-    case 3: return llvm::OptimizationLevel::O3;
-    default: return llvm::OptimizationLevel::O2;
+    case 0:
+      return llvm::OptimizationLevel::O0;
+    case 1:
+      return llvm::OptimizationLevel::O1;
+    case 3:
+      return llvm::OptimizationLevel::O3;
+    default:
+      return llvm::OptimizationLevel::O2;
   }
 }
 
@@ -181,7 +192,8 @@ int main(int argc, char** argv) {
 
   mlir::DialectRegistry registry;
   mlir::tcpu::registerTcpuToolDialects(registry);
-  registry.insert<mlir::tt::TTDialect>();
+  // TTIR, and what Triton dumps may also hold: gpu.barrier and ttg.barrier.
+  registry.insert<mlir::tt::TTDialect, mlir::ttg::TTGDialect, mlir::gpu::GPUDialect>();
   mlir::registerBuiltinDialectTranslation(registry);
   mlir::registerLLVMDialectTranslation(registry);
   mlir::registerArmNeonDialectTranslation(registry);
@@ -242,9 +254,9 @@ int main(int argc, char** argv) {
                          : target       ? target.getLlvmFeatureString()
                                         : std::string("+neon");
   // Kernel libraries are linked into position-independent executables.
-  std::unique_ptr<llvm::TargetMachine> machine(backend->createTargetMachine(
-      triple, mcpu, features, llvm::TargetOptions(), llvm::Reloc::PIC_, std::nullopt,
-      CodeGenLevel(opt_level)));
+  std::unique_ptr<llvm::TargetMachine> machine(
+      backend->createTargetMachine(triple, mcpu, features, llvm::TargetOptions(), llvm::Reloc::PIC_,
+                                   std::nullopt, CodeGenLevel(opt_level)));
   if (!machine) return Fail("cannot create a target machine for " + triple + " " + features);
   llvm_module->setTargetTriple(triple);
   llvm_module->setDataLayout(machine->createDataLayout());

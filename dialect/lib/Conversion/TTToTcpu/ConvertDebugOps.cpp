@@ -1,11 +1,13 @@
 // tt-to-tcpu-debug: tt.print and tt.assert become tcpu.print / tcpu.assert (printf and an
 // abort with the message). A tensor is printed element by element with its flat index; a
-// tensor condition asserts that every element holds.
+// tensor condition asserts that every element holds. gpu.barrier and ttg.barrier synchronize
+// the threads of one GPU program; a CPU program is one thread, so they go.
 #include "TypeConverter.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "tcpu/TcpuOps.h"
+#include "tt/TTGDialect.h"
 #include "tt/TTOps.h"
 #include "tt/TTToTcpuPasses.h"
 
@@ -59,8 +61,8 @@ struct Assert : OpConversionPattern<AssertOp> {
       auto type = cast<VectorType>(condition.getType());
       auto flat = VectorType::get({type.getNumElements()}, type.getElementType());
       Value elements = rewriter.create<vector::ShapeCastOp>(op.getLoc(), flat, condition);
-      condition = rewriter.create<vector::ReductionOp>(op.getLoc(), vector::CombiningKind::AND,
-                                                       elements);
+      condition =
+          rewriter.create<vector::ReductionOp>(op.getLoc(), vector::CombiningKind::AND, elements);
     }
     std::string message = op.getMessage().str();
     if (op.getFile()) {
@@ -73,15 +75,36 @@ struct Assert : OpConversionPattern<AssertOp> {
   }
 };
 
+struct DropBarrier : OpConversionPattern<ttg::BarrierOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(ttg::BarrierOp op, OpAdaptor,
+                                ConversionPatternRewriter& rewriter) const override {
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+// gpu.barrier by name: the gpu dialect is registered for parsing only.
+struct DropGpuBarrier : RewritePattern {
+  explicit DropGpuBarrier(MLIRContext* context)
+      : RewritePattern("gpu.barrier", /*benefit=*/1, context) {}
+  LogicalResult matchAndRewrite(Operation* op, PatternRewriter& rewriter) const override {
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 struct TTToTcpuDebug : impl::TTToTcpuDebugBase<TTToTcpuDebug> {
   void runOnOperation() override {
     MLIRContext* context = &getContext();
     TensorToVectorTypeConverter converter(context);
     ConversionTarget target(*context);
     markEverythingLegal(target);
-    target.addIllegalOp<PrintOp, AssertOp>();
+    target.addIllegalOp<PrintOp, AssertOp, ttg::BarrierOp>();
+    target.addIllegalOp(OperationName("gpu.barrier", context));
     RewritePatternSet patterns(context);
-    patterns.add<Print, Assert>(converter, context);
+    patterns.add<Print, Assert, DropBarrier>(converter, context);
+    patterns.add<DropGpuBarrier>(context);
     if (failed(applyPartialConversion(getOperation(), target, std::move(patterns)))) {
       signalPassFailure();
     }
