@@ -58,7 +58,7 @@ int main(void) {
     fprintf(stderr, "eps = -1 gave status %d, expected TCPU_ERR_INVALID_ARGUMENT\n", status);
     return 1;
   }
-  printf("rms_norm_bf16 over %d values matches the float64 reference; errors reported: %s\n",
-         kDim, tcpu_last_error_detail());
+  printf("rms_norm_bf16 over %d values matches the float64 reference; errors reported: %s\n", kDim,
+         tcpu_last_error_detail());
   return 0;
 }
