@@ -85,3 +85,19 @@ def tcpu_sdk_repositories():
         lockfile = "@tcpu_sdk//toolchains/lockfiles:mlir_arm64.lock",
         build_file = "@tcpu_sdk//toolchains/mlir:mlir.BUILD",
     )
+    debian_packages(
+        name = "cmake_host",
+        lockfile = "@tcpu_sdk//toolchains/lockfiles:cmake_amd64.lock",
+        build_file = "@tcpu_sdk//toolchains/cmake:cmake.BUILD",
+        launchers = {
+            "bin/cmake": "usr/bin/cmake",
+            "bin/ctest": "usr/bin/ctest",
+            "bin/ninja": "usr/bin/ninja",
+        },
+    )
+    debian_packages(
+        name = "nginx",
+        lockfile = "@tcpu_sdk//toolchains/lockfiles:nginx_amd64.lock",
+        build_file = "@tcpu_sdk//tools/ci:nginx.BUILD",
+        launchers = {"bin/nginx": "usr/sbin/nginx"},
+    )

@@ -39,6 +39,8 @@ _LINK_ACTIONS = [
     ACTION_NAMES.cpp_link_nodeps_dynamic_library,
 ]
 
+_EXECUTABLE_LINK_ACTIONS = [ACTION_NAMES.cpp_link_executable]
+
 def _flags(actions, flags, features = None):
     return flag_set(
         actions = actions,
@@ -113,7 +115,12 @@ def _impl(ctx):
                     "-fuse-ld=lld",
                     "-no-canonical-prefixes",
                     "-Wl,--build-id=sha1",
-                ] + ctx.attr.extra_link_flags + ["-lm"]),
+                ]),
+            ] + ([
+                # A shared library (libtcpu.so of the SDK bundle) cannot take -static.
+                _flags(_EXECUTABLE_LINK_ACTIONS, ctx.attr.executable_link_flags),
+            ] if ctx.attr.executable_link_flags else []) + [
+                _flags(_LINK_ACTIONS, ctx.attr.extra_link_flags + ["-lm"]),
                 _flags(_LINK_ACTIONS, ["-Wl,--gc-sections"], ["opt"]),
             ],
         ),
@@ -144,6 +151,7 @@ cc_toolchain_config = rule(
         "builtin_include_directories": attr.string_list(mandatory = True),
         "extra_compile_flags": attr.string_list(),
         "extra_link_flags": attr.string_list(),
+        "executable_link_flags": attr.string_list(doc = "Link flags of executables only."),
     },
     provides = [CcToolchainConfigInfo],
 )

@@ -19,6 +19,21 @@ def _cache_dir(rctx):
     base = env.get("XDG_CACHE_HOME") or (home + "/.cache")
     return base + "/tcpu-sdk/debs"
 
+# Appended to every package set's BUILD file: each package's license statement (Debian's
+# copyright file; LICENSE/COPYING of upstream source tarballs), which the SDK bundle's SBOM
+# reads (//packaging).
+_LICENSE_FILES = """
+filegroup(
+    name = "debian_license_files",
+    srcs = glob([
+        "usr/share/doc/*/copyright",
+        "src/*/LICENSE*",
+        "src/*/COPYING*",
+    ]),
+    visibility = ["//visibility:public"],
+)
+"""
+
 def _debian_packages_impl(rctx):
     script = rctx.path(rctx.attr._materialize)
     rctx.path(rctx.attr._apt_state)  # Makes the sourced helper a tracked input.
@@ -35,7 +50,7 @@ def _debian_packages_impl(rctx):
             "%{tool}": tool,
             "%{multiarch}": "x86_64-linux-gnu",
         })
-    rctx.symlink(rctx.attr.build_file, "BUILD.bazel")
+    rctx.file("BUILD.bazel", rctx.read(rctx.attr.build_file) + _LICENSE_FILES)
     rctx.file("WORKSPACE", "workspace(name = \"%s\")\n" % rctx.name)
 
 debian_packages = repository_rule(

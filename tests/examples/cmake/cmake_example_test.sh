@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Builds tests/examples/cmake as a CMake user would: the SDK bundle unpacked, the toolchain
+# file of //toolchains/cmake:export, CMake and Ninja from pinned Debian packages; then ctest
+# runs both programs through qemu-aarch64 (the toolchain's CMAKE_CROSSCOMPILING_EMULATOR).
+#
+#   cmake_example_test.sh BUNDLE EXPORT CMAKE CTEST NINJA SOURCE_DIR
+set -euo pipefail
+
+absolute() { [[ $1 == /* ]] && echo "$1" || echo "$PWD/$1"; }
+bundle=$(absolute "$1") export_tool=$(absolute "$2") cmake=$(absolute "$3")
+ctest=$(absolute "$4") ninja=$(absolute "$5") source=$(absolute "$6")
+work=${TEST_TMPDIR:?}/cmake_example
+rm -rf "$work" && mkdir -p "$work/sdk" "$work/src"
+
+tar -xzf "$bundle" -C "$work/sdk"
+prefix=("$work"/sdk/tcpu-sdk-*-aarch64)
+"$export_tool" "$work/toolchain" --variant vl256 --link
+cp -L "$source"/CMakeLists.txt "$source"/*.c "$work/src/"
+
+"$cmake" -G Ninja -S "$work/src" -B "$work/build" \
+    -DCMAKE_MAKE_PROGRAM="$ninja" \
+    -DCMAKE_TOOLCHAIN_FILE="$work/toolchain/tcpu-aarch64.cmake" \
+    -Dtcpu_DIR="${prefix[0]}/lib/cmake/tcpu" \
+    -DCMAKE_BUILD_TYPE=Release
+"$cmake" --build "$work/build"
+
+# The programs are aarch64: they can only have run through the emulator.
+for program in rms_norm_check rms_norm_check_shared; do
+  machine=$(od -An -tu2 -j18 -N2 "$work/build/$program" | tr -d ' ')
+  [[ $machine == 183 ]] || { echo "FAIL: $program is not aarch64 (e_machine $machine)"; exit 1; }
+done
+
+(cd "$work/build" && "$ctest" --output-on-failure -V) | tee "$work/ctest.log"
+grep -q "100% tests passed, 0 tests failed out of 2" "$work/ctest.log" \
+    || { echo "FAIL: ctest did not run and pass both tests"; exit 1; }
+grep -q "qemu-aarch64" "$work/build/CTestTestfile.cmake" \
+    || { echo "FAIL: ctest did not run the tests through qemu"; exit 1; }
+echo PASS
