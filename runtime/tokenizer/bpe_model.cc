@@ -53,6 +53,11 @@ bool BpeModel::Load(const Json& config, const std::string& path, std::string* er
     }
     vocab_[token] = static_cast<int32_t>(id.get<int64_t>());
   }
+  char_ids_.clear();
+  for (const auto& [token, id] : vocab_) {
+    const size_t length = Utf8SequenceLength(token, 0);
+    if (length > 0 && length == token.size()) char_ids_[DecodeUtf8At(token, 0, length)] = id;
+  }
 
   std::string unk;
   if (!GetString(config, "unk_token", path, false, &unk, error)) return false;
@@ -108,7 +113,8 @@ bool BpeModel::Load(const Json& config, const std::string& path, std::string* er
 }
 
 int32_t BpeModel::TokenToId(std::string_view token) const {
-  const auto it = vocab_.find(std::string(token));
+  // Debian builds abseil with its own string_view type.
+  const auto it = vocab_.find(absl::string_view(token.data(), token.size()));
   return it == vocab_.end() ? -1 : it->second;
 }
 
@@ -120,10 +126,10 @@ void BpeModel::InitialSymbols(std::string_view word, std::vector<int32_t>* symbo
     size_t length = Utf8SequenceLength(word, pos);
     if (length == 0) length = 1;  // unreachable for checked input; never loop forever
     const std::string_view character = word.substr(pos, length);
+    const auto known = char_ids_.find(DecodeUtf8At(word, pos, length));
     pos += length;
-    const int32_t id = TokenToId(character);
-    if (id >= 0) {
-      symbols->push_back(id);
+    if (known != char_ids_.end()) {
+      symbols->push_back(known->second);
       last_was_unk = false;
       continue;
     }

@@ -9,8 +9,16 @@
 namespace tcpu::tokenizer {
 namespace {
 
+bool IsAscii(std::string_view text) {
+  for (const char c : text) {
+    if (static_cast<unsigned char>(c) >= 0x80) return false;
+  }
+  return true;
+}
+
 std::string UnicodeForm(std::string_view text, int options) {
-  if (text.empty()) return std::string();
+  // ASCII is the same in every normalization form: skip utf8proc's copy.
+  if (IsAscii(text)) return std::string(text);
   utf8proc_uint8_t* mapped = nullptr;
   const utf8proc_ssize_t length =
       utf8proc_map(reinterpret_cast<const utf8proc_uint8_t*>(text.data()),
