@@ -183,8 +183,9 @@ void BpeModel::Encode(std::string_view word, std::vector<int32_t>* ids) const {
   };
   std::priority_queue<Candidate, std::vector<Candidate>, std::greater<Candidate>> queue;
   const auto push_pair = [&](int left) {
+    if (left < 0) return;  // the merge was at the start of the word
     const int right = next[left];
-    if (left < 0 || right < 0) return;
+    if (right < 0) return;
     const auto it = merges_.find(PairKey(symbols[left], symbols[right]));
     if (it != merges_.end()) queue.push({it->second.rank, left, symbols[left], symbols[right]});
   };
