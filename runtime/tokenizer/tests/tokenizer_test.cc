@@ -192,4 +192,45 @@ TEST(TokenizerTest, ConfigNamesBosEosAndAddsBos) {
   tcpu_tokenizer_close(tokenizer);
 }
 
+// Mistral / MiniCPM style: spaces become "▁" in the Metaspace pre-tokenizer, which splits
+// before each "▁"; the Metaspace decoder turns them back and drops the first one.
+TEST(TokenizerTest, MetaspaceSplitsWordsAndDecodesWithoutTheFirstSpace) {
+  const char json[] = R"({
+    "pre_tokenizer": {"type": "Metaspace", "replacement": "▁", "prepend_scheme": "always",
+                      "split": true},
+    "decoder": {"type": "Metaspace", "replacement": "▁", "prepend_scheme": "always"},
+    "model": {"type": "BPE", "vocab": {"▁": 0, "h": 1, "i": 2, "▁h": 3, "▁hi": 4},
+              "merges": ["▁ h", "▁h i"]}
+  })";
+  tcpu_tokenizer* tokenizer = nullptr;
+  ASSERT_EQ(tcpu_tokenizer_open(WriteTokenizer(json).c_str(), &tokenizer), TCPU_OK)
+      << tcpu_last_error_detail();
+  // "hi hi": "▁hi" "▁hi"; "hi  i": "▁hi" "▁" "▁i" (the second space starts its own word).
+  EXPECT_EQ(Encode(tokenizer, "hi hi"), (std::vector<int32_t>{4, 4}));
+  EXPECT_EQ(Encode(tokenizer, "hi  i"), (std::vector<int32_t>{4, 0, 0, 2}));
+  char text[32];
+  int64_t bytes = 0;
+  const int32_t ids[] = {4, 0, 0, 2};
+  ASSERT_EQ(tcpu_tokenizer_decode(tokenizer, ids, 4, 0, text, sizeof(text), &bytes), TCPU_OK);
+  EXPECT_STREQ(text, "hi  i");
+  tcpu_tokenizer_close(tokenizer);
+}
+
+// Llama 3 style: with ignore_merges a word that is itself a token is taken whole.
+TEST(TokenizerTest, IgnoreMergesTakesWholeWordsFromTheVocabulary) {
+  const std::string base = R"("model": {"type": "BPE", "vocab": {"a": 0, "b": 1, "c": 2,
+      "ab": 3, "abc": 4}, "merges": ["a b"])";
+  tcpu_tokenizer* plain = nullptr;
+  tcpu_tokenizer* ignoring = nullptr;
+  ASSERT_EQ(tcpu_tokenizer_open(WriteTokenizer("{" + base + "}}").c_str(), &plain), TCPU_OK);
+  ASSERT_EQ(tcpu_tokenizer_open(WriteTokenizer("{" + base + ", \"ignore_merges\": true}}").c_str(),
+                                &ignoring),
+            TCPU_OK)
+      << tcpu_last_error_detail();
+  EXPECT_EQ(Encode(plain, "abc"), (std::vector<int32_t>{3, 2}));
+  EXPECT_EQ(Encode(ignoring, "abc"), (std::vector<int32_t>{4}));
+  tcpu_tokenizer_close(plain);
+  tcpu_tokenizer_close(ignoring);
+}
+
 }  // namespace
