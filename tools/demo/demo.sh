@@ -45,3 +45,27 @@ else
   done
   exit 1
 fi
+
+echo
+echo "== Text in and out: the same checkpoint with a real byte-level tokenizer.json (Qwen3's,"
+echo "   cut to the checkpoint's 1024 ids by tools/tokenize/shrink_tokenizer.py)"
+tokenizer="$ws/tools/tokenize/tiny_byte_level_tokenizer"
+text="Once upon a time, in a small town by the sea,"
+text_tokens=24
+echo "prompt: $text"
+"$ws/tools/decode/tcpu-decode_qemu.sh" --model "$model" --tokenizer "$tokenizer" \
+  --prompt "$text" --max-new-tokens "$text_tokens" --print-ids > "$work/text.txt" 2> "$work/text_err.txt"
+echo "generated (random weights, so random words; the tokenization is real):"
+head -n -1 "$work/text.txt" | sed -e 's/^/  | /'
+grep '^prompt: ' "$work/text_err.txt" | sed -e 's/^/  /'
+text_ids="$(tail -n 1 "$work/text.txt")"
+prompt_ids="$(printf '%s' "$text" | "$ws/tools/tokenize/tcpu-tokenize" --tokenizer "$tokenizer" --add-special-tokens)"
+text_reference="$("$ws/tools/reference_decoder/reference-decoder" --model "$model" \
+  --prompt-ids "$prompt_ids" --max-new-tokens "$text_tokens")"
+# tcpu-decode may stop early at EOS: compare the tokens it generated.
+if [[ "$text_reference," == "$text_ids,"* ]]; then
+  echo "MATCH: the generated ids equal the reference decoder's for the same prompt ids."
+else
+  echo "MISMATCH: tcpu-decode $text_ids, reference $text_reference."
+  exit 1
+fi
