@@ -63,6 +63,10 @@ _TOOL_ATTRS = {
     "_launcher": attr.label(default = "//tools/perf:run_python.sh", allow_single_file = True),
 }
 
+def _tool_runfiles(ctx):
+    tools = ctx.attr._tools[DefaultInfo]
+    return ctx.runfiles(transitive_files = tools.files).merge(tools.default_runfiles)
+
 def _write_launcher(ctx, script, manifest, extra_args = []):
     launcher = ctx.actions.declare_file(ctx.label.name + ".sh")
     ctx.actions.write(launcher, "\n".join([
@@ -125,7 +129,7 @@ def _gate_test_impl(ctx, make_entry):
     ctx.actions.write(manifest, json.encode({"gates": [entry]}))
     launcher = _write_launcher(ctx, "gate.py", manifest, ["--check"])
     runfiles = runfiles.merge(ctx.runfiles(files = [manifest, ctx.file._launcher]))
-    runfiles = runfiles.merge(ctx.attr._tools[DefaultInfo].default_runfiles)
+    runfiles = runfiles.merge(_tool_runfiles(ctx))
     return [
         DefaultInfo(executable = launcher, runfiles = runfiles),
         PerfGateInfo(entry = entry, runfiles = runfiles),
@@ -178,7 +182,7 @@ def _perf_update_impl(ctx):
     runfiles = ctx.runfiles(files = [manifest, ctx.file._launcher])
     for g in ctx.attr.gates:
         runfiles = runfiles.merge(g[PerfGateInfo].runfiles)
-    runfiles = runfiles.merge(ctx.attr._tools[DefaultInfo].default_runfiles)
+    runfiles = runfiles.merge(_tool_runfiles(ctx))
     return [DefaultInfo(executable = launcher, runfiles = runfiles)]
 
 perf_update_baselines = rule(
