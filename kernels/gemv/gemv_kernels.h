@@ -16,6 +16,10 @@
 // in real builds so the markers never constrain code generation.
 #if defined(TCPU_LLVM_MCA)
 #define TCPU_MCA_LOOP(name) __asm__ volatile("// tcpu-mca-loop " name)
+#elif defined(TCPU_PERF_EXTRA_LOOP_INSTRUCTION)
+// One instruction more per iteration: the deliberately slower kernel that proves the
+// instruction-count gate fails (tools/perf/tests).
+#define TCPU_MCA_LOOP(name) __asm__ volatile("nop")
 #else
 #define TCPU_MCA_LOOP(name)
 #endif
