@@ -193,3 +193,21 @@ perf_update_baselines = rule(
     }),
     doc = "`bazel run` rewrites the checked-in baseline of every gate in `gates`.",
 )
+
+def _aarch64_opt_binary_impl(ctx):
+    binary = ctx.attr.binary[0][DefaultInfo]
+    executable = binary.files_to_run.executable
+    out = ctx.actions.declare_file(ctx.label.name + "/" + executable.basename)
+    ctx.actions.symlink(output = out, target_file = executable)
+    return [DefaultInfo(files = depset([out]), runfiles = ctx.runfiles(files = [out, executable]))]
+
+aarch64_opt_binary = rule(
+    implementation = _aarch64_opt_binary_impl,
+    attrs = {
+        "binary": attr.label(mandatory = True, executable = True, cfg = aarch64_opt),
+        "_allowlist_function_transition": attr.label(
+            default = "@bazel_tools//tools/allowlists/function_transition_allowlist",
+        ),
+    },
+    doc = "`binary` built for aarch64 at -c opt, as `<name>/<binary>` (the report's programs).",
+)
