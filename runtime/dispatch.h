@@ -36,15 +36,22 @@ struct KernelVariant {
   const char* name;   // "op:variant", as tcpu_kernel_variant() reports it
   uint32_t required;  // TCPU_FEATURE_* bits
   Fn fn;
+  // The shortest SVE vector length (bits) at which this variant beats the next ones in the
+  // table (e.g. an SVE GEMV that only wins from 256 bits on); 0: any.
+  int min_sve_bits = 0;
 };
 
-// The first variant of `table` whose required features are all active. The last entry of
-// every table must require nothing.
+// The first variant of `table` whose required features are all active and whose
+// min_sve_bits the SVE vector length reaches. The last entry of every table must require
+// nothing.
 template <typename Fn, std::size_t N>
 const KernelVariant<Fn>& SelectVariant(const KernelVariant<Fn> (&table)[N]) {
   const uint32_t active = ActiveFeatures();
   for (std::size_t i = 0; i + 1 < N; ++i) {
-    if ((table[i].required & active) == table[i].required) return table[i];
+    if ((table[i].required & active) == table[i].required &&
+        (table[i].min_sve_bits == 0 || SveVectorLengthBits() >= table[i].min_sve_bits)) {
+      return table[i];
+    }
   }
   return table[N - 1];
 }

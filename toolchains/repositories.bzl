@@ -23,6 +23,7 @@ def tcpu_sdk_repositories():
                 "ld.lld",
                 "llvm-ar",
                 "llvm-cov",
+                "llvm-cxxfilt",
                 "llvm-mca",
                 "llvm-nm",
                 "llvm-objcopy",
@@ -51,6 +52,11 @@ def tcpu_sdk_repositories():
         lockfile = "@tcpu_sdk//toolchains/lockfiles:qemu_amd64.lock",
         build_file = "@tcpu_sdk//toolchains/qemu:qemu_user.BUILD",
         launchers = {"bin/qemu-aarch64": "usr/bin/qemu-aarch64"},
+    )
+    debian_packages(
+        name = "qemu_source",
+        lockfile = "@tcpu_sdk//toolchains/lockfiles:qemu_source.lock",
+        build_file = "@tcpu_sdk//tools/perf:qemu_source.BUILD",
     )
     debian_packages(
         name = "nlohmann_json",

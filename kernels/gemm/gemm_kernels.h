@@ -53,13 +53,14 @@ struct GemmKernel {
   void (*pack_x)(const int8_t* x, int64_t m, int64_t k, int64_t chunks, int8_t* out);
 };
 
-// Portable x packings (gemm_ref.cc). Rows are zero past k (and past m for pairs):
-//   pairs: rows (2p, 2p+1), chunk c at out + (p * chunks + c) * 16 as [x[2p] 8 bytes,
-//          x[2p+1] 8 bytes]: the 2x8 SMMLA operand, the same interleave as the weights.
+// Portable x packings (gemm_ref.cc). Rows are zero past k (and past m for tiles):
+//   tiles: 8-row tile t, chunk c at out + (t * chunks + c) * 64 as rows 8t .. 8t+7, 8 bytes
+//          each: 4 pairs (2p, 2p+1), each the 2x8 SMMLA operand with the weights'
+//          interleave, side by side so one 64-byte load fetches all 4.
 //   duplicated: row r, chunk c at out + (r * chunks + c) * 16 as [x[r] 8 bytes] twice: the
 //          SDOT / SMULL2 operand against 16 bytes of 2 weight rows.
-bool PackedXPairsBytes(int64_t m, int64_t chunks, int64_t* bytes);
-void PackXPairs(const int8_t* x, int64_t m, int64_t k, int64_t chunks, int8_t* out);
+bool PackedXTilesBytes(int64_t m, int64_t chunks, int64_t* bytes);
+void PackXTiles(const int8_t* x, int64_t m, int64_t k, int64_t chunks, int8_t* out);
 bool PackedXDuplicatedBytes(int64_t m, int64_t chunks, int64_t* bytes);
 void PackXDuplicated(const int8_t* x, int64_t m, int64_t k, int64_t chunks, int8_t* out);
 

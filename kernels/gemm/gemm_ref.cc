@@ -38,17 +38,24 @@ inline void CopyChunk(const int8_t* x, int64_t m, int64_t k, int64_t row, int64_
 
 }  // namespace
 
-bool PackedXPairsBytes(int64_t m, int64_t chunks, int64_t* bytes) {
-  int64_t pair_chunks = 0;
-  return CheckedMul((m + 1) / 2, chunks, &pair_chunks) && CheckedMul(pair_chunks, 16, bytes);
+bool PackedXTilesBytes(int64_t m, int64_t chunks, int64_t* bytes) {
+  int64_t tile_chunks = 0;
+  return CheckedMul((m + 7) / 8, chunks, &tile_chunks) && CheckedMul(tile_chunks, 64, bytes);
 }
 
-void PackXPairs(const int8_t* x, int64_t m, int64_t k, int64_t chunks, int8_t* out) {
-  const int64_t pairs = (m + 1) / 2;
-  for (int64_t p = 0; p < pairs; ++p) {
-    for (int64_t c = 0; c < chunks; ++c, out += 16) {
-      CopyChunk(x, m, k, 2 * p, c, out);
-      CopyChunk(x, m, k, 2 * p + 1, c, out + 8);
+void PackXTiles(const int8_t* x, int64_t m, int64_t k, int64_t chunks, int8_t* out) {
+  const int64_t tiles = (m + 7) / 8;
+  const int64_t whole = k / 8;  // chunks that lie inside k
+  for (int64_t t = 0; t < tiles; ++t) {
+    int8_t* tile = out + t * chunks * 64;
+    for (int64_t r = 0; r < 8; ++r) {
+      const int64_t row = 8 * t + r;
+      int64_t c = 0;
+      if (row < m) {  // Row by row, 8 bytes at a time: a load and a store per chunk.
+        const int8_t* src = x + row * k;
+        for (; c < whole; ++c) std::memcpy(tile + c * 64 + r * 8, src + c * 8, 8);
+      }
+      for (; c < chunks; ++c) CopyChunk(x, m, k, row, c, tile + c * 64 + r * 8);
     }
   }
 }

@@ -16,6 +16,10 @@
 // in real builds so the markers never constrain code generation.
 #if defined(TCPU_LLVM_MCA)
 #define TCPU_MCA_LOOP(name) __asm__ volatile("// tcpu-mca-loop " name)
+#elif defined(TCPU_PERF_EXTRA_LOOP_INSTRUCTION)
+// One instruction more per iteration: the deliberately slower kernel that proves the
+// instruction-count gate fails (tools/perf/tests).
+#define TCPU_MCA_LOOP(name) __asm__ volatile("nop")
 #else
 #define TCPU_MCA_LOOP(name)
 #endif
@@ -44,6 +48,14 @@ inline void StoreBlock(const GemvArgs& a, int64_t block, const int32_t acc[4]) {
   const int64_t row0 = block * 4;
   const int64_t rows = a.n - row0 < 4 ? a.n - row0 : 4;
   if (a.y_i32 != nullptr) {
+    if (rows == 4) {  // Whole blocks spelled out: clang turns the loop into a memcpy call.
+      int32_t* y = a.y_i32 + row0;
+      y[0] = acc[0];
+      y[1] = acc[1];
+      y[2] = acc[2];
+      y[3] = acc[3];
+      return;
+    }
     for (int64_t r = 0; r < rows; ++r) a.y_i32[row0 + r] = acc[r];
   } else if (a.y_f32 != nullptr) {
     for (int64_t r = 0; r < rows; ++r) {

@@ -20,6 +20,8 @@ def kernel_mca(name, src, hdrs, march, loop, macs_per_iteration, target_macs_per
     asm = name + ".s"
     native.genrule(
         name = name + "_asm",
+        # The instruction-count gates hold llvm-mca's cycles of this loop to a baseline.
+        visibility = ["//tools/perf:__pkg__"],
         srcs = [src] + hdrs + [
             "//runtime:include/tcpu/bf16.h",
             "@sysroot_aarch64//:headers",

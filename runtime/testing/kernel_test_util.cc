@@ -69,6 +69,7 @@ std::string ExpectedVariant(
 std::string ExpectedFusedVariant(const std::string& op) {
   const std::string gemv = ExpectedVariant({{"nosve", "dotprod"},
                                             {"n1", "dotprod"},
+                                            {"vl128", "dotprod"},
                                             {"a53", "neon"},
                                             {"a64fx", "neon"},
                                             {"*", "sve2"}});

@@ -38,8 +38,9 @@ std::string ExpectedVariant(
     std::initializer_list<std::pair<const char*, const char*>> expectations);
 
 // The variant a fused op (named after the W8A8 GEMV kernel it runs) dispatches to in the
-// current QEMU variant: "<op>:sve2" with SVE2, ":dotprod" on nosve and n1, ":neon" on a53 and
-// a64fx, ":ref" off the matrix (the x86-64 host).
+// current QEMU variant: "<op>:sve2" with SVE2 from 256 bits, ":dotprod" on nosve, n1 and
+// 128-bit SVE (where the dotprod GEMV executes fewer instructions), ":neon" on a53 and a64fx,
+// ":ref" off the matrix (the x86-64 host).
 std::string ExpectedFusedVariant(const std::string& op);
 
 // Thread counts every multithreaded kernel is checked with.

@@ -3,7 +3,8 @@
 # sha256-keyed cache, from $TCPU_DEB_DIR (air-gapped hosts) or from `apt-get download`
 # through a private apt state; each is verified against the lockfile before `dpkg-deb -x`,
 # and absolute symlinks are rewritten to stay inside the tree. Rows of architecture
-# `source` are upstream tarballs of Debian source packages, unpacked into src/<name>/.
+# `source` are upstream tarballs of Debian source packages, unpacked into src/<name>/ (only
+# the members matching the lockfile's `# extract:` patterns, if it has that header line).
 #
 #   materialize.sh LOCKFILE OUT_DIR CACHE_DIR
 #
@@ -28,6 +29,9 @@ while IFS=$'\t' read -r name version arch sha file; do
   names+=("$name") versions+=("$version") archs+=("$arch") shas+=("$sha") files+=("$file")
 done <"$lockfile"
 ((${#names[@]})) || fail "the lockfile lists no packages"
+# Tar wildcards of the source members to unpack (e.g. */include/qemu/qemu-plugin.h): a big
+# upstream tree of which the build needs one header is not unpacked whole.
+read -r -a extract <<<"$(sed -n 's/^# extract:[[:space:]]*//p' "$lockfile" | head -n 1)"
 
 # 1. Find what the cache and $TCPU_DEB_DIR already hold.
 missing=()
@@ -95,8 +99,10 @@ for i in "${!names[@]}"; do
       "cached $cached: expected ${shas[i]}, got $actual (delete the file to download it again)"
   if [[ ${archs[i]} == source ]]; then
     mkdir -p "$out/src/${names[i]}"
-    tar -xf "$cached" -C "$out/src/${names[i]}" --strip-components=1 \
-        || fail "package ${names[i]}: cannot unpack ${files[i]} ($cached)"
+    members=()
+    if ((${#extract[@]})); then members=(--wildcards "${extract[@]}"); fi
+    tar -xf "$cached" -C "$out/src/${names[i]}" --strip-components=1 "${members[@]}" \
+        || fail "package ${names[i]}: cannot unpack ${files[i]} ($cached)${members:+ (extract: ${extract[*]})}"
     # Upstream Bazel files would split the tree into packages: the SDK's BUILD file rules.
     find "$out/src/${names[i]}" -type f \( -name BUILD -o -name BUILD.bazel -o -name WORKSPACE \
         -o -name WORKSPACE.bazel \) -delete

@@ -1,0 +1,123 @@
+"""Runs an aarch64 program under the pinned qemu-aarch64 with the counting plugin.
+
+Shared by count.py, the report and the gates. Paths of the pinned tools come from the
+runfiles tree (Runfiles); counts come back as Counts: total, per-symbol (demangled) and
+per-region instruction counts, and the plugin's errors.
+"""
+
+import dataclasses
+import json
+import os
+import subprocess
+import tempfile
+
+
+class PerfError(Exception):
+    """A run that could not be counted; the message says what and why."""
+
+
+@dataclasses.dataclass
+class Runfiles:
+    """The pinned tools in a runfiles tree (RUNFILES_DIR or TEST_SRCDIR)."""
+
+    root: str
+
+    @classmethod
+    def from_environment(cls):
+        root = os.environ.get("RUNFILES_DIR") or os.environ.get("TEST_SRCDIR")
+        if not root:
+            raise PerfError("RUNFILES_DIR is unset: run this through bazel run / bazel test")
+        return cls(root)
+
+    def path(self, runfiles_path):
+        full = os.path.join(self.root, runfiles_path)
+        if not os.path.exists(full):
+            raise PerfError(f"{runfiles_path} is missing from the runfiles tree {self.root}")
+        return full
+
+    @property
+    def qemu(self):
+        return self.path("qemu_user/bin/qemu-aarch64")
+
+    @property
+    def plugin(self):
+        return self.path("tcpu_sdk/tools/perf/count_plugin.so")
+
+    @property
+    def cxxfilt(self):
+        return self.path("llvm_toolchain/bin/llvm-cxxfilt")
+
+    def variants(self):
+        with open(self.path("tcpu_sdk/tools/perf/qemu_variants.json")) as f:
+            return json.load(f)
+
+
+@dataclasses.dataclass
+class Region:
+    name: str
+    calls: int
+    instructions: int  # summed over the calls
+    min: int
+    max: int
+
+
+@dataclasses.dataclass
+class Counts:
+    total: int
+    symbols: list  # (demangled name, instructions), most first
+    regions: dict  # name -> Region, in order of first use
+    errors: list
+
+
+def demangle(cxxfilt, names):
+    """Demangles C++ symbol names with the pinned llvm-cxxfilt (others are kept as they are)."""
+    if not names:
+        return []
+    result = subprocess.run([cxxfilt], input="\n".join(names) + "\n", capture_output=True,
+                            text=True, check=False)
+    lines = result.stdout.splitlines()
+    if result.returncode != 0 or len(lines) != len(names):
+        raise PerfError(f"llvm-cxxfilt failed: {result.stderr.strip()}")
+    return lines
+
+
+def run_counted(runfiles, binary, args=(), variant="vl128", env=None, stdout=None):
+    """Runs `binary args` in QEMU variant `variant` with the plugin; returns Counts.
+
+    env: extra guest environment (TCPU_NUM_THREADS=1 is set unless given). The program's
+    stdout goes to `stdout` (default: inherited); a non-zero exit raises PerfError.
+    """
+    variants = runfiles.variants()
+    if variant not in variants:
+        raise PerfError(f"unknown variant '{variant}'; known: {', '.join(variants)}")
+    v = variants[variant]
+    if not os.path.isfile(binary):
+        raise PerfError(f"no such program: {binary}")
+    guest_env = dict(os.environ)
+    guest_env.update({
+        "TCPU_NUM_THREADS": "1",
+        "TCPU_QEMU_VARIANT": variant,
+        "TCPU_QEMU_CPU": v["cpu"],
+        "TCPU_EXPECT_SVE_VL_BITS": str(v["sve_vl_bits"]),
+        "TCPU_EXPECT_FEATURES": ",".join(v["features"]),
+    })
+    guest_env.update(env or {})
+    with tempfile.TemporaryDirectory(prefix="tcpu-perf-") as tmp:
+        out = os.path.join(tmp, "counts.json")
+        command = [runfiles.qemu, "-plugin", f"{runfiles.plugin},out={out}", "-cpu", v["cpu"],
+                   binary, *args]
+        result = subprocess.run(command, env=guest_env, stdout=stdout, check=False)
+        if result.returncode != 0:
+            raise PerfError(f"{os.path.basename(binary)} {' '.join(args)} exited with "
+                            f"{result.returncode} under qemu -cpu {v['cpu']} ({variant})")
+        if not os.path.exists(out):
+            raise PerfError(f"the plugin wrote no counts for {binary} ({variant})")
+        with open(out) as f:
+            raw = json.load(f)
+    names = demangle(runfiles.cxxfilt, [s["name"] for s in raw["symbols"]])
+    symbols = [(name, s["instructions"]) for name, s in zip(names, raw["symbols"])]
+    regions = {
+        r["name"]: Region(r["name"], r["calls"], r["instructions"], r["min"], r["max"])
+        for r in raw["regions"]
+    }
+    return Counts(raw["total"], symbols, regions, raw["errors"])
