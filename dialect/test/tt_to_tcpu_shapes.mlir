@@ -51,4 +51,22 @@ module {
     %lo, %hi = tt.split %j : tensor<4x2xf32> -> tensor<4xf32>
     tt.return %c, %lo, %hi : tensor<8xf32>, tensor<4xf32>, tensor<4xf32>
   }
+
+  // 0-D tensors: join makes a 2-element vector lane by lane, split of a 2-element tensor takes
+  // one element each (it crashed on the missing second-last dimension).
+  // CHECK-LABEL: tt.func @join_split_0d(
+  // CHECK: %[[Z:.*]] = arith.constant dense<0.000000e+00> : vector<2xf32>
+  // CHECK: %[[A:[0-9]+]] = vector.extract %{{.*}}[] : f32 from vector<f32>
+  // CHECK: %[[J0:[0-9]+]] = vector.insert %[[A]], %[[Z]] [0] : f32 into vector<2xf32>
+  // CHECK: %[[B:[0-9]+]] = vector.extract %{{.*}}[] : f32 from vector<f32>
+  // CHECK: %[[J:[0-9]+]] = vector.insert %[[B]], %[[J0]] [1] : f32 into vector<2xf32>
+  // CHECK: %[[LO:[0-9]+]] = vector.extract %[[J]][0] : f32 from vector<2xf32>
+  // CHECK: vector.broadcast %[[LO]] : f32 to vector<f32>
+  // CHECK: %[[HI:[0-9]+]] = vector.extract %[[J]][1] : f32 from vector<2xf32>
+  // CHECK: vector.broadcast %[[HI]] : f32 to vector<f32>
+  tt.func @join_split_0d(%x: tensor<f32>, %y: tensor<f32>) -> (tensor<f32>, tensor<f32>) {
+    %j = tt.join %x, %y : tensor<f32> -> tensor<2xf32>
+    %lo, %hi = tt.split %j : tensor<2xf32> -> tensor<f32>
+    tt.return %lo, %hi : tensor<f32>, tensor<f32>
+  }
 }
