@@ -59,3 +59,16 @@ module {
     tt.return %h : tensor<8xf16>
   }
 }
+
+// -----
+
+// Integer operands to a float library function are refused by name (they built an invalid
+// math.powf on integer vectors).
+module {
+  tt.func @int_pow(%x: tensor<4xi32>) -> tensor<4xi32> {
+    // expected-error @+2 {{tt.extern_elementwise symbol '__nv_powf' needs operands and result of one floating-point type, got ('tensor<4xi32>', 'tensor<4xi32>') -> 'tensor<4xi32>'}}
+    // expected-error @+1 {{failed to legalize operation 'tt.extern_elementwise'}}
+    %a = tt.extern_elementwise %x, %x {libname = "", libpath = "", pure = true, symbol = "__nv_powf"} : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+    tt.return %a : tensor<4xi32>
+  }
+}
