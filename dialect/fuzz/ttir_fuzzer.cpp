@@ -1,8 +1,8 @@
-// libFuzzer target over TTIR: any bytes, read as tcpu-compile reads them and parsed as an MLIR module with the tt dialect and the
-// dialects real Triton dumps and the lowering use, verified, printed, reparsed, and — when
-// it verifies — put through the TTIR lowering (tcpu-opt --triton-to-tcpu, stages 1-9).
-// Malformed TTIR and constructs the lowering refuses must end in a diagnostic, never a
-// crash, a hang, an out-of-bounds access or undefined behaviour.
+// libFuzzer target over TTIR: any bytes, read as tcpu-compile reads them and parsed as an MLIR
+// module with the tt dialect and the dialects real Triton dumps and the lowering use, verified,
+// printed, reparsed, and — when it verifies — put through the TTIR lowering (tcpu-opt
+// --triton-to-tcpu, stages 1-9). Malformed TTIR and constructs the lowering refuses must end in a
+// diagnostic, never a crash, a hang, an out-of-bounds access or undefined behaviour.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -59,8 +59,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // Diagnostics are the expected outcome for most inputs; swallow them.
   mlir::ScopedDiagnosticHandler quiet(&context, [](mlir::Diagnostic&) { return mlir::success(); });
   // tcpu-compile's reading: location aliases hoisted as Triton dumps need.
-  std::string text = mlir::tt::hoistLocationAliases(
-      llvm::StringRef(reinterpret_cast<const char*>(data), size));
+  std::string text =
+      mlir::tt::hoistLocationAliases(llvm::StringRef(reinterpret_cast<const char*>(data), size));
   mlir::OwningOpRef<mlir::ModuleOp> module =
       mlir::parseSourceString<mlir::ModuleOp>(text, &context);
   if (!module) return 0;

@@ -189,9 +189,9 @@ struct ExternElementwise : TTPattern<ExternElementwiseOp> {
     StringRef name = MathName(op.getSymbol());
     // Every function below is a float function on one type: integer calls (`__nv_abs`) or
     // mixed types would build invalid math ops, so refuse them by name here.
-    bool same_float_type = isa<FloatType>(getElementTypeOrSelf(op.getType())) &&
-                           llvm::all_of(op.getSrcs().getTypes(),
-                                        [&](Type arg) { return arg == op.getType(); });
+    bool same_float_type =
+        isa<FloatType>(getElementTypeOrSelf(op.getType())) &&
+        llvm::all_of(op.getSrcs().getTypes(), [&](Type arg) { return arg == op.getType(); });
     if (!same_float_type) {
       return op.emitError() << "tt.extern_elementwise symbol '" << op.getSymbol()
                             << "' needs operands and result of one floating-point type, got ("

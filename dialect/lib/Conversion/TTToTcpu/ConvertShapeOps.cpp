@@ -111,8 +111,8 @@ struct Join : ShapePattern<JoinOp> {
       Value result = rewriter.create<arith::ConstantOp>(loc, type, rewriter.getZeroAttr(type));
       for (auto [index, half] : llvm::enumerate(ValueRange{adaptor.getLhs(), adaptor.getRhs()})) {
         Value element = rewriter.create<vector::ExtractOp>(loc, half, ArrayRef<int64_t>{});
-        result = rewriter.create<vector::InsertOp>(loc, element, result,
-                                                   static_cast<int64_t>(index));
+        result =
+            rewriter.create<vector::InsertOp>(loc, element, result, static_cast<int64_t>(index));
       }
       rewriter.replaceOp(op, result);
       return success();
