@@ -158,7 +158,8 @@ LogicalResult BroadcastOp::verify() {
 LogicalResult ExpandDimsOp::verify() {
   ArrayRef<int64_t> from = ShapeOf(getSrc().getType());
   ArrayRef<int64_t> to = ShapeOf(getType());
-  int64_t axis = getAxis();
+  // getAxis() is uint32_t: read the attribute signed, so axis = -1 is reported as -1.
+  int64_t axis = getAxisAttr().getInt();
   if (axis < 0 || axis > static_cast<int64_t>(from.size())) {
     return emitOpError() << "axis " << axis << " is outside [0, " << from.size() << "]";
   }
@@ -452,7 +453,8 @@ static LogicalResult VerifyCombineRegion(Operation* op, Region& region, ValueRan
 LogicalResult ReduceOp::verify() {
   if (getSrcs().empty()) return emitOpError() << "needs at least one operand";
   auto first = cast<RankedTensorType>(getSrcs()[0].getType());
-  int64_t axis = getAxis();
+  // getAxis() is uint32_t: read the attribute signed, so axis = -1 is reported as -1.
+  int64_t axis = getAxisAttr().getInt();
   if (axis < 0 || axis >= first.getRank()) {
     return emitOpError() << "axis " << axis << " is outside [0, " << first.getRank() << ")";
   }
@@ -481,7 +483,8 @@ LogicalResult ReduceOp::verifyRegions() {
 LogicalResult ScanOp::verify() {
   if (getSrcs().empty()) return emitOpError() << "needs at least one operand";
   auto first = cast<RankedTensorType>(getSrcs()[0].getType());
-  int64_t axis = getAxis();
+  // getAxis() is uint32_t: read the attribute signed, so axis = -1 is reported as -1.
+  int64_t axis = getAxisAttr().getInt();
   if (axis < 0 || axis >= first.getRank()) {
     return emitOpError() << "axis " << axis << " is outside [0, " << first.getRank() << ")";
   }

@@ -51,6 +51,7 @@
 #include "tt/TTDialect.h"
 #include "tt/TTGDialect.h"
 #include "tt/TTToTcpuPasses.h"
+#include "tt/TritonSource.h"
 
 namespace {
 
@@ -206,7 +207,12 @@ int main(int argc, char** argv) {
   if (!buffer) {
     return Fail("cannot read '" + input_file + "': " + buffer.getError().message());
   }
-  sources.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
+  // Triton defines location aliases after their first use inside other locations; hoist
+  // them so MLIR's parser accepts the dump as Triton wrote it (line numbers unchanged).
+  std::string text = mlir::tt::hoistLocationAliases((*buffer)->getBuffer());
+  sources.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(text, (*buffer)->getBufferIdentifier()),
+      llvm::SMLoc());
   mlir::OwningOpRef<mlir::ModuleOp> module =
       mlir::parseSourceFile<mlir::ModuleOp>(sources, &context);
   if (!module) return Fail("'" + input_file + "' is not a valid MLIR module (see above)");

@@ -187,6 +187,16 @@ struct ExternElementwise : TTPattern<ExternElementwiseOp> {
     Type type = ResultType(op);
     ValueRange args = adaptor.getSrcs();
     StringRef name = MathName(op.getSymbol());
+    // Every function below is a float function on one type: integer calls (`__nv_abs`) or
+    // mixed types would build invalid math ops, so refuse them by name here.
+    bool same_float_type =
+        isa<FloatType>(getElementTypeOrSelf(op.getType())) &&
+        llvm::all_of(op.getSrcs().getTypes(), [&](Type arg) { return arg == op.getType(); });
+    if (!same_float_type) {
+      return op.emitError() << "tt.extern_elementwise symbol '" << op.getSymbol()
+                            << "' needs operands and result of one floating-point type, got ("
+                            << op.getSrcs().getTypes() << ") -> " << op.getType();
+    }
     auto unary = [&](auto tag) -> LogicalResult {
       using MathOp = decltype(tag);
       if (args.size() != 1) return failure();

@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Func/Transforms/FuncConversions.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "tt/KernelAbi.h"
+#include "tt/TTDialect.h"
 #include "tt/TTOps.h"
 #include "tt/TTToTcpuPasses.h"
 
@@ -125,10 +126,28 @@ void ApplyKernelAbi(func::FuncOp kernel, ArrayRef<Type> original) {
   kernel.setType(FunctionType::get(kernel.getContext(), inputs, kernel.getResultTypes()));
 }
 
+// Stage 8 runs after every stage that lowers a tt op. Any tt op still here other than the
+// functions, calls and program ids this stage handles (atomics, histograms, block pointers,
+// tensor descriptors, ...) has no lowering: refuse it by name and location now, rather than
+// let it reach LLVM translation as an unnamed cast.
+LogicalResult RefuseUnloweredOps(ModuleOp module) {
+  WalkResult result = module.walk([](Operation* op) {
+    if (!isa<TTDialect>(op->getDialect()) ||
+        isa<FuncOp, ReturnOp, CallOp, GetProgramIdOp, GetNumProgramsOp>(op)) {
+      return WalkResult::advance();
+    }
+    op->emitError() << "'" << op->getName() << "' is not supported by the CPU backend "
+                    << "(no TTIR lowering stage handles it; see dialect/README.md)";
+    return WalkResult::interrupt();
+  });
+  return failure(result.wasInterrupted());
+}
+
 struct TTToTcpuFuncs : impl::TTToTcpuFuncsBase<TTToTcpuFuncs> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext* context = &getContext();
+    if (failed(RefuseUnloweredOps(module))) return signalPassFailure();
     SmallVector<FuncOp> kernel_funcs = getTritonKernels(module);
     if (kernel_funcs.empty() && !module.getOps<FuncOp>().empty()) {
       module.emitError() << "no public tt.func: mark the kernel `tt.func public`";

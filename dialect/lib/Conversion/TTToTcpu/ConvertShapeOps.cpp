@@ -104,6 +104,19 @@ struct Join : ShapePattern<JoinOp> {
   using ShapePattern::ShapePattern;
   LogicalResult matchAndRewrite(JoinOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter& rewriter) const override {
+    if (cast<VectorType>(adaptor.getLhs().getType()).getRank() == 0) {
+      // Two 0-D tensors join into a 2-element one (vector.interleave needs rank >= 1).
+      VectorType type = ResultType(op);
+      Location loc = op.getLoc();
+      Value result = rewriter.create<arith::ConstantOp>(loc, type, rewriter.getZeroAttr(type));
+      for (auto [index, half] : llvm::enumerate(ValueRange{adaptor.getLhs(), adaptor.getRhs()})) {
+        Value element = rewriter.create<vector::ExtractOp>(loc, half, ArrayRef<int64_t>{});
+        result =
+            rewriter.create<vector::InsertOp>(loc, element, result, static_cast<int64_t>(index));
+      }
+      rewriter.replaceOp(op, result);
+      return success();
+    }
     Value interleaved =
         rewriter.create<vector::InterleaveOp>(op.getLoc(), adaptor.getLhs(), adaptor.getRhs());
     rewriter.replaceOpWithNewOp<vector::ShapeCastOp>(op, ResultType(op), interleaved);
@@ -116,6 +129,18 @@ struct Split : ShapePattern<SplitOp> {
   LogicalResult matchAndRewrite(SplitOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter& rewriter) const override {
     auto source = cast<VectorType>(adaptor.getSrc().getType());
+    if (source.getRank() == 1) {
+      // tensor<2xT> splits into two 0-D tensors, one element each (there is no second-last
+      // dimension to fold the pairs into).
+      VectorType half = ResultType(op);
+      SmallVector<Value> halves;
+      for (int64_t index = 0; index < 2; ++index) {
+        Value element = rewriter.create<vector::ExtractOp>(op.getLoc(), adaptor.getSrc(), index);
+        halves.push_back(rewriter.create<vector::BroadcastOp>(op.getLoc(), half, element));
+      }
+      rewriter.replaceOp(op, halves);
+      return success();
+    }
     SmallVector<int64_t> flat(source.getShape().drop_back(2));
     flat.push_back(source.getShape()[source.getRank() - 2] * 2);
     Value pairs = rewriter.create<vector::ShapeCastOp>(

@@ -1,0 +1,91 @@
+// tt-to-tcpu-dot: tt.dot by what the module's #tcpu.target offers. i8 x i8 -> i32 becomes
+// 2x2 output blocks on tcpu.smmla with i8mm (4 SMMLA for a 4x8 x 8x4 product), 4-wide rows on
+// tcpu.sdot with dotprod (8 SDOT), and outer products of widened operands (one broadcast
+// FMA per k) otherwise; f32 and bf16 dots are f32 outer products (bf16 widened first).
+// `tcpu.hints = {dot = "fma"}` forces the outer products; fp8 operands are refused.
+// RUN: tcpu-opt %s -split-input-file --tt-to-tcpu-dot -verify-diagnostics | FileCheck %s
+
+module attributes {tcpu.target = #tcpu.target<arch = "armv8.6-a", features = ["i8mm", "dotprod"], vector_bits = 0>} {
+  // CHECK-LABEL: tt.func @dot_i8mm(
+  // CHECK-COUNT-4: tcpu.smmla %{{.*}}, %{{.*}}, %{{.*}} : vector<16xi8> into vector<4xi32>
+  // CHECK-NOT: tcpu.smmla
+  // CHECK-NOT: tcpu.sdot
+  // CHECK-NOT: vector.outerproduct
+  // CHECK-NOT: tt.dot
+  // CHECK: tt.return
+  tt.func @dot_i8mm(%a: tensor<4x8xi8>, %b: tensor<8x4xi8>, %c: tensor<4x4xi32>) -> tensor<4x4xi32> {
+    %d = tt.dot %a, %b, %c : tensor<4x8xi8> * tensor<8x4xi8> -> tensor<4x4xi32>
+    tt.return %d : tensor<4x4xi32>
+  }
+
+  // The same target, the hint asking for outer products.
+  // CHECK-LABEL: tt.func @dot_hint_fma(
+  // CHECK-NOT: tcpu.smmla
+  // CHECK-COUNT-8: vector.outerproduct %{{.*}}, %{{.*}}, %{{.*}} {kind = #vector.kind<add>} : vector<4xi32>, vector<4xi32>
+  // CHECK: tt.return
+  tt.func @dot_hint_fma(%a: tensor<4x8xi8>, %b: tensor<8x4xi8>, %c: tensor<4x4xi32>) -> tensor<4x4xi32> {
+    %d = tt.dot %a, %b, %c {tcpu.hints = {dot = "fma"}} : tensor<4x8xi8> * tensor<8x4xi8> -> tensor<4x4xi32>
+    tt.return %d : tensor<4x4xi32>
+  }
+}
+
+// -----
+
+module attributes {tcpu.target = #tcpu.target<arch = "armv8.2-a", features = ["dotprod"], vector_bits = 0>} {
+  // CHECK-LABEL: tt.func @dot_dotprod(
+  // CHECK-NOT: tcpu.smmla
+  // CHECK-COUNT-8: tcpu.sdot %{{.*}}, %{{.*}}, %{{.*}} : vector<16xi8> into vector<4xi32>
+  // CHECK-NOT: tcpu.sdot
+  // CHECK-NOT: vector.outerproduct
+  // CHECK: tt.return
+  tt.func @dot_dotprod(%a: tensor<4x8xi8>, %b: tensor<8x4xi8>, %c: tensor<4x4xi32>) -> tensor<4x4xi32> {
+    %d = tt.dot %a, %b, %c : tensor<4x8xi8> * tensor<8x4xi8> -> tensor<4x4xi32>
+    tt.return %d : tensor<4x4xi32>
+  }
+}
+
+// -----
+
+// No target: the Armv8-A baseline.
+module {
+  // CHECK-LABEL: tt.func @dot_baseline(
+  // CHECK: arith.extsi %{{.*}} : vector<4x8xi8> to vector<4x8xi32>
+  // CHECK: arith.extsi %{{.*}} : vector<8x4xi8> to vector<8x4xi32>
+  // CHECK: vector.transpose %{{.*}}, [1, 0] : vector<4x8xi32> to vector<8x4xi32>
+  // CHECK-COUNT-8: vector.outerproduct %{{.*}}, %{{.*}}, %{{.*}} {kind = #vector.kind<add>} : vector<4xi32>, vector<4xi32>
+  // CHECK-NOT: tcpu.sdot
+  // CHECK-NOT: tcpu.smmla
+  tt.func @dot_baseline(%a: tensor<4x8xi8>, %b: tensor<8x4xi8>, %c: tensor<4x4xi32>) -> tensor<4x4xi32> {
+    %d = tt.dot %a, %b, %c : tensor<4x8xi8> * tensor<8x4xi8> -> tensor<4x4xi32>
+    tt.return %d : tensor<4x4xi32>
+  }
+
+  // CHECK-LABEL: tt.func @dot_f32(
+  // CHECK: vector.transpose %{{.*}}, [1, 0] : vector<2x4xf32> to vector<4x2xf32>
+  // CHECK-COUNT-4: vector.outerproduct %{{.*}}, %{{.*}}, %{{.*}} {kind = #vector.kind<add>} : vector<2xf32>, vector<8xf32>
+  // CHECK-NOT: vector.outerproduct
+  tt.func @dot_f32(%a: tensor<2x4xf32>, %b: tensor<4x8xf32>, %c: tensor<2x8xf32>) -> tensor<2x8xf32> {
+    %d = tt.dot %a, %b, %c, inputPrecision = tf32 : tensor<2x4xf32> * tensor<4x8xf32> -> tensor<2x8xf32>
+    tt.return %d : tensor<2x8xf32>
+  }
+
+  // CHECK-LABEL: tt.func @dot_bf16(
+  // CHECK: arith.extf %{{.*}} : vector<2x4xbf16> to vector<2x4xf32>
+  // CHECK: arith.extf %{{.*}} : vector<4x8xbf16> to vector<4x8xf32>
+  // CHECK-COUNT-4: vector.outerproduct %{{.*}}, %{{.*}}, %{{.*}} {kind = #vector.kind<add>} : vector<2xf32>, vector<8xf32>
+  tt.func @dot_bf16(%a: tensor<2x4xbf16>, %b: tensor<4x8xbf16>, %c: tensor<2x8xf32>) -> tensor<2x8xf32> {
+    %d = tt.dot %a, %b, %c : tensor<2x4xbf16> * tensor<4x8xbf16> -> tensor<2x8xf32>
+    tt.return %d : tensor<2x8xf32>
+  }
+}
+
+// -----
+
+module {
+  tt.func @dot_fp8(%a: tensor<2x4xf8E5M2>, %b: tensor<4x8xf8E5M2>, %c: tensor<2x8xf32>) -> tensor<2x8xf32> {
+    // expected-error @+2 {{fp8 dot operands are not supported on this CPU backend}}
+    // expected-error @+1 {{failed to legalize operation 'tt.dot'}}
+    %d = tt.dot %a, %b, %c : tensor<2x4xf8E5M2> * tensor<4x8xf8E5M2> -> tensor<2x8xf32>
+    tt.return %d : tensor<2x8xf32>
+  }
+}

@@ -1,0 +1,74 @@
+// tt-to-tcpu-elementwise: arith/math on tensors become the same ops on vectors; tt.clampf
+// maxnum/minnum (propagateNan = all: maximum/minimum, which keep NaNs), precise_sqrt /
+// precise_divf the IEEE ops, libdevice-style extern_elementwise names the math ops,
+// mulhiui a widened multiply's high half, fp_to_fp with rtne a truncf. fp_to_fp with
+// rounding = rtz is refused with a diagnostic naming it.
+// RUN: tcpu-opt %s -split-input-file --tt-to-tcpu-elementwise -verify-diagnostics | FileCheck %s
+
+module {
+  // CHECK-LABEL: tt.func @elementwise(
+  // CHECK: %[[SUM:[0-9]+]] = arith.addf %{{.*}}, %{{.*}} : vector<8xf32>
+  // CHECK: %[[EXP:[0-9]+]] = math.exp %[[SUM]] : vector<8xf32>
+  // CHECK: %[[LO:[0-9]+]] = arith.maxnumf %[[EXP]], %{{.*}} : vector<8xf32>
+  // CHECK: %[[C:[0-9]+]] = arith.minnumf %[[LO]], %{{.*}} : vector<8xf32>
+  // CHECK: %[[LO2:[0-9]+]] = arith.maximumf %[[C]], %{{.*}} : vector<8xf32>
+  // CHECK: %[[C2:[0-9]+]] = arith.minimumf %[[LO2]], %{{.*}} : vector<8xf32>
+  // CHECK: %[[SQ:[0-9]+]] = math.sqrt %[[C2]] : vector<8xf32>
+  // CHECK: %[[DIV:[0-9]+]] = arith.divf %[[SQ]], %{{.*}} : vector<8xf32>
+  // CHECK: %[[TANH:[0-9]+]] = math.tanh %[[DIV]] : vector<8xf32>
+  // CHECK: %[[RSQ:[0-9]+]] = math.rsqrt %[[TANH]] : vector<8xf32>
+  // CHECK: %[[WA:[0-9]+]] = arith.extui %{{.*}} : vector<8xi32> to vector<8xi64>
+  // CHECK: %[[WB:[0-9]+]] = arith.extui %{{.*}} : vector<8xi32> to vector<8xi64>
+  // CHECK: %[[PROD:[0-9]+]] = arith.muli %[[WA]], %[[WB]] : vector<8xi64>
+  // CHECK: %[[HI:[0-9]+]] = arith.shrui %[[PROD]], %{{.*}} : vector<8xi64>
+  // CHECK: arith.trunci %[[HI]] : vector<8xi64> to vector<8xi32>
+  // CHECK: arith.truncf %[[RSQ]] : vector<8xf32> to vector<8xbf16>
+  // CHECK: arith.bitcast %[[RSQ]] : vector<8xf32> to vector<8xi32>
+  // CHECK: arith.cmpf olt, %{{.*}}, %{{.*}} : vector<8xf32>
+  // CHECK: arith.select %{{.*}}, %{{.*}}, %[[RSQ]] : vector<8xi1>, vector<8xf32>
+  // CHECK-NOT: tt.clampf
+  // CHECK-NOT: tt.extern_elementwise
+  // CHECK: tt.return
+  tt.func @elementwise(%x: tensor<8xf32>, %y: tensor<8xf32>, %i: tensor<8xi32>) -> (tensor<8xf32>, tensor<8xi32>, tensor<8xbf16>) {
+    %cst = arith.constant dense<0.000000e+00> : tensor<8xf32>
+    %cst_1 = arith.constant dense<6.000000e+00> : tensor<8xf32>
+    %a = arith.addf %x, %y : tensor<8xf32>
+    %e = math.exp %a : tensor<8xf32>
+    %c = tt.clampf %e, %cst, %cst_1, propagateNan = none : tensor<8xf32>
+    %c2 = tt.clampf %c, %cst, %cst_1, propagateNan = all : tensor<8xf32>
+    %s = tt.precise_sqrt %c2 : tensor<8xf32>
+    %d = tt.precise_divf %s, %y : tensor<8xf32>
+    %t = tt.extern_elementwise %d {libname = "", libpath = "", pure = true, symbol = "__nv_tanhf"} : (tensor<8xf32>) -> tensor<8xf32>
+    %r = tt.extern_elementwise %t {libname = "", libpath = "", pure = true, symbol = "__nv_rsqrtf"} : (tensor<8xf32>) -> tensor<8xf32>
+    %h = tt.mulhiui %i, %i : tensor<8xi32>
+    %b = tt.fp_to_fp %r, rounding = rtne : tensor<8xf32> -> tensor<8xbf16>
+    %bi = tt.bitcast %r : tensor<8xf32> -> tensor<8xi32>
+    %cmp = arith.cmpf olt, %x, %y : tensor<8xf32>
+    %sel = arith.select %cmp, %x, %r : tensor<8xi1>, tensor<8xf32>
+    tt.return %sel, %h, %b : tensor<8xf32>, tensor<8xi32>, tensor<8xbf16>
+  }
+}
+
+// -----
+
+module {
+  tt.func @rtz(%x: tensor<8xf32>) -> tensor<8xf16> {
+    // expected-error @+2 {{rounding = rtz is not supported; the CPU backend rounds to nearest even (rtne)}}
+    // expected-error @+1 {{failed to legalize operation 'tt.fp_to_fp'}}
+    %h = tt.fp_to_fp %x, rounding = rtz : tensor<8xf32> -> tensor<8xf16>
+    tt.return %h : tensor<8xf16>
+  }
+}
+
+// -----
+
+// Integer operands to a float library function are refused by name (they built an invalid
+// math.powf on integer vectors).
+module {
+  tt.func @int_pow(%x: tensor<4xi32>) -> tensor<4xi32> {
+    // expected-error @+2 {{tt.extern_elementwise symbol '__nv_powf' needs operands and result of one floating-point type, got ('tensor<4xi32>', 'tensor<4xi32>') -> 'tensor<4xi32>'}}
+    // expected-error @+1 {{failed to legalize operation 'tt.extern_elementwise'}}
+    %a = tt.extern_elementwise %x, %x {libname = "", libpath = "", pure = true, symbol = "__nv_powf"} : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+    tt.return %a : tensor<4xi32>
+  }
+}

@@ -1,0 +1,63 @@
+// tcpu-emit-triton-launchers (on the LLVM dialect, after the pipeline): for the kernel NAME
+// (marked tcpu.triton_kernel by tt-to-tcpu-funcs) it adds NAME__program, which unpacks the
+// argument struct and calls NAME with the program ids; tcpu_launch_NAME(args..., grid_x,
+// grid_y, grid_z), which packs the arguments and calls the runtime's tcpu_triton_launch
+// with the table of variants and returns its status; and tcpu_variant_NAME. With
+// variant=S the kernel is one variant (NAME__S, NAME__S__program only); with dispatch the
+// baseline's table lists the variants first, each with its feature bits.
+// RUN: tcpu-opt %s --tcpu-emit-triton-launchers | FileCheck %s
+// RUN: tcpu-opt %s '--tcpu-emit-triton-launchers=variant=i8mm' | FileCheck %s --check-prefix=VARIANT
+// RUN: tcpu-opt %s '--tcpu-emit-triton-launchers=dispatch=i8mm=12,dotprod=4' | FileCheck %s --check-prefix=DISPATCH
+
+module {
+  llvm.func @scale(%x: !llvm.ptr, %n: i32, %s: f32, %w: i64, %pid_x: i32, %pid_y: i32, %pid_z: i32, %grid_x: i32, %grid_y: i32, %grid_z: i32) attributes {tcpu.triton_kernel} {
+    llvm.return
+  }
+}
+
+// The kernel keeps its name and triton-cpu's signature; the marker goes.
+// CHECK: llvm.func @scale(%{{.*}}: !llvm.ptr, %{{.*}}: i32, %{{.*}}: f32, %{{.*}}: i64, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32) {
+// CHECK-LABEL: llvm.func internal @scale__program(
+// CHECK-SAME: %[[ARGS:[a-z0-9]+]]: !llvm.ptr, %[[PX:[a-z0-9]+]]: i32, %[[PY:[a-z0-9]+]]: i32, %[[PZ:[a-z0-9]+]]: i32, %[[GX:[a-z0-9]+]]: i32, %[[GY:[a-z0-9]+]]: i32, %[[GZ:[a-z0-9]+]]: i32)
+// CHECK: llvm.getelementptr %[[ARGS]][0, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(ptr, i32, f32, i64)>
+// CHECK: llvm.load %{{.*}} : !llvm.ptr -> !llvm.ptr
+// CHECK: llvm.load %{{.*}} : !llvm.ptr -> i32
+// CHECK: llvm.load %{{.*}} : !llvm.ptr -> f32
+// CHECK: llvm.load %{{.*}} : !llvm.ptr -> i64
+// CHECK: llvm.call @scale(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[PX]], %[[PY]], %[[PZ]], %[[GX]], %[[GY]], %[[GZ]])
+// CHECK: llvm.mlir.global internal constant @scale__variant_baseline("scale:baseline\00")
+// CHECK: llvm.mlir.global internal constant @scale__variants() {{.*}} : !llvm.array<1 x struct<(ptr, i32, ptr)>>
+// CHECK: llvm.func @tcpu_triton_launch(!llvm.ptr, !llvm.ptr, i32, !llvm.ptr, i32, i32, i32) -> i32
+// CHECK-LABEL: llvm.func @tcpu_launch_scale(
+// CHECK-SAME: %[[X:[a-z0-9]+]]: !llvm.ptr, %[[N:[a-z0-9]+]]: i32, %[[S:[a-z0-9]+]]: f32, %[[W:[a-z0-9]+]]: i64, %[[GRIDX:[a-z0-9]+]]: i32, %[[GRIDY:[a-z0-9]+]]: i32, %[[GRIDZ:[a-z0-9]+]]: i32) -> i32
+// CHECK: %[[STRUCT:[0-9]+]] = llvm.alloca %{{.*}} x !llvm.struct<(ptr, i32, f32, i64)>
+// CHECK: llvm.store %[[X]], %{{.*}} : !llvm.ptr, !llvm.ptr
+// CHECK: llvm.store %[[N]], %{{.*}} : i32, !llvm.ptr
+// CHECK: llvm.store %[[S]], %{{.*}} : f32, !llvm.ptr
+// CHECK: llvm.store %[[W]], %{{.*}} : i64, !llvm.ptr
+// CHECK: %[[NAME:[0-9]+]] = llvm.mlir.addressof @scale__name
+// CHECK: %[[TABLE:[0-9]+]] = llvm.mlir.addressof @scale__variants
+// CHECK: %[[STATUS:[0-9]+]] = llvm.call @tcpu_triton_launch(%[[NAME]], %[[TABLE]], %{{.*}}, %[[STRUCT]], %[[GRIDX]], %[[GRIDY]], %[[GRIDZ]])
+// CHECK: llvm.return %[[STATUS]] : i32
+// CHECK-LABEL: llvm.func @tcpu_variant_scale() -> !llvm.ptr
+// CHECK: llvm.call @tcpu_triton_select(
+// CHECK-NOT: tcpu.triton_kernel
+
+// VARIANT: llvm.func @scale__i8mm(
+// VARIANT: llvm.func @scale__i8mm__program(
+// VARIANT-NOT: tcpu_launch_scale
+// VARIANT-NOT: tcpu_variant_scale
+
+// DISPATCH: llvm.func @scale__i8mm__program(!llvm.ptr, i32, i32, i32, i32, i32, i32)
+// DISPATCH: llvm.func @scale__dotprod__program(!llvm.ptr, i32, i32, i32, i32, i32, i32)
+// DISPATCH: llvm.mlir.global internal constant @scale__variants() {{.*}} : !llvm.array<3 x struct<(ptr, i32, ptr)>>
+// DISPATCH: llvm.mlir.addressof @scale__variant_i8mm
+// DISPATCH-NEXT: llvm.mlir.constant(12 : i32)
+// DISPATCH-NEXT: llvm.mlir.addressof @scale__i8mm__program
+// DISPATCH: llvm.mlir.addressof @scale__variant_dotprod
+// DISPATCH-NEXT: llvm.mlir.constant(4 : i32)
+// DISPATCH-NEXT: llvm.mlir.addressof @scale__dotprod__program
+// DISPATCH: llvm.mlir.addressof @scale__variant_baseline
+// DISPATCH-NEXT: llvm.mlir.constant(0 : i32)
+// DISPATCH-NEXT: llvm.mlir.addressof @scale__program
+// DISPATCH: llvm.func @tcpu_launch_scale(

@@ -1,0 +1,133 @@
+// tt-to-tcpu-memory: tt.load / tt.store become vector loads and stores where the contiguity
+// analysis proves consecutive addresses (make_range + splat + addptr + broadcast), a
+// full-width access under an all-lanes-on test plus a lane loop for masked runs, a loop of
+// scalar accesses (the gather) where addresses are irregular, one vector access per row of
+// a 2-D block, and at most vector_width elements per access under that hint.
+// RUN: tcpu-opt %s --tt-to-tcpu-memory | FileCheck %s
+
+module {
+  // CHECK-LABEL: tt.func public @copy(
+  // CHECK-NOT: scf.for
+  // CHECK: %[[IN:[0-9]+]] = llvm.inttoptr %{{.*}} : i64 to !llvm.ptr
+  // CHECK: %[[V:[0-9]+]] = llvm.load %[[IN]] {alignment = 4 : i64} : !llvm.ptr -> vector<8xf32>
+  // CHECK-NOT: scf.for
+  // CHECK: llvm.store %[[V]], %{{.*}} {alignment = 4 : i64} : vector<8xf32>, !llvm.ptr
+  // CHECK-NOT: scf.for
+  // CHECK: tt.return
+  tt.func public @copy(%in: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %out: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+    %offsets = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
+    %x = tt.splat %in : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>
+    %x_1 = tt.addptr %x, %offsets : tensor<8x!tt.ptr<f32>>, tensor<8xi32>
+    %v = tt.load %x_1 : tensor<8x!tt.ptr<f32>>
+    %y = tt.splat %out : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>
+    %y_1 = tt.addptr %y, %offsets : tensor<8x!tt.ptr<f32>>, tensor<8xi32>
+    tt.store %y_1, %v : tensor<8x!tt.ptr<f32>>
+    tt.return
+  }
+  // The indices are data: the indices themselves are one vector load, the gather is a
+  // loop of scalar loads.
+  // CHECK-LABEL: tt.func public @gather(
+  // CHECK: llvm.load %{{.*}} : !llvm.ptr -> vector<8xi32>
+  // CHECK: %[[G:[0-9]+]] = scf.for %[[LANE:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (vector<8xf32>) {
+  // CHECK:   %[[ADDR:[0-9]+]] = vector.extract %{{.*}}[%[[LANE]]] : i64 from vector<8xi64>
+  // CHECK:   %[[P:[0-9]+]] = llvm.inttoptr %[[ADDR]] : i64 to !llvm.ptr
+  // CHECK:   %[[E:[0-9]+]] = llvm.load %[[P]] {alignment = 4 : i64} : !llvm.ptr -> f32
+  // CHECK:   vector.insert %[[E]], %[[ACC]] [%[[LANE]]] : f32 into vector<8xf32>
+  // CHECK: llvm.store %[[G]], %{{.*}} : vector<8xf32>, !llvm.ptr
+  tt.func public @gather(%in: !tt.ptr<f32>, %idx_ptr: !tt.ptr<i32>, %out: !tt.ptr<f32>) {
+    %offsets = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
+    %i = tt.splat %idx_ptr : !tt.ptr<i32> -> tensor<8x!tt.ptr<i32>>
+    %i_1 = tt.addptr %i, %offsets : tensor<8x!tt.ptr<i32>>, tensor<8xi32>
+    %idx = tt.load %i_1 : tensor<8x!tt.ptr<i32>>
+    %x = tt.splat %in : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>
+    %x_1 = tt.addptr %x, %idx : tensor<8x!tt.ptr<f32>>, tensor<8xi32>
+    %v = tt.load %x_1 : tensor<8x!tt.ptr<f32>>
+    %y = tt.splat %out : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>
+    %y_1 = tt.addptr %y, %offsets : tensor<8x!tt.ptr<f32>>, tensor<8xi32>
+    tt.store %y_1, %v : tensor<8x!tt.ptr<f32>>
+    tt.return
+  }
+  // Rows of a 2-D block are contiguous, the rows themselves strided: one load per row.
+  // CHECK-LABEL: tt.func public @rows(
+  // CHECK-NOT: scf.for
+  // CHECK: llvm.load %{{.*}} : !llvm.ptr -> vector<4xf32>
+  // CHECK: vector.insert %{{.*}}, %{{.*}} [0] : vector<4xf32> into vector<2x4xf32>
+  // CHECK: llvm.load %{{.*}} : !llvm.ptr -> vector<4xf32>
+  // CHECK: vector.insert %{{.*}}, %{{.*}} [1] : vector<4xf32> into vector<2x4xf32>
+  tt.func public @rows(%in: !tt.ptr<f32>, %stride: i32) -> tensor<2x4xf32> {
+    %r = tt.make_range {end = 2 : i32, start = 0 : i32} : tensor<2xi32>
+    %c = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>
+    %r1 = tt.expand_dims %r {axis = 1 : i32} : tensor<2xi32> -> tensor<2x1xi32>
+    %s = tt.splat %stride : i32 -> tensor<2x1xi32>
+    %r2 = arith.muli %r1, %s : tensor<2x1xi32>
+    %r3 = tt.broadcast %r2 : tensor<2x1xi32> -> tensor<2x4xi32>
+    %c1 = tt.expand_dims %c {axis = 0 : i32} : tensor<4xi32> -> tensor<1x4xi32>
+    %c2 = tt.broadcast %c1 : tensor<1x4xi32> -> tensor<2x4xi32>
+    %o = arith.addi %r3, %c2 : tensor<2x4xi32>
+    %p = tt.splat %in : !tt.ptr<f32> -> tensor<2x4x!tt.ptr<f32>>
+    %p1 = tt.addptr %p, %o : tensor<2x4x!tt.ptr<f32>>, tensor<2x4xi32>
+    %v = tt.load %p1 : tensor<2x4x!tt.ptr<f32>>
+    tt.return %v : tensor<2x4xf32>
+  }
+  // vector_width = 4 splits the 8-element run in two.
+  // CHECK-LABEL: tt.func public @hinted(
+  // CHECK-COUNT-2: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr -> vector<4xf32>
+  // CHECK-NOT: llvm.load
+  // CHECK: tt.return
+  tt.func public @hinted(%in: !tt.ptr<f32>) -> tensor<8xf32> {
+    %offsets = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
+    %x = tt.splat %in : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>
+    %x_1 = tt.addptr %x, %offsets : tensor<8x!tt.ptr<f32>>, tensor<8xi32>
+    %v = tt.load %x_1 {tcpu.hints = {vector_width = 4 : i64}} : tensor<8x!tt.ptr<f32>>
+    tt.return %v : tensor<8xf32>
+  }
+  // A masked scalar load reads only under its mask and takes `other` otherwise.
+  // CHECK-LABEL: tt.func public @scalar(
+  // CHECK: %[[S:[0-9]+]] = scf.if %{{.*}} -> (f32) {
+  // CHECK:   llvm.load %{{.*}} : !llvm.ptr -> f32
+  // CHECK: } else {
+  // CHECK:   scf.yield %{{.*}} : f32
+  // CHECK: scf.if %{{.*}} {
+  // CHECK-NEXT: llvm.store %[[S]], %{{.*}} : f32, !llvm.ptr
+  tt.func public @scalar(%in: !tt.ptr<f32>, %m: i1) -> f32 {
+    %cst = arith.constant 1.0 : f32
+    %v = tt.load %in, %m, %cst : !tt.ptr<f32>
+    tt.store %in, %v, %m : !tt.ptr<f32>
+    tt.return %v : f32
+  }
+  // A masked run: one full-width access when every lane is on, lane by lane otherwise
+  // (masked-off lanes are never read or written).
+  // CHECK-LABEL: tt.func public @masked(
+  // CHECK: %[[MASK:[0-9]+]] = builtin.unrealized_conversion_cast %{{.*}} : tensor<16xi1> to vector<16xi1>
+  // CHECK: %[[ALL:[0-9]+]] = vector.reduction <and>, %[[MASK]] : vector<16xi1> into i1
+  // CHECK: %[[X:[0-9]+]] = scf.if %[[ALL]] -> (vector<16xf32>) {
+  // CHECK:   llvm.load %{{.*}} : !llvm.ptr -> vector<16xf32>
+  // CHECK: } else {
+  // CHECK:   scf.for
+  // CHECK:     %[[ON:[0-9]+]] = vector.extract %[[MASK]][%{{.*}}] : i1 from vector<16xi1>
+  // CHECK:     scf.if %[[ON]] -> (vector<16xf32>) {
+  // CHECK:       llvm.load %{{.*}} : !llvm.ptr -> f32
+  // CHECK: scf.if %{{.*}} {
+  // CHECK:   llvm.store %[[X]], %{{.*}} : vector<16xf32>, !llvm.ptr
+  // CHECK: } else {
+  // CHECK:   scf.for
+  // CHECK:     scf.if
+  // CHECK:       llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr
+  tt.func public @masked(%x_ptr: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %y_ptr: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) attributes {noinline = false} {
+    %c16_i32 = arith.constant 16 : i32
+    %pid = tt.get_program_id x : i32
+    %block_start = arith.muli %pid, %c16_i32 : i32
+    %offsets = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+    %offsets_0 = tt.splat %block_start : i32 -> tensor<16xi32>
+    %offsets_1 = arith.addi %offsets_0, %offsets : tensor<16xi32>
+    %mask = tt.splat %n : i32 -> tensor<16xi32>
+    %mask_2 = arith.cmpi slt, %offsets_1, %mask : tensor<16xi32>
+    %x = tt.splat %x_ptr : !tt.ptr<f32> -> tensor<16x!tt.ptr<f32>>
+    %x_3 = tt.addptr %x, %offsets_1 : tensor<16x!tt.ptr<f32>>, tensor<16xi32>
+    %x_4 = tt.load %x_3, %mask_2 : tensor<16x!tt.ptr<f32>>
+    %y = tt.splat %y_ptr : !tt.ptr<f32> -> tensor<16x!tt.ptr<f32>>
+    %y_5 = tt.addptr %y, %offsets_1 : tensor<16x!tt.ptr<f32>>, tensor<16xi32>
+    tt.store %y_5, %x_4, %mask_2 : tensor<16x!tt.ptr<f32>>
+    tt.return
+  }
+}

@@ -1,0 +1,95 @@
+// tt-to-tcpu-reductions: tt.reduce becomes log-step halving, the combine region applied to
+// whole half-vectors (several operands together: argmax), along any axis; tt.scan becomes
+// a Hillis-Steele scan of shifted shuffles and selects. Non-power-of-two dimensions are
+// refused with a diagnostic naming the size.
+// RUN: tcpu-opt %s -split-input-file --tt-to-tcpu-reductions -verify-diagnostics | FileCheck %s
+
+module {
+  // 8 -> 4 -> 2 -> 1 lanes, three vector adds.
+  // CHECK-LABEL: tt.func @sum(
+  // CHECK: %[[A:[0-9]+]] = vector.extract_strided_slice %{{.*}} {offsets = [0], sizes = [4], strides = [1]} : vector<8xf32> to vector<4xf32>
+  // CHECK: %[[B:[0-9]+]] = vector.extract_strided_slice %{{.*}} {offsets = [4], sizes = [4], strides = [1]} : vector<8xf32> to vector<4xf32>
+  // CHECK: arith.addf %[[A]], %[[B]] : vector<4xf32>
+  // CHECK: arith.addf %{{.*}}, %{{.*}} : vector<2xf32>
+  // CHECK: %[[LAST:[0-9]+]] = arith.addf %{{.*}}, %{{.*}} : vector<1xf32>
+  // CHECK: %[[S:[0-9]+]] = vector.extract %[[LAST]][0] : f32 from vector<1xf32>
+  // CHECK-NOT: tt.reduce
+  // CHECK: tt.return %[[S]] : f32
+  tt.func @sum(%x: tensor<8xf32>) -> f32 {
+    %s = "tt.reduce"(%x) <{axis = 0 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %r = arith.addf %a, %b : f32
+      tt.reduce.return %r : f32
+    }) : (tensor<8xf32>) -> f32
+    tt.return %s : f32
+  }
+  // Inclusive scan of 4 lanes: shifts by 1 and 2, each added where the lane has a
+  // predecessor at that distance.
+  // CHECK-LABEL: tt.func @cumsum(
+  // CHECK: %[[X:[0-9]+]] = builtin.unrealized_conversion_cast %{{.*}} : tensor<4xi32> to vector<4xi32>
+  // CHECK: %[[SH1:[0-9]+]] = vector.shuffle %[[X]], %[[X]] [0, 0, 1, 2] : vector<4xi32>, vector<4xi32>
+  // CHECK: %[[ADD1:[0-9]+]] = arith.addi %[[SH1]], %[[X]] : vector<4xi32>
+  // CHECK: %[[M1:.*]] = arith.constant dense<[false, true, true, true]> : vector<4xi1>
+  // CHECK: %[[S1:[0-9]+]] = arith.select %[[M1]], %[[ADD1]], %[[X]] : vector<4xi1>, vector<4xi32>
+  // CHECK: %[[SH2:[0-9]+]] = vector.shuffle %[[S1]], %[[S1]] [0, 1, 0, 1] : vector<4xi32>, vector<4xi32>
+  // CHECK: %[[ADD2:[0-9]+]] = arith.addi %[[SH2]], %[[S1]] : vector<4xi32>
+  // CHECK: %[[M2:.*]] = arith.constant dense<[false, false, true, true]> : vector<4xi1>
+  // CHECK: arith.select %[[M2]], %[[ADD2]], %[[S1]] : vector<4xi1>, vector<4xi32>
+  // CHECK-NOT: tt.scan
+  tt.func @cumsum(%x: tensor<4xi32>) -> tensor<4xi32> {
+    %y = "tt.scan"(%x) <{axis = 0 : i32, reverse = false}> ({
+    ^bb0(%a: i32, %b: i32):
+      %r = arith.addi %a, %b : i32
+      tt.scan.return %r : i32
+    }) : (tensor<4xi32>) -> tensor<4xi32>
+    tt.return %y : tensor<4xi32>
+  }
+  // Along axis 1 of a 2-D tensor: the halving works on columns, every row at once.
+  // CHECK-LABEL: tt.func @row_max(
+  // CHECK: vector.extract_strided_slice %{{.*}} {offsets = [0, 2], sizes = [2, 2], strides = [1, 1]} : vector<2x4xf32> to vector<2x2xf32>
+  // CHECK: arith.maxnumf %{{.*}}, %{{.*}} : vector<2x2xf32>
+  // CHECK: %[[M:[0-9]+]] = arith.maxnumf %{{.*}}, %{{.*}} : vector<2x1xf32>
+  // CHECK: vector.shape_cast %[[M]] : vector<2x1xf32> to vector<2xf32>
+  tt.func @row_max(%x: tensor<2x4xf32>) -> tensor<2xf32> {
+    %m = "tt.reduce"(%x) <{axis = 1 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %r = arith.maxnumf %a, %b : f32
+      tt.reduce.return %r : f32
+    }) : (tensor<2x4xf32>) -> tensor<2xf32>
+    tt.return %m : tensor<2xf32>
+  }
+  // Two operands: one comparison chooses both the value and the index.
+  // CHECK-LABEL: tt.func @argmax(
+  // CHECK: %[[GT:[0-9]+]] = arith.cmpf ogt, %{{.*}}, %{{.*}} : vector<2xf32>
+  // CHECK: arith.select %[[GT]], %{{.*}}, %{{.*}} : vector<2xi1>, vector<2xf32>
+  // CHECK: arith.select %[[GT]], %{{.*}}, %{{.*}} : vector<2xi1>, vector<2xi32>
+  // CHECK: %[[GT1:[0-9]+]] = arith.cmpf ogt, %{{.*}}, %{{.*}} : vector<1xf32>
+  // CHECK: %[[I:[0-9]+]] = arith.select %[[GT1]], %{{.*}}, %{{.*}} : vector<1xi1>, vector<1xi32>
+  // CHECK: %[[IDX:[0-9]+]] = vector.extract %[[I]][0] : i32 from vector<1xi32>
+  // CHECK: tt.return %[[IDX]] : i32
+  tt.func @argmax(%x: tensor<4xf32>, %i: tensor<4xi32>) -> i32 {
+    %r:2 = "tt.reduce"(%x, %i) <{axis = 0 : i32}> ({
+    ^bb0(%v0: f32, %i0: i32, %v1: f32, %i1: i32):
+      %gt = arith.cmpf ogt, %v0, %v1 : f32
+      %v = arith.select %gt, %v0, %v1 : f32
+      %j = arith.select %gt, %i0, %i1 : i32
+      tt.reduce.return %v, %j : f32, i32
+    }) : (tensor<4xf32>, tensor<4xi32>) -> (f32, i32)
+    tt.return %r#1 : i32
+  }
+}
+
+// -----
+
+module {
+  tt.func @sum6(%x: tensor<6xf32>) -> f32 {
+    // expected-error @+2 {{reduction over a dimension of 6 elements; Triton tensors have power-of-two dimensions}}
+    // expected-error @+1 {{failed to legalize operation 'tt.reduce'}}
+    %s = "tt.reduce"(%x) <{axis = 0 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %r = arith.addf %a, %b : f32
+      tt.reduce.return %r : f32
+    }) : (tensor<6xf32>) -> f32
+    tt.return %s : f32
+  }
+}

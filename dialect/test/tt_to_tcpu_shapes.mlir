@@ -1,0 +1,72 @@
+// tt-to-tcpu-shapes: the shape ops on vectors. make_range is a constant vector, splat and
+// broadcast vector.broadcast, expand_dims and reshape vector.shape_cast, trans
+// vector.transpose, cat two strided inserts, join vector.interleave, split
+// vector.deinterleave.
+// RUN: tcpu-opt %s --tt-to-tcpu-shapes | FileCheck %s
+
+module {
+  // CHECK-LABEL: tt.func @shapes(
+  tt.func @shapes(%s: i32, %x: tensor<2x4xf32>) -> (tensor<2x4xi32>, tensor<4x2xf32>, tensor<8xf32>, tensor<4xi32>) {
+    // CHECK: %[[R:.*]] = arith.constant dense<[0, 1, 2, 3]> : vector<4xi32>
+    // CHECK: %[[E:[0-9]+]] = vector.shape_cast %[[R]] : vector<4xi32> to vector<1x4xi32>
+    // CHECK: vector.broadcast %[[E]] : vector<1x4xi32> to vector<2x4xi32>
+    // CHECK: vector.broadcast %{{.*}} : i32 to vector<4xi32>
+    // CHECK: vector.transpose %{{.*}}, [1, 0] : vector<2x4xf32> to vector<4x2xf32>
+    // CHECK: vector.shape_cast %{{.*}} : vector<2x4xf32> to vector<8xf32>
+    // CHECK-NOT: tt.make_range
+    // CHECK-NOT: tt.expand_dims
+    // CHECK-NOT: tt.broadcast
+    // CHECK-NOT: tt.splat
+    // CHECK-NOT: tt.trans
+    // CHECK-NOT: tt.reshape
+    %r = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>
+    %e = tt.expand_dims %r {axis = 0 : i32} : tensor<4xi32> -> tensor<1x4xi32>
+    %b = tt.broadcast %e : tensor<1x4xi32> -> tensor<2x4xi32>
+    %sp = tt.splat %s : i32 -> tensor<4xi32>
+    %t = tt.trans %x {order = array<i32: 1, 0>} : tensor<2x4xf32> -> tensor<4x2xf32>
+    %f = tt.reshape %x allow_reorder : tensor<2x4xf32> -> tensor<8xf32>
+    tt.return %b, %t, %f, %sp : tensor<2x4xi32>, tensor<4x2xf32>, tensor<8xf32>, tensor<4xi32>
+  }
+
+  // A range not starting at 0.
+  // CHECK-LABEL: tt.func @offset_range(
+  // CHECK: arith.constant dense<[16, 17, 18, 19]> : vector<4xi32>
+  tt.func @offset_range() -> tensor<4xi32> {
+    %r = tt.make_range {end = 20 : i32, start = 16 : i32} : tensor<4xi32>
+    tt.return %r : tensor<4xi32>
+  }
+
+  // CHECK-LABEL: tt.func @joins(
+  // CHECK-SAME: %[[XT:[a-z0-9]+]]: tensor<4xf32>, %[[YT:[a-z0-9]+]]: tensor<4xf32>)
+  tt.func @joins(%x: tensor<4xf32>, %y: tensor<4xf32>) -> (tensor<8xf32>, tensor<4xf32>, tensor<4xf32>) {
+    // CHECK-DAG: %[[X:[0-9]+]] = builtin.unrealized_conversion_cast %[[XT]] : tensor<4xf32> to vector<4xf32>
+    // CHECK-DAG: %[[Y:[0-9]+]] = builtin.unrealized_conversion_cast %[[YT]] : tensor<4xf32> to vector<4xf32>
+    // CHECK: %[[LO:[0-9]+]] = vector.insert_strided_slice %[[X]], %{{.*}} {offsets = [0], strides = [1]} : vector<4xf32> into vector<8xf32>
+    // CHECK: vector.insert_strided_slice %[[Y]], %[[LO]] {offsets = [4], strides = [1]} : vector<4xf32> into vector<8xf32>
+    // CHECK: %[[J:[0-9]+]] = vector.interleave %[[X]], %[[Y]] : vector<4xf32> -> vector<8xf32>
+    // CHECK: vector.shape_cast %[[J]] : vector<8xf32> to vector<4x2xf32>
+    // CHECK: vector.deinterleave %{{.*}} : vector<8xf32> -> vector<4xf32>
+    %c = tt.cat %x, %y : tensor<4xf32> -> tensor<8xf32>
+    %j = tt.join %x, %y : tensor<4xf32> -> tensor<4x2xf32>
+    %lo, %hi = tt.split %j : tensor<4x2xf32> -> tensor<4xf32>
+    tt.return %c, %lo, %hi : tensor<8xf32>, tensor<4xf32>, tensor<4xf32>
+  }
+
+  // 0-D tensors: join makes a 2-element vector lane by lane, split of a 2-element tensor takes
+  // one element each (it crashed on the missing second-last dimension).
+  // CHECK-LABEL: tt.func @join_split_0d(
+  // CHECK: %[[Z:.*]] = arith.constant dense<0.000000e+00> : vector<2xf32>
+  // CHECK: %[[A:[0-9]+]] = vector.extract %{{.*}}[] : f32 from vector<f32>
+  // CHECK: %[[J0:[0-9]+]] = vector.insert %[[A]], %[[Z]] [0] : f32 into vector<2xf32>
+  // CHECK: %[[B:[0-9]+]] = vector.extract %{{.*}}[] : f32 from vector<f32>
+  // CHECK: %[[J:[0-9]+]] = vector.insert %[[B]], %[[J0]] [1] : f32 into vector<2xf32>
+  // CHECK: %[[LO:[0-9]+]] = vector.extract %[[J]][0] : f32 from vector<2xf32>
+  // CHECK: vector.broadcast %[[LO]] : f32 to vector<f32>
+  // CHECK: %[[HI:[0-9]+]] = vector.extract %[[J]][1] : f32 from vector<2xf32>
+  // CHECK: vector.broadcast %[[HI]] : f32 to vector<f32>
+  tt.func @join_split_0d(%x: tensor<f32>, %y: tensor<f32>) -> (tensor<f32>, tensor<f32>) {
+    %j = tt.join %x, %y : tensor<f32> -> tensor<2xf32>
+    %lo, %hi = tt.split %j : tensor<2xf32> -> tensor<f32>
+    tt.return %lo, %hi : tensor<f32>, tensor<f32>
+  }
+}
