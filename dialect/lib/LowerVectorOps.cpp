@@ -1,11 +1,14 @@
 // --tcpu-lower-vector-ops: tcpu.sdot and tcpu.smmla become MLIR's own Arm intrinsic ops,
 // arm_neon.intr.sdot / arm_neon.intr.smmla (fixed vector<16xi8>) or arm_sve.sdot /
 // arm_sve.smmla (scalable vector<[16]xi8>), once the module's #tcpu.target is known to have
-// the instruction.
+// the instruction; tcpu.to_mmla_blocks / tcpu.from_mmla_blocks become shuffles.
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ArmNeon/ArmNeonDialect.h"
 #include "mlir/Dialect/ArmSVE/IR/ArmSVEDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "tcpu/MmlaLayout.h"
 #include "tcpu/TcpuAttrs.h"
 #include "tcpu/TcpuOps.h"
 #include "tcpu/TcpuPasses.h"
@@ -31,12 +34,70 @@ LogicalResult RequireFeatures(Operation* op, llvm::ArrayRef<llvm::StringRef> nee
   return success();
 }
 
+SmallVector<int64_t> Iota(int64_t begin, int64_t size) {
+  SmallVector<int64_t> indices(size);
+  for (int64_t i = 0; i < size; ++i) indices[i] = begin + i;
+  return indices;
+}
+
+// The 1-D vectors `parts` one after the other.
+Value Concat(OpBuilder& b, Location loc, ArrayRef<Value> parts) {
+  if (parts.size() == 1) return parts[0];
+  size_t half = parts.size() / 2;
+  Value low = Concat(b, loc, parts.take_front(half));
+  Value high = Concat(b, loc, parts.drop_front(half));
+  int64_t size = cast<VectorType>(low.getType()).getDimSize(0) +
+                 cast<VectorType>(high.getType()).getDimSize(0);
+  return b.create<vector::ShuffleOp>(loc, low, high, Iota(0, size));
+}
+
+// Block (p, t) is a shuffle of rows 2p and 2p + 1.
+Value ToMmlaBlocks(OpBuilder& b, Location loc, ToMmlaBlocksOp op) {
+  VectorType rows = op.getSource().getType();
+  int64_t m = rows.getDimSize(0), n = rows.getDimSize(1), stride = op.getColumnStride();
+  Value blocks = b.create<arith::ConstantOp>(loc, b.getZeroAttr(op.getResult().getType()));
+  for (int64_t p = 0; p < m / 2; ++p) {
+    Value top = b.create<vector::ExtractOp>(loc, op.getSource(), 2 * p);
+    Value bottom = b.create<vector::ExtractOp>(loc, op.getSource(), 2 * p + 1);
+    for (int64_t t = 0; t < n / 2; ++t) {
+      int64_t c0 = MmlaBlockColumn(t, 0, stride), c1 = MmlaBlockColumn(t, 1, stride);
+      Value block =
+          b.create<vector::ShuffleOp>(loc, top, bottom, ArrayRef<int64_t>{c0, c1, n + c0, n + c1});
+      blocks = b.create<vector::InsertOp>(loc, block, blocks, ArrayRef<int64_t>{p, t});
+    }
+  }
+  return blocks;
+}
+
+// Rows 2p and 2p + 1 are gathered from the blocks of row pair p.
+Value FromMmlaBlocks(OpBuilder& b, Location loc, FromMmlaBlocksOp op) {
+  VectorType type = op.getResult().getType();
+  int64_t m = type.getDimSize(0), n = type.getDimSize(1), stride = op.getColumnStride();
+  Value rows = b.create<arith::ConstantOp>(loc, b.getZeroAttr(type));
+  for (int64_t p = 0; p < m / 2; ++p) {
+    SmallVector<Value> blocks;
+    for (int64_t t = 0; t < n / 2; ++t) {
+      blocks.push_back(b.create<vector::ExtractOp>(loc, op.getSource(), ArrayRef<int64_t>{p, t}));
+    }
+    Value pair = Concat(b, loc, blocks);
+    for (int64_t r = 0; r < 2; ++r) {
+      SmallVector<int64_t> lanes(n);
+      for (int64_t t = 0; t < n / 2; ++t) {
+        for (int64_t j = 0; j < 2; ++j) lanes[MmlaBlockColumn(t, j, stride)] = 4 * t + 2 * r + j;
+      }
+      Value row = b.create<vector::ShuffleOp>(loc, pair, pair, lanes);
+      rows = b.create<vector::InsertOp>(loc, row, rows, 2 * p + r);
+    }
+  }
+  return rows;
+}
+
 class LowerVectorOpsPass : public impl::TcpuLowerVectorOpsBase<LowerVectorOpsPass> {
  public:
   void runOnOperation() override {
     SmallVector<Operation*> ops;
     getOperation().walk([&](Operation* op) {
-      if (isa<SdotOp, SmmlaOp>(op)) ops.push_back(op);
+      if (isa<SdotOp, SmmlaOp, ToMmlaBlocksOp, FromMmlaBlocksOp>(op)) ops.push_back(op);
     });
     for (Operation* op : ops) {
       if (failed(Lower(op))) return signalPassFailure();
@@ -47,6 +108,16 @@ class LowerVectorOpsPass : public impl::TcpuLowerVectorOpsBase<LowerVectorOpsPas
   static LogicalResult Lower(Operation* op) {
     OpBuilder b(op);
     Location loc = op->getLoc();
+    if (auto to = dyn_cast<ToMmlaBlocksOp>(op)) {
+      to.getResult().replaceAllUsesWith(ToMmlaBlocks(b, loc, to));
+      to->erase();
+      return success();
+    }
+    if (auto from = dyn_cast<FromMmlaBlocksOp>(op)) {
+      from.getResult().replaceAllUsesWith(FromMmlaBlocks(b, loc, from));
+      from->erase();
+      return success();
+    }
     Value acc = op->getOperand(0), lhs = op->getOperand(1), rhs = op->getOperand(2);
     Type type = acc.getType();
     bool scalable = cast<VectorType>(type).isScalable();

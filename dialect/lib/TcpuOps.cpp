@@ -22,8 +22,8 @@ LogicalResult CheckMemRef(Operation* op, Value value, llvm::StringRef name, int6
                           Type element, Layout layout = Layout::kContiguous) {
   auto type = cast<MemRefType>(value.getType());
   if (type.getRank() != rank || type.getElementType() != element) {
-    return op->emitOpError() << "operand '" << name << "' must be a rank-" << rank
-                             << " memref of " << element << ", got " << type;
+    return op->emitOpError() << "operand '" << name << "' must be a rank-" << rank << " memref of "
+                             << element << ", got " << type;
   }
   if (layout == Layout::kContiguous && !type.getLayout().isIdentity()) {
     return op->emitOpError() << "operand '" << name
@@ -57,8 +57,8 @@ LogicalResult CheckSameDim(Operation* op, Value a, llvm::StringRef a_name, int64
 LogicalResult CheckNonEmpty(Operation* op, Value value, llvm::StringRef name) {
   for (auto [dim, size] : llvm::enumerate(cast<MemRefType>(value.getType()).getShape())) {
     if (!ShapedType::isDynamic(size) && size <= 0) {
-      return op->emitOpError() << "operand '" << name << "' has " << size << " in dimension "
-                               << dim << "; the runtime needs sizes >= 1";
+      return op->emitOpError() << "operand '" << name << "' has " << size << " in dimension " << dim
+                               << "; the runtime needs sizes >= 1";
     }
   }
   return success();
@@ -143,14 +143,14 @@ LogicalResult FlashAttnDecodeOp::verify() {
   TCPU_CHECK(CheckMemRef(*this, getKCache(), "k_cache", 3, bf16, Layout::kUnitInnerStride));
   TCPU_CHECK(CheckMemRef(*this, getVCache(), "v_cache", 3, bf16, Layout::kUnitInnerStride));
   TCPU_CHECK(CheckMemRef(*this, getOut(), "out", 2, bf16));
-  for (auto [value, name] : {std::pair{getQ(), "q"}, {getKCache(), "k_cache"},
-                             {getVCache(), "v_cache"}}) {
+  for (auto [value, name] :
+       {std::pair{getQ(), "q"}, {getKCache(), "k_cache"}, {getVCache(), "v_cache"}}) {
     TCPU_CHECK(CheckNonEmpty(*this, value, name));
   }
   TCPU_CHECK(CheckSameDim(*this, getQ(), "q", 1, getKCache(), "k_cache", 2, "head_dim"));
   TCPU_CHECK(CheckSameDim(*this, getQ(), "q", 1, getVCache(), "v_cache", 2, "head_dim"));
-  TCPU_CHECK(CheckSameDim(*this, getKCache(), "k_cache", 0, getVCache(), "v_cache", 0,
-                          "num_kv_heads"));
+  TCPU_CHECK(
+      CheckSameDim(*this, getKCache(), "k_cache", 0, getVCache(), "v_cache", 0, "num_kv_heads"));
   TCPU_CHECK(CheckSameDim(*this, getKCache(), "k_cache", 1, getVCache(), "v_cache", 1,
                           "the cache capacity"));
   TCPU_CHECK(CheckSameDim(*this, getQ(), "q", 0, getOut(), "out", 0, "num_heads"));
@@ -228,6 +228,48 @@ static LogicalResult VerifyInt8Mat(Operation* op, Value acc, Value a) {
 
 LogicalResult SdotOp::verify() { return VerifyInt8Mat(*this, getAcc(), getA()); }
 LogicalResult SmmlaOp::verify() { return VerifyInt8Mat(*this, getAcc(), getA()); }
+
+// tcpu.to_mmla_blocks / tcpu.from_mmla_blocks: `rows` is the row-major vector<MxNxT>, `blocks`
+// the vector<(M/2)x(N/2)x4xT>.
+static LogicalResult VerifyMmlaLayout(Operation* op, VectorType rows, VectorType blocks,
+                                      int64_t stride) {
+  if (rows.isScalable() || blocks.isScalable() || rows.getRank() != 2) {
+    return op->emitOpError() << "needs a fixed-length 2-D row-major tile, got " << rows;
+  }
+  int64_t m = rows.getDimSize(0), n = rows.getDimSize(1);
+  if (stride < 1 || m % 2 != 0 || n % (2 * stride) != 0) {
+    return op->emitOpError() << "needs M even and N a multiple of 2 x column_stride = "
+                             << 2 * stride << ", got " << rows << " with column_stride " << stride;
+  }
+  auto expected = VectorType::get({m / 2, n / 2, 4}, rows.getElementType());
+  if (blocks != expected) {
+    return op->emitOpError() << "blocks of " << rows << " must be " << expected << ", got "
+                             << blocks;
+  }
+  return success();
+}
+
+LogicalResult ToMmlaBlocksOp::verify() {
+  return VerifyMmlaLayout(*this, getSource().getType(), getResult().getType(), getColumnStride());
+}
+
+LogicalResult FromMmlaBlocksOp::verify() {
+  return VerifyMmlaLayout(*this, getResult().getType(), getSource().getType(), getColumnStride());
+}
+
+// A conversion undone: to(from(x)) and from(to(x)) with the same stride are x.
+template <typename Inverse, typename Op>
+static OpFoldResult FoldInverse(Op op) {
+  auto inverse = op.getSource().template getDefiningOp<Inverse>();
+  if (inverse && inverse.getColumnStride() == op.getColumnStride() &&
+      inverse.getSource().getType() == op.getResult().getType()) {
+    return inverse.getSource();
+  }
+  return {};
+}
+
+OpFoldResult ToMmlaBlocksOp::fold(FoldAdaptor) { return FoldInverse<FromMmlaBlocksOp>(*this); }
+OpFoldResult FromMmlaBlocksOp::fold(FoldAdaptor) { return FoldInverse<ToMmlaBlocksOp>(*this); }
 
 LogicalResult PrintOp::verify() {
   for (auto [index, arg] : llvm::enumerate(getArgs())) {

@@ -201,3 +201,19 @@ func.func @f(%acc: vector<4xi32>, %a: vector<16xi8>, %b: vector<16xi16>) {
   %0 = "tcpu.sdot"(%acc, %a, %b) : (vector<4xi32>, vector<16xi8>, vector<16xi16>) -> vector<4xi32>
   return
 }
+
+// -----
+
+func.func @f(%c: vector<3x4xi32>) {
+  // expected-error @+1 {{needs M even and N a multiple of 2 x column_stride = 2, got 'vector<3x4xi32>' with column_stride 1}}
+  %0 = tcpu.to_mmla_blocks %c {column_stride = 1 : i64} : vector<3x4xi32> to vector<1x2x4xi32>
+  return
+}
+
+// -----
+
+func.func @f(%b2: vector<2x1x4xi32>) {
+  // expected-error @+1 {{blocks of 'vector<2x4xi32>' must be 'vector<1x2x4xi32>', got 'vector<2x1x4xi32>'}}
+  %0 = tcpu.from_mmla_blocks %b2 {column_stride = 1 : i64} : vector<2x1x4xi32> to vector<2x4xi32>
+  return
+}

@@ -130,4 +130,25 @@ module {
     tt.store %y_5, %x_4, %mask_2 : tensor<16x!tt.ptr<f32>>
     tt.return
   }
+
+  // A 0-D tensor of pointers: one scalar access (under its mask), broadcast back to 0-D.
+  // CHECK-LABEL: tt.func public @zero_d(
+  // CHECK: %[[ADDR:[0-9]+]] = vector.extractelement %{{[0-9]+}}[] : vector<i64>
+  // CHECK: %[[PTR:[0-9]+]] = llvm.inttoptr %[[ADDR]] : i64 to !llvm.ptr
+  // CHECK: %[[V:[0-9]+]] = llvm.load %[[PTR]] {alignment = 4 : i64} : !llvm.ptr -> f32
+  // CHECK: vector.broadcast %[[V]] : f32 to vector<f32>
+  // CHECK: %[[ON:[0-9]+]] = vector.extractelement %{{[0-9]+}}[] : vector<i1>
+  // CHECK: scf.if %[[ON]] -> (f32)
+  // CHECK: llvm.load
+  // CHECK: scf.if %{{[0-9]+}} {
+  // CHECK: llvm.store %{{[0-9]+}}, %{{[0-9]+}} {alignment = 4 : i64} : f32, !llvm.ptr
+  tt.func public @zero_d(%p: !tt.ptr<f32>, %m: i1) {
+    %q = tt.splat %p : !tt.ptr<f32> -> tensor<!tt.ptr<f32>>
+    %v = tt.load %q : tensor<!tt.ptr<f32>>
+    %on = tt.splat %m : i1 -> tensor<i1>
+    %w = tt.load %q, %on : tensor<!tt.ptr<f32>>
+    %s = arith.addf %v, %w : tensor<f32>
+    tt.store %q, %s, %on : tensor<!tt.ptr<f32>>
+    tt.return
+  }
 }

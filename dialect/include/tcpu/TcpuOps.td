@@ -170,6 +170,38 @@ def Tcpu_SmmlaOp : Tcpu_Int8MatOp<"smmla",
   }];
 }
 
+// The SMMLA tile layout of an accumulator c[M, N]: block (p, t), a vector<4xi32>, holds rows
+// 2p, 2p+1 x columns c0(t), c1(t) in the order SMMLA keeps them ([r0c0, r0c1, r1c0, r1c1]).
+// With column_stride s the columns come in groups of 2s: t = s * g + i pairs columns
+// 2s * g + i and 2s * g + i + s (s = 1: neighbours; s = 8: what a 16-column byte transpose of
+// the b operand gives).
+class Tcpu_MmlaLayoutOp<string mnemonic, string what> : Tcpu_Op<mnemonic, [Pure]> {
+  let summary = what;
+  let arguments = (ins AnyVector:$source, I64Attr:$column_stride);
+  let results = (outs AnyVector:$result);
+  let assemblyFormat = [{
+    $source attr-dict `:` type($source) `to` type($result)
+  }];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Tcpu_ToMmlaBlocksOp : Tcpu_MmlaLayoutOp<"to_mmla_blocks",
+    "Rearranges a row-major vector<MxNxT> into SMMLA blocks vector<(M/2)x(N/2)x4xT>"> {
+  let description = [{
+    `tcpu.to_mmla_blocks %c {column_stride = 8} : vector<16x32xi32> to vector<8x16x4xi32>`.
+    An accumulator carried by a loop stays in blocks across iterations
+    (tcpu-hoist-mmla-layouts); tcpu-lower-vector-ops turns what remains into shuffles.
+  }];
+}
+
+def Tcpu_FromMmlaBlocksOp : Tcpu_MmlaLayoutOp<"from_mmla_blocks",
+    "Rearranges SMMLA blocks vector<(M/2)x(N/2)x4xT> back into a row-major vector<MxNxT>"> {
+  let description = [{
+    The inverse of tcpu.to_mmla_blocks with the same column_stride.
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Debugging ops
 //===----------------------------------------------------------------------===//

@@ -28,7 +28,18 @@ def TcpuLowerVectorOps : Pass<"tcpu-lower-vector-ops", "::mlir::ModuleOp"> {
     instruction needs (dotprod, i8mm, sve); otherwise the pass fails with a diagnostic.
   }];
   let dependentDialects = ["::mlir::arm_neon::ArmNeonDialect",
-                           "::mlir::arm_sve::ArmSVEDialect"];
+                           "::mlir::arm_sve::ArmSVEDialect", "::mlir::arith::ArithDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
+def TcpuHoistMmlaLayouts : Pass<"tcpu-hoist-mmla-layouts", "::mlir::ModuleOp"> {
+  let summary = "Carry loop accumulators in the SMMLA block layout across iterations";
+  let description = [{
+    An scf.for iteration argument used only by tcpu.to_mmla_blocks and yielded from a
+    tcpu.from_mmla_blocks (an int8 tt.dot accumulating in a K loop) is carried in blocks: the
+    conversions move before and after the loop, so each iteration runs SMMLA on the blocks
+    as they are instead of rearranging the whole accumulator twice.
+  }];
 }
 
 #endif  // TCPU_PASSES_TD

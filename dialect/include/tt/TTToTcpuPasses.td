@@ -1,5 +1,6 @@
 // The TTIR -> tcpu -> LLVM lowering, one pass per file under lib/Conversion/TTToTcpu/. The
 // stages, in the order buildTritonToLlvmPipeline runs them (TTToTcpuPipeline.cpp):
+//   0. tt-loop-pointers-to-offsets  loop-carried pointer tensors as a base and a scalar offset
 //   1. tt-to-tcpu-memory      loads and stores, chosen by the contiguity analysis
 //   2. tt-to-tcpu-pointers    pointer arithmetic: tensors of pointers become i64 addresses
 //   3. tt-to-tcpu-shapes      make_range, splat, broadcast, expand_dims, reshape, trans, ...
@@ -23,6 +24,18 @@ class TTToTcpuPass<string name, string summary_text> : Pass<name, "::mlir::Modul
                            "::mlir::LLVM::LLVMDialect", "::mlir::scf::SCFDialect",
                            "::mlir::func::FuncDialect", "::mlir::math::MathDialect",
                            "::mlir::tcpu::TcpuDialect", "::mlir::cf::ControlFlowDialect"];
+}
+
+def TTLoopPointersToOffsets : TTToTcpuPass<"tt-loop-pointers-to-offsets",
+    "Loop-carried tensors of pointers advanced by a uniform step become a scalar offset"> {
+  let description = [{
+    `scf.for ... iter_args(%p = %p0) { ...; %next = tt.addptr %p, %step; scf.yield %next }`
+    with %step a splat (the usual `a_ptrs += BLOCK_K * stride_ak` of a K loop) carries an i64
+    element offset instead: %p is `tt.addptr %p0, splat(%offset)` in the body. The
+    addresses are the same (offsets are summed in i64, as repeated pointer additions would
+    be), the contiguity analysis sees %p0's structure, and the loop no longer updates one
+    address per element.
+  }];
 }
 
 def TTToTcpuMemory : TTToTcpuPass<"tt-to-tcpu-memory",

@@ -1,5 +1,7 @@
 // tt-to-tcpu-dot: d = a x b + c on vectors, by what the module's #tcpu.target offers:
-//   i8 x i8 -> i32 with i8mm:    2x2 output blocks on tcpu.smmla (8 k per instruction);
+//   i8 x i8 -> i32 with i8mm:    2x2 output blocks on tcpu.smmla (8 k per instruction), the
+//                                accumulator in tcpu.to_mmla_blocks' layout (kept across a K
+//                                loop by tcpu-hoist-mmla-layouts), b transposed by TRN stages;
 //   i8 x i8 -> i32 with dotprod: 4-wide output rows on tcpu.sdot (4 k per instruction);
 //   otherwise: inputs widened to the accumulator type (f16/bf16 -> f32, i8 -> i32) and K outer
 //   products of a's columns and b's rows (vector.outerproduct: one broadcast FMA per row of
@@ -9,6 +11,7 @@
 #include "TypeConverter.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "tcpu/MmlaLayout.h"
 #include "tcpu/TcpuAttrs.h"
 #include "tcpu/TcpuDialect.h"
 #include "tcpu/TcpuOps.h"
@@ -84,56 +87,117 @@ Value Matrix(OpBuilder& b, Location loc, ArrayRef<Value> rows, VectorType type) 
   return result;
 }
 
-// c[M, N] += a[M, K] x b[K, N] (i8 -> i32) on SMMLA: acc[p][t] holds rows 2p, 2p+1 x
-// columns 2t, 2t+1; each instruction adds 8 k. Needs M, N even and K % 8 == 0.
+// TRN1 (odd = 0) or TRN2 (odd = 1) of two vector<16xi8> on elements of `bytes` bytes: result
+// element 2j is x's element 2j + odd, element 2j + 1 is y's.
+Value Trn(OpBuilder& b, Location loc, Value x, Value y, int64_t bytes, int64_t odd) {
+  SmallVector<int64_t> indices;
+  for (int64_t element = 0; element < 16 / bytes; ++element) {
+    int64_t source = element - element % 2 + odd, offset = element % 2 == 0 ? 0 : 16;
+    for (int64_t byte = 0; byte < bytes; ++byte) indices.push_back(offset + source * bytes + byte);
+  }
+  return b.create<vector::ShuffleOp>(loc, x, y, indices);
+}
+
+// SMMLA b operands of 8 rows (k) x 16 columns of b: a byte transpose in three TRN stages.
+// Result i holds [column i, k 0..7][column i + 8, k 0..7] (the column_stride 8 blocks).
+SmallVector<Value> TransposeColumnPairs(OpBuilder& b, Location loc, ArrayRef<Value> rows) {
+  SmallVector<Value> columns(8);
+  for (int64_t o1 = 0; o1 < 2; ++o1) {
+    // Stage 1: 16-bit lane j of pairs[q] is (row 2q, row 2q + 1) at column 2j + o1.
+    SmallVector<Value> pairs;
+    for (int64_t q = 0; q < 4; ++q)
+      pairs.push_back(Trn(b, loc, rows[2 * q], rows[2 * q + 1], 1, o1));
+    for (int64_t o2 = 0; o2 < 2; ++o2) {
+      // Stage 2: 32-bit lane j of quads[h] is rows 4h..4h+3 at column 4j + 2 o2 + o1.
+      Value quads[2] = {Trn(b, loc, pairs[0], pairs[1], 2, o2),
+                        Trn(b, loc, pairs[2], pairs[3], 2, o2)};
+      for (int64_t o3 = 0; o3 < 2; ++o3) {
+        // Stage 3: 64-bit lane w is rows 0..7 at column 8w + 4 o3 + 2 o2 + o1.
+        columns[4 * o3 + 2 * o2 + o1] = Trn(b, loc, quads[0], quads[1], 4, o3);
+      }
+    }
+  }
+  return columns;
+}
+
+// b's SMMLA operands: operands[t][chunk] holds the 8 k of chunk for the two columns of block
+// column t (tcpu/MmlaLayout.h), from 16-column transposes when N allows (stride 8), else
+// from shuffles of neighbouring columns (stride 1).
+SmallVector<SmallVector<Value>> MmlaOperandsOfB(OpBuilder& b, Location loc, Value bm,
+                                                int64_t stride) {
+  SmallVector<Value> rows = Rows(b, loc, bm);
+  int64_t k = rows.size(), n = cast<VectorType>(bm.getType()).getDimSize(1);
+  SmallVector<SmallVector<Value>> operands(n / 2);
+  for (int64_t chunk = 0; chunk < k / 8; ++chunk) {
+    ArrayRef<Value> chunk_rows = ArrayRef<Value>(rows).slice(8 * chunk, 8);
+    if (stride == 8) {
+      for (int64_t group = 0; group < n / 16; ++group) {
+        SmallVector<Value> slices;
+        for (Value row : chunk_rows) {
+          slices.push_back(
+              b.create<vector::ExtractStridedSliceOp>(loc, row, ArrayRef<int64_t>{16 * group},
+                                                      ArrayRef<int64_t>{16}, ArrayRef<int64_t>{1}));
+        }
+        for (auto [i, column] : llvm::enumerate(TransposeColumnPairs(b, loc, slices))) {
+          operands[8 * group + i].push_back(column);
+        }
+      }
+      continue;
+    }
+    Value joined = Concat(b, loc, chunk_rows);
+    for (int64_t t = 0; t < n / 2; ++t) {
+      SmallVector<int64_t> indices;
+      for (int64_t j = 0; j < 2; ++j) {
+        for (int64_t kk = 0; kk < 8; ++kk) {
+          indices.push_back(kk * n + tcpu::MmlaBlockColumn(t, j, stride));
+        }
+      }
+      operands[t].push_back(Gather(b, loc, joined, indices));
+    }
+  }
+  return operands;
+}
+
+// c[M, N] += a[M, K] x b[K, N] (i8 -> i32) on SMMLA, in the block layout of
+// tcpu.to_mmla_blocks (each block 2 rows x 2 columns, each instruction 8 k). Blocks are
+// visited four block columns at a time so their b operands stay in registers across the row
+// pairs. Needs M even, N even and K % 8 == 0.
 Value SmmlaTiles(OpBuilder& b, Location loc, Value a, Value bm, Value c) {
   auto c_type = cast<VectorType>(c.getType());
   int64_t m = c_type.getDimSize(0), n = c_type.getDimSize(1);
   int64_t k = cast<VectorType>(a.getType()).getDimSize(1);
-  SmallVector<Value> a_rows = Rows(b, loc, a), b_rows = Rows(b, loc, bm), c_rows = Rows(b, loc, c);
-  auto acc_type = VectorType::get({4}, b.getI32Type());
-  // b's 8-k blocks of column pairs: [B[8c..8c+7, 2t], B[8c..8c+7, 2t+1]].
-  SmallVector<SmallVector<Value>> b_pairs(n / 2);
-  for (int64_t chunk = 0; chunk < k / 8; ++chunk) {
-    Value rows = Concat(b, loc, ArrayRef<Value>(b_rows).slice(8 * chunk, 8));
-    for (int64_t t = 0; t < n / 2; ++t) {
-      SmallVector<int64_t> indices;
-      for (int64_t column : {2 * t, 2 * t + 1}) {
-        for (int64_t kk = 0; kk < 8; ++kk) indices.push_back(kk * n + column);
-      }
-      b_pairs[t].push_back(Gather(b, loc, rows, indices));
-    }
-  }
-  SmallVector<Value> result_rows;
+  int64_t stride = n % 16 == 0 ? 8 : 1;
+  auto blocks_type = VectorType::get({m / 2, n / 2, 4}, c_type.getElementType());
+  IntegerAttr stride_attr = b.getI64IntegerAttr(stride);
+  Value blocks = b.create<tcpu::ToMmlaBlocksOp>(loc, blocks_type, c, stride_attr);
+  SmallVector<SmallVector<Value>> b_operands = MmlaOperandsOfB(b, loc, bm, stride);
+  SmallVector<Value> a_rows = Rows(b, loc, a);
+  SmallVector<SmallVector<Value>> a_operands(m / 2);
   for (int64_t p = 0; p < m / 2; ++p) {
-    SmallVector<Value> a_pairs;
     for (int64_t chunk = 0; chunk < k / 8; ++chunk) {
       SmallVector<int64_t> indices;
       for (int64_t kk = 0; kk < 8; ++kk) indices.push_back(8 * chunk + kk);
       for (int64_t kk = 0; kk < 8; ++kk) indices.push_back(k + 8 * chunk + kk);
-      a_pairs.push_back(
+      a_operands[p].push_back(
           b.create<vector::ShuffleOp>(loc, a_rows[2 * p], a_rows[2 * p + 1], indices));
     }
-    SmallVector<Value> blocks;
-    for (int64_t t = 0; t < n / 2; ++t) {
-      Value acc = b.create<vector::ShuffleOp>(loc, c_rows[2 * p], c_rows[2 * p + 1],
-                                              ArrayRef<int64_t>{2 * t, 2 * t + 1, n + 2 * t,
-                                                                n + 2 * t + 1});
-      for (int64_t chunk = 0; chunk < k / 8; ++chunk) {
-        acc = b.create<tcpu::SmmlaOp>(loc, acc_type, acc, a_pairs[chunk], b_pairs[t][chunk]);
-      }
-      blocks.push_back(acc);
-    }
-    Value all = Concat(b, loc, blocks);
-    SmallVector<int64_t> even, odd;
-    for (int64_t t = 0; t < n / 2; ++t) {
-      even.append({4 * t, 4 * t + 1});
-      odd.append({4 * t + 2, 4 * t + 3});
-    }
-    result_rows.push_back(Gather(b, loc, all, even));
-    result_rows.push_back(Gather(b, loc, all, odd));
   }
-  return Matrix(b, loc, result_rows, c_type);
+  auto acc_type = VectorType::get({4}, b.getI32Type());
+  Value result = blocks;
+  constexpr int64_t kColumnsAtOnce = 4;
+  for (int64_t first = 0; first < n / 2; first += kColumnsAtOnce) {
+    for (int64_t p = 0; p < m / 2; ++p) {
+      for (int64_t t = first; t < std::min(n / 2, first + kColumnsAtOnce); ++t) {
+        Value acc = b.create<vector::ExtractOp>(loc, blocks, ArrayRef<int64_t>{p, t});
+        for (int64_t chunk = 0; chunk < k / 8; ++chunk) {
+          acc = b.create<tcpu::SmmlaOp>(loc, acc_type, acc, a_operands[p][chunk],
+                                        b_operands[t][chunk]);
+        }
+        result = b.create<vector::InsertOp>(loc, acc, result, ArrayRef<int64_t>{p, t});
+      }
+    }
+  }
+  return b.create<tcpu::FromMmlaBlocksOp>(loc, c_type, result, stride_attr);
 }
 
 // c[M, N] += a[M, K] x b[K, N] (i8 -> i32) on SDOT: acc[m][j] holds row m, columns
@@ -168,10 +232,8 @@ Value SdotTiles(OpBuilder& b, Location loc, Value a, Value bm, Value c) {
     }
     SmallVector<Value> blocks;
     for (int64_t j = 0; j < n / 4; ++j) {
-      Value acc = b.create<vector::ExtractStridedSliceOp>(loc, c_rows[row],
-                                                          ArrayRef<int64_t>{4 * j},
-                                                          ArrayRef<int64_t>{4},
-                                                          ArrayRef<int64_t>{1});
+      Value acc = b.create<vector::ExtractStridedSliceOp>(
+          loc, c_rows[row], ArrayRef<int64_t>{4 * j}, ArrayRef<int64_t>{4}, ArrayRef<int64_t>{1});
       for (int64_t q = 0; q < k / 4; ++q) {
         acc = b.create<tcpu::SdotOp>(loc, acc_type, acc, a_quads[q], b_quads[j][q]);
       }

@@ -2,11 +2,12 @@
 //
 // A tensor of pointers is an i64 address vector (TypeConverter.h). Along its last dimension
 // the contiguity analysis gives runs of consecutive elements; each run is one vector access
-// from the run's first address. A masked run loads or stores the whole vector when every
-// lane is on (the common case away from a tensor's edge) and uses a masked access otherwise,
-// which never touches lanes that are off. Runs of one element (irregular addresses) become a
-// loop of scalar accesses, each under its own mask. Memory holds i1 as one byte, as Triton.
-// (NEON has no masked loads; an SVE target could use predicated ones: not done yet.)
+// from the run's first address. A masked access of several runs first tests the whole mask:
+// all on (the common case away from a tensor's edge), every run is a plain vector access.
+// Otherwise each run loads or stores the whole vector when its lanes are all on and goes lane
+// by lane if not, never touching lanes that are off. Runs of one element (irregular addresses)
+// become a loop of scalar accesses, each under its own mask. Memory holds i1 as one byte, as
+// Triton. (NEON has no masked loads; an SVE target could use predicated ones: not done yet.)
 #include <numeric>
 
 #include "TypeConverter.h"
@@ -49,24 +50,24 @@ Value LoadValue(OpBuilder& b, Location loc, Value pointer, Type type) {
   Type element = getElementTypeOrSelf(type);
   Type memory_type = type;
   if (element.isInteger(1)) {
-    memory_type = isa<VectorType>(type) ? Type(VectorType::get(cast<VectorType>(type).getShape(),
-                                                                MemoryType(element)))
-                                        : MemoryType(element);
+    memory_type =
+        isa<VectorType>(type)
+            ? Type(VectorType::get(cast<VectorType>(type).getShape(), MemoryType(element)))
+            : MemoryType(element);
   }
   Value loaded = b.create<LLVM::LoadOp>(loc, memory_type, pointer, ByteAlignment(element));
   if (memory_type == type) return loaded;
-  return b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, loaded,
-                                 Zeros(b, loc, memory_type));
+  return b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, loaded, Zeros(b, loc, memory_type));
 }
 
 Value ToMemory(OpBuilder& b, Location loc, Value value) {
   Type type = value.getType();
   Type element = getElementTypeOrSelf(type);
   if (!element.isInteger(1)) return value;
-  Type memory_type = isa<VectorType>(type)
-                         ? Type(VectorType::get(cast<VectorType>(type).getShape(),
-                                                MemoryType(element)))
-                         : MemoryType(element);
+  Type memory_type =
+      isa<VectorType>(type)
+          ? Type(VectorType::get(cast<VectorType>(type).getShape(), MemoryType(element)))
+          : MemoryType(element);
   return b.create<arith::ExtUIOp>(loc, memory_type, value);
 }
 
@@ -75,8 +76,22 @@ void StoreValue(OpBuilder& b, Location loc, Value pointer, Value value) {
   b.create<LLVM::StoreOp>(loc, ToMemory(b, loc, value), pointer, ByteAlignment(element));
 }
 
-// Irregular addresses: lane by lane, each access only if its mask lane is on.
-Value GatherRow(OpBuilder& b, Location loc, Value addresses, VectorType type, Value mask,
+// The pointer to one lane of a row: from its address vector (irregular addresses) or, in a
+// run of consecutive elements, from the run's first element (which keeps the other lanes'
+// addresses out of the code).
+using LanePointer = llvm::function_ref<Value(OpBuilder&, Location, Value lane)>;
+
+Value LaneOfAddresses(OpBuilder& b, Location loc, Value addresses, Value lane) {
+  return AddressToPointer(b, loc, b.create<vector::ExtractOp>(loc, addresses, lane));
+}
+
+Value LaneOfRun(OpBuilder& b, Location loc, Value first, Type element, Value lane) {
+  Value index = b.create<arith::IndexCastOp>(loc, b.getI64Type(), lane);
+  return b.create<LLVM::GEPOp>(loc, first.getType(), MemoryType(element), first, ValueRange{index});
+}
+
+// Lane by lane, each access only if its mask lane is on.
+Value GatherRow(OpBuilder& b, Location loc, LanePointer pointer_of, VectorType type, Value mask,
                 Value other) {
   int64_t width = type.getDimSize(0);
   Value lower = b.create<arith::ConstantIndexOp>(loc, 0);
@@ -87,9 +102,7 @@ Value GatherRow(OpBuilder& b, Location loc, Value addresses, VectorType type, Va
       [&](OpBuilder& body, Location l, Value lane, ValueRange carried) {
         Value row = carried[0];
         auto load = [&](OpBuilder& inner, Location il) {
-          Value address = inner.create<vector::ExtractOp>(il, addresses, lane);
-          Value element = LoadValue(inner, il, AddressToPointer(inner, il, address),
-                                    type.getElementType());
+          Value element = LoadValue(inner, il, pointer_of(inner, il, lane), type.getElementType());
           return inner.create<vector::InsertOp>(il, element, row, lane).getResult();
         };
         Value updated;
@@ -112,7 +125,7 @@ Value GatherRow(OpBuilder& b, Location loc, Value addresses, VectorType type, Va
   return loop.getResult(0);
 }
 
-void ScatterRow(OpBuilder& b, Location loc, Value addresses, Value value, Value mask) {
+void ScatterRow(OpBuilder& b, Location loc, LanePointer pointer_of, Value value, Value mask) {
   int64_t width = cast<VectorType>(value.getType()).getDimSize(0);
   Value lower = b.create<arith::ConstantIndexOp>(loc, 0);
   Value upper = b.create<arith::ConstantIndexOp>(loc, width);
@@ -120,9 +133,8 @@ void ScatterRow(OpBuilder& b, Location loc, Value addresses, Value value, Value 
   b.create<scf::ForOp>(loc, lower, upper, step, ValueRange{},
                        [&](OpBuilder& body, Location l, Value lane, ValueRange) {
                          auto store = [&](OpBuilder& inner, Location il) {
-                           Value address = inner.create<vector::ExtractOp>(il, addresses, lane);
                            Value element = inner.create<vector::ExtractOp>(il, value, lane);
-                           StoreValue(inner, il, AddressToPointer(inner, il, address), element);
+                           StoreValue(inner, il, pointer_of(inner, il, lane), element);
                          };
                          if (!mask) {
                            store(body, l);
@@ -137,12 +149,14 @@ void ScatterRow(OpBuilder& b, Location loc, Value addresses, Value value, Value 
                        });
 }
 
-// One run of consecutive elements from `pointer` (lane addresses `addresses`), under `mask`
-// (null: all lanes), other lanes taking `other`. All lanes on: one vector load. Otherwise
-// lane by lane: NEON has no masked load, and this keeps the code small.
-Value LoadRun(OpBuilder& b, Location loc, Value pointer, Value addresses, VectorType type,
-              Value mask, Value other) {
+// One run of consecutive elements from `pointer`, under `mask` (null: all lanes), other lanes
+// taking `other`. All lanes on: one vector load. Otherwise lane by lane: NEON has no masked
+// load, and this keeps the code small.
+Value LoadRun(OpBuilder& b, Location loc, Value pointer, VectorType type, Value mask, Value other) {
   if (!mask) return LoadValue(b, loc, pointer, type);
+  auto lane_pointer = [&](OpBuilder& inner, Location l, Value lane) {
+    return LaneOfRun(inner, l, pointer, type.getElementType(), lane);
+  };
   Value all_on = b.create<vector::ReductionOp>(loc, vector::CombiningKind::AND, mask);
   auto branch = b.create<scf::IfOp>(
       loc, all_on,
@@ -150,14 +164,17 @@ Value LoadRun(OpBuilder& b, Location loc, Value pointer, Value addresses, Vector
         then.create<scf::YieldOp>(l, LoadValue(then, l, pointer, type));
       },
       [&](OpBuilder& otherwise, Location l) {
-        otherwise.create<scf::YieldOp>(l, GatherRow(otherwise, l, addresses, type, mask, other));
+        otherwise.create<scf::YieldOp>(l, GatherRow(otherwise, l, lane_pointer, type, mask, other));
       });
   return branch.getResult(0);
 }
 
-void StoreRun(OpBuilder& b, Location loc, Value pointer, Value addresses, Value value,
-              Value mask) {
+void StoreRun(OpBuilder& b, Location loc, Value pointer, Value value, Value mask) {
   if (!mask) return StoreValue(b, loc, pointer, value);
+  Type element = cast<VectorType>(value.getType()).getElementType();
+  auto lane_pointer = [&](OpBuilder& inner, Location l, Value lane) {
+    return LaneOfRun(inner, l, pointer, element, lane);
+  };
   Value all_on = b.create<vector::ReductionOp>(loc, vector::CombiningKind::AND, mask);
   b.create<scf::IfOp>(
       loc, all_on,
@@ -166,7 +183,7 @@ void StoreRun(OpBuilder& b, Location loc, Value pointer, Value addresses, Value 
         then.create<scf::YieldOp>(l);
       },
       [&](OpBuilder& otherwise, Location l) {
-        ScatterRow(otherwise, l, addresses, value, mask);
+        ScatterRow(otherwise, l, lane_pointer, value, mask);
         otherwise.create<scf::YieldOp>(l);
       });
 }
@@ -196,8 +213,46 @@ Value Slice(OpBuilder& b, Location loc, Value row, int64_t offset, int64_t width
   if (!row) return row;
   if (cast<VectorType>(row.getType()).getDimSize(0) == width) return row;
   return b.create<vector::ExtractStridedSliceOp>(loc, row, ArrayRef<int64_t>{offset},
-                                                 ArrayRef<int64_t>{width},
-                                                 ArrayRef<int64_t>{1});
+                                                 ArrayRef<int64_t>{width}, ArrayRef<int64_t>{1});
+}
+
+// True when every lane of `mask` is on: the rows widened to bytes and ANDed together, then
+// one horizontal reduction (clean NEON code, unlike reductions of i1 vectors).
+Value AllOn(OpBuilder& b, Location loc, Value mask) {
+  auto type = cast<VectorType>(mask.getType());
+  Type byte = b.getI8Type();
+  Value bytes = b.create<arith::ExtUIOp>(loc, VectorType::get(type.getShape(), byte), mask);
+  SmallVector<Value> rows;
+  for (const SmallVector<int64_t>& position : RowPositions(type.getShape())) {
+    rows.push_back(Row(b, loc, bytes, position));
+  }
+  while (rows.size() > 1) {
+    SmallVector<Value> halved;
+    for (size_t i = 0; i + 1 < rows.size(); i += 2) {
+      halved.push_back(b.create<arith::AndIOp>(loc, rows[i], rows[i + 1]));
+    }
+    if (rows.size() % 2 == 1) halved.push_back(rows.back());
+    rows = std::move(halved);
+  }
+  Value all = b.create<vector::ReductionOp>(loc, vector::CombiningKind::AND, rows[0]);
+  return b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, all, Zeros(b, loc, byte));
+}
+
+// A masked access of several runs first asks whether the whole mask is on (inside a tensor,
+// away from its edges): then every run is one plain vector access, with no per-run test.
+bool WantsWholeMaskTest(Value mask, int64_t run, ArrayRef<int64_t> shape) {
+  int64_t elements = 1;
+  for (int64_t size : shape) elements *= size;
+  return mask && run > 1 && elements > run;
+}
+
+// The element of a 0-D vector; anything else (a scalar, or null) as it is.
+Value Scalar(OpBuilder& b, Location loc, Value value) {
+  auto type = value ? dyn_cast<VectorType>(value.getType()) : VectorType();
+  if (!type || type.getRank() != 0) return value;
+  // vector.extractelement, which the LLVM lowering takes for 0-D vectors (vector.extract's
+  // 0-D form leaves a cast behind in MLIR 19).
+  return b.create<vector::ExtractElementOp>(loc, value);
 }
 
 // Run length along the last dimension, proven before the conversion changes the IR.
@@ -217,20 +272,31 @@ struct LoadConversion : OpConversionPattern<LoadOp> {
     }
     Type result_type = getTypeConverter()->convertType(op.getType());
     auto vector_type = dyn_cast<VectorType>(result_type);
-    if (!vector_type) {  // a scalar through a scalar pointer
-      Value mask = adaptor.getMask();
+    if (!vector_type || vector_type.getRank() == 0) {
+      // A scalar through a scalar pointer, or a 0-D tensor through a 0-D tensor of pointers.
+      Type scalar_type = getElementTypeOrSelf(result_type);
+      Value pointer = Scalar(rewriter, loc, adaptor.getPtr());
+      if (vector_type) pointer = AddressToPointer(rewriter, loc, pointer);
+      Value mask = Scalar(rewriter, loc, adaptor.getMask());
+      Value loaded;
       if (!mask) {
-        rewriter.replaceOp(op, LoadValue(rewriter, loc, adaptor.getPtr(), result_type));
-        return success();
+        loaded = LoadValue(rewriter, loc, pointer, scalar_type);
+      } else {
+        Value other = adaptor.getOther() ? Scalar(rewriter, loc, adaptor.getOther())
+                                         : Zeros(rewriter, loc, scalar_type);
+        loaded = rewriter
+                     .create<scf::IfOp>(
+                         loc, mask,
+                         [&](OpBuilder& then, Location l) {
+                           then.create<scf::YieldOp>(l, LoadValue(then, l, pointer, scalar_type));
+                         },
+                         [&](OpBuilder& otherwise, Location l) {
+                           otherwise.create<scf::YieldOp>(l, other);
+                         })
+                     .getResult(0);
       }
-      Value other = adaptor.getOther() ? adaptor.getOther() : Zeros(rewriter, loc, result_type);
-      auto branch = rewriter.create<scf::IfOp>(
-          loc, mask,
-          [&](OpBuilder& then, Location l) {
-            then.create<scf::YieldOp>(l, LoadValue(then, l, adaptor.getPtr(), result_type));
-          },
-          [&](OpBuilder& otherwise, Location l) { otherwise.create<scf::YieldOp>(l, other); });
-      rewriter.replaceOp(op, branch.getResults());
+      if (vector_type) loaded = rewriter.create<vector::BroadcastOp>(loc, vector_type, loaded);
+      rewriter.replaceOp(op, loaded);
       return success();
     }
     ArrayRef<int64_t> shape = vector_type.getShape();
@@ -239,33 +305,48 @@ struct LoadConversion : OpConversionPattern<LoadOp> {
     if (run < 1) run = 1;
     auto row_type = VectorType::get({width}, vector_type.getElementType());
     Value other = adaptor.getOther() ? adaptor.getOther() : Zeros(rewriter, loc, result_type);
-    Value result = Zeros(rewriter, loc, result_type);
-    for (const SmallVector<int64_t>& position : RowPositions(shape)) {
-      Value addresses = Row(rewriter, loc, adaptor.getPtr(), position);
-      Value mask = Row(rewriter, loc, adaptor.getMask(), position);
-      Value other_row = Row(rewriter, loc, other, position);
-      Value row;
-      if (run == 1) {
-        row = GatherRow(rewriter, loc, addresses, row_type, mask, other_row);
-      } else {
-        row = Zeros(rewriter, loc, row_type);
-        auto run_type = VectorType::get({run}, vector_type.getElementType());
-        for (int64_t offset = 0; offset < width; offset += run) {
-          Value address = rewriter.create<vector::ExtractOp>(loc, addresses, offset);
-          Value loaded = LoadRun(rewriter, loc, AddressToPointer(rewriter, loc, address),
-                                 Slice(rewriter, loc, addresses, offset, run), run_type,
-                                 Slice(rewriter, loc, mask, offset, run),
-                                 Slice(rewriter, loc, other_row, offset, run));
-          row = run == width ? loaded
-                             : rewriter.create<vector::InsertStridedSliceOp>(
-                                   loc, loaded, row, ArrayRef<int64_t>{offset},
-                                   ArrayRef<int64_t>{1});
+    auto load_rows = [&](OpBuilder& b, Value whole_mask) {
+      Value result = Zeros(b, loc, result_type);
+      for (const SmallVector<int64_t>& position : RowPositions(shape)) {
+        Value addresses = Row(b, loc, adaptor.getPtr(), position);
+        Value mask = Row(b, loc, whole_mask, position);
+        Value other_row = Row(b, loc, other, position);
+        Value row;
+        if (run == 1) {
+          auto lane_pointer = [&](OpBuilder& inner, Location l, Value lane) {
+            return LaneOfAddresses(inner, l, addresses, lane);
+          };
+          row = GatherRow(b, loc, lane_pointer, row_type, mask, other_row);
+        } else {
+          row = Zeros(b, loc, row_type);
+          auto run_type = VectorType::get({run}, vector_type.getElementType());
+          for (int64_t offset = 0; offset < width; offset += run) {
+            Value address = b.create<vector::ExtractOp>(loc, addresses, offset);
+            Value loaded =
+                LoadRun(b, loc, AddressToPointer(b, loc, address), run_type,
+                        Slice(b, loc, mask, offset, run), Slice(b, loc, other_row, offset, run));
+            row = run == width
+                      ? loaded
+                      : b.create<vector::InsertStridedSliceOp>(
+                            loc, loaded, row, ArrayRef<int64_t>{offset}, ArrayRef<int64_t>{1});
+          }
         }
+        result = position.empty() ? row : b.create<vector::InsertOp>(loc, row, result, position);
       }
-      result = position.empty() ? row
-                                : rewriter.create<vector::InsertOp>(loc, row, result, position);
+      return result;
+    };
+    Value mask = adaptor.getMask();
+    if (!WantsWholeMaskTest(mask, run, shape)) {
+      rewriter.replaceOp(op, load_rows(rewriter, mask));
+      return success();
     }
-    rewriter.replaceOp(op, result);
+    auto branch = rewriter.create<scf::IfOp>(
+        loc, AllOn(rewriter, loc, mask),
+        [&](OpBuilder& then, Location l) { then.create<scf::YieldOp>(l, load_rows(then, {})); },
+        [&](OpBuilder& otherwise, Location l) {
+          otherwise.create<scf::YieldOp>(l, load_rows(otherwise, mask));
+        });
+    rewriter.replaceOp(op, branch.getResults());
     return success();
   }
 
@@ -285,12 +366,17 @@ struct StoreConversion : OpConversionPattern<StoreOp> {
                                "supported yet; use tensors of pointers";
     }
     auto vector_type = dyn_cast<VectorType>(adaptor.getValue().getType());
-    if (!vector_type) {
-      if (!adaptor.getMask()) {
-        StoreValue(rewriter, loc, adaptor.getPtr(), adaptor.getValue());
+    if (!vector_type || vector_type.getRank() == 0) {
+      // A scalar through a scalar pointer, or a 0-D tensor through a 0-D tensor of pointers.
+      Value pointer = Scalar(rewriter, loc, adaptor.getPtr());
+      if (vector_type) pointer = AddressToPointer(rewriter, loc, pointer);
+      Value value = Scalar(rewriter, loc, adaptor.getValue());
+      Value mask = Scalar(rewriter, loc, adaptor.getMask());
+      if (!mask) {
+        StoreValue(rewriter, loc, pointer, value);
       } else {
-        rewriter.create<scf::IfOp>(loc, adaptor.getMask(), [&](OpBuilder& then, Location l) {
-          StoreValue(then, l, adaptor.getPtr(), adaptor.getValue());
+        rewriter.create<scf::IfOp>(loc, mask, [&](OpBuilder& then, Location l) {
+          StoreValue(then, l, pointer, value);
           then.create<scf::YieldOp>(l);
         });
       }
@@ -300,20 +386,39 @@ struct StoreConversion : OpConversionPattern<StoreOp> {
     ArrayRef<int64_t> shape = vector_type.getShape();
     int64_t width = shape.back();
     int64_t run = std::max<int64_t>(1, std::gcd(runs_.lookup(op), width));
-    for (const SmallVector<int64_t>& position : RowPositions(shape)) {
-      Value addresses = Row(rewriter, loc, adaptor.getPtr(), position);
-      Value mask = Row(rewriter, loc, adaptor.getMask(), position);
-      Value values = Row(rewriter, loc, adaptor.getValue(), position);
-      if (run == 1) {
-        ScatterRow(rewriter, loc, addresses, values, mask);
-        continue;
+    auto store_rows = [&](OpBuilder& b, Value whole_mask) {
+      for (const SmallVector<int64_t>& position : RowPositions(shape)) {
+        Value addresses = Row(b, loc, adaptor.getPtr(), position);
+        Value mask = Row(b, loc, whole_mask, position);
+        Value values = Row(b, loc, adaptor.getValue(), position);
+        if (run == 1) {
+          auto lane_pointer = [&](OpBuilder& inner, Location l, Value lane) {
+            return LaneOfAddresses(inner, l, addresses, lane);
+          };
+          ScatterRow(b, loc, lane_pointer, values, mask);
+          continue;
+        }
+        for (int64_t offset = 0; offset < width; offset += run) {
+          Value address = b.create<vector::ExtractOp>(loc, addresses, offset);
+          StoreRun(b, loc, AddressToPointer(b, loc, address), Slice(b, loc, values, offset, run),
+                   Slice(b, loc, mask, offset, run));
+        }
       }
-      for (int64_t offset = 0; offset < width; offset += run) {
-        Value address = rewriter.create<vector::ExtractOp>(loc, addresses, offset);
-        StoreRun(rewriter, loc, AddressToPointer(rewriter, loc, address),
-                 Slice(rewriter, loc, addresses, offset, run),
-                 Slice(rewriter, loc, values, offset, run), Slice(rewriter, loc, mask, offset, run));
-      }
+    };
+    Value mask = adaptor.getMask();
+    if (!WantsWholeMaskTest(mask, run, shape)) {
+      store_rows(rewriter, mask);
+    } else {
+      rewriter.create<scf::IfOp>(
+          loc, AllOn(rewriter, loc, mask),
+          [&](OpBuilder& then, Location l) {
+            store_rows(then, {});
+            then.create<scf::YieldOp>(l);
+          },
+          [&](OpBuilder& otherwise, Location l) {
+            store_rows(otherwise, mask);
+            otherwise.create<scf::YieldOp>(l);
+          });
     }
     rewriter.eraseOp(op);
     return success();

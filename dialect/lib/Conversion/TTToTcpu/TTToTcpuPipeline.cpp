@@ -21,6 +21,7 @@ bool isTritonModule(ModuleOp module) {
 }
 
 void buildTritonToTcpuPipeline(OpPassManager& pm) {
+  pm.addPass(createTTLoopPointersToOffsets());
   pm.addPass(createTTToTcpuMemory());
   pm.addPass(createTTToTcpuPointers());
   pm.addPass(createTTToTcpuShapes());
@@ -30,6 +31,7 @@ void buildTritonToTcpuPipeline(OpPassManager& pm) {
   pm.addPass(createTTToTcpuDebug());
   pm.addPass(createTTToTcpuFuncs());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(tcpu::createTcpuHoistMmlaLayouts());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createTcpuExpandMath());
 }

@@ -1,0 +1,51 @@
+// tcpu-hoist-mmla-layouts: a loop accumulator converted to SMMLA blocks at the top of the
+// body and back at the yield is carried in blocks; the conversions run once, before and after
+// the loop. An accumulator the body also reads in rows keeps its conversions.
+// RUN: tcpu-opt %s --tcpu-hoist-mmla-layouts | FileCheck %s
+
+module {
+  // CHECK-LABEL: func.func @carried(
+  // CHECK-SAME: %[[C:[^:]+]]: vector<4x16xi32>
+  // CHECK: %[[IN:[0-9]+]] = tcpu.to_mmla_blocks %[[C]] {column_stride = 8 : i64} : vector<4x16xi32> to vector<2x8x4xi32>
+  // CHECK: %[[LOOP:[0-9]+]] = scf.for {{.*}} iter_args(%[[ACC:.+]] = %[[IN]]) -> (vector<2x8x4xi32>)
+  // CHECK-NOT: mmla_blocks
+  // CHECK: vector.extract %[[ACC]][0, 0]
+  // CHECK: tcpu.smmla
+  // CHECK: %[[NEXT:[0-9]+]] = vector.insert %{{[0-9]+}}, %[[ACC]] [0, 0]
+  // CHECK-NEXT: scf.yield %[[NEXT]] : vector<2x8x4xi32>
+  // CHECK: %[[OUT:[0-9]+]] = tcpu.from_mmla_blocks %[[LOOP]] {column_stride = 8 : i64} : vector<2x8x4xi32> to vector<4x16xi32>
+  // CHECK: return %[[OUT]]
+  func.func @carried(%c: vector<4x16xi32>, %a: vector<16xi8>, %n: index) -> vector<4x16xi32> {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %c) -> (vector<4x16xi32>) {
+      %blocks = tcpu.to_mmla_blocks %acc {column_stride = 8 : i64} : vector<4x16xi32> to vector<2x8x4xi32>
+      %b = vector.extract %blocks[0, 0] : vector<4xi32> from vector<2x8x4xi32>
+      %s = tcpu.smmla %b, %a, %a : vector<16xi8> into vector<4xi32>
+      %nb = vector.insert %s, %blocks [0, 0] : vector<4xi32> into vector<2x8x4xi32>
+      %back = tcpu.from_mmla_blocks %nb {column_stride = 8 : i64} : vector<2x8x4xi32> to vector<4x16xi32>
+      scf.yield %back : vector<4x16xi32>
+    }
+    return %r : vector<4x16xi32>
+  }
+
+  // CHECK-LABEL: func.func @read_in_rows(
+  // CHECK: scf.for {{.*}} -> (vector<4x16xi32>)
+  // CHECK: tcpu.to_mmla_blocks
+  // CHECK: tcpu.from_mmla_blocks
+  func.func @read_in_rows(%c: vector<4x16xi32>, %a: vector<16xi8>, %n: index, %out: memref<16xi32>) -> vector<4x16xi32> {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %c) -> (vector<4x16xi32>) {
+      %row = vector.extract %acc[0] : vector<16xi32> from vector<4x16xi32>
+      vector.store %row, %out[%c0] : memref<16xi32>, vector<16xi32>
+      %blocks = tcpu.to_mmla_blocks %acc {column_stride = 8 : i64} : vector<4x16xi32> to vector<2x8x4xi32>
+      %b = vector.extract %blocks[0, 0] : vector<4xi32> from vector<2x8x4xi32>
+      %s = tcpu.smmla %b, %a, %a : vector<16xi8> into vector<4xi32>
+      %nb = vector.insert %s, %blocks [0, 0] : vector<4xi32> into vector<2x8x4xi32>
+      %back = tcpu.from_mmla_blocks %nb {column_stride = 8 : i64} : vector<2x8x4xi32> to vector<4x16xi32>
+      scf.yield %back : vector<4x16xi32>
+    }
+    return %r : vector<4x16xi32>
+  }
+}

@@ -1,0 +1,52 @@
+// tcpu.to_mmla_blocks / tcpu.from_mmla_blocks: block (p, t) holds rows 2p, 2p+1 of columns
+// c0(t), c1(t) (column_stride 1: neighbours; 2: t and t + 2 within each group of 4).
+// tcpu-lower-vector-ops turns them into shuffles of rows; a conversion and its inverse fold
+// away; the verifier names the shape it expected.
+// RUN: tcpu-opt %s --split-input-file --tcpu-lower-vector-ops | FileCheck %s --check-prefix=LOWER
+// RUN: tcpu-opt %s --split-input-file --canonicalize | FileCheck %s --check-prefix=FOLD
+
+// LOWER-LABEL: func.func @to_blocks(
+// LOWER: %[[R0:[0-9]+]] = vector.extract %arg0[0] : vector<4xi32> from vector<2x4xi32>
+// LOWER: %[[R1:[0-9]+]] = vector.extract %arg0[1] : vector<4xi32> from vector<2x4xi32>
+// LOWER: vector.shuffle %[[R0]], %[[R1]] [0, 1, 4, 5] : vector<4xi32>, vector<4xi32>
+// LOWER: vector.shuffle %[[R0]], %[[R1]] [2, 3, 6, 7] : vector<4xi32>, vector<4xi32>
+// LOWER-NOT: tcpu.to_mmla_blocks
+// FOLD-LABEL: func.func @to_blocks(
+// FOLD: tcpu.to_mmla_blocks
+func.func @to_blocks(%c: vector<2x4xi32>) -> vector<1x2x4xi32> {
+  %b = tcpu.to_mmla_blocks %c {column_stride = 1 : i64} : vector<2x4xi32> to vector<1x2x4xi32>
+  return %b : vector<1x2x4xi32>
+}
+
+// -----
+
+// LOWER-LABEL: func.func @from_blocks(
+// LOWER: %[[PAIR:[0-9]+]] = vector.shuffle %{{[0-9]+}}, %{{[0-9]+}} [0, 1, 2, 3, 4, 5, 6, 7]
+// LOWER: vector.shuffle %[[PAIR]], %[[PAIR]] [0, 4, 1, 5] : vector<8xi32>, vector<8xi32>
+// LOWER: vector.shuffle %[[PAIR]], %[[PAIR]] [2, 6, 3, 7] : vector<8xi32>, vector<8xi32>
+// LOWER-NOT: tcpu.from_mmla_blocks
+func.func @from_blocks(%b: vector<1x2x4xi32>) -> vector<2x4xi32> {
+  %c = tcpu.from_mmla_blocks %b {column_stride = 2 : i64} : vector<1x2x4xi32> to vector<2x4xi32>
+  return %c : vector<2x4xi32>
+}
+
+// -----
+
+// FOLD-LABEL: func.func @round_trip(
+// FOLD-NEXT: return %arg0 : vector<2x4xi32>
+func.func @round_trip(%c: vector<2x4xi32>) -> vector<2x4xi32> {
+  %b = tcpu.to_mmla_blocks %c {column_stride = 2 : i64} : vector<2x4xi32> to vector<1x2x4xi32>
+  %d = tcpu.from_mmla_blocks %b {column_stride = 2 : i64} : vector<1x2x4xi32> to vector<2x4xi32>
+  return %d : vector<2x4xi32>
+}
+
+// -----
+
+// FOLD-LABEL: func.func @other_stride(
+// FOLD: tcpu.to_mmla_blocks
+// FOLD: tcpu.from_mmla_blocks
+func.func @other_stride(%c: vector<2x4xi32>) -> vector<2x4xi32> {
+  %b = tcpu.to_mmla_blocks %c {column_stride = 2 : i64} : vector<2x4xi32> to vector<1x2x4xi32>
+  %d = tcpu.from_mmla_blocks %b {column_stride = 1 : i64} : vector<1x2x4xi32> to vector<2x4xi32>
+  return %d : vector<2x4xi32>
+}

@@ -1,0 +1,140 @@
+// Guest-instruction counts of the Triton kernels beside their hand-written peers (issue 10's
+// performance table): run under tools/perf's counting plugin, one thread, one region per call.
+//   bazel build --config=aarch64 -c opt //kernels/triton:triton_perf
+//   bazel run //tools/perf:count -- --variant=vl128 bazel-bin/kernels/triton/triton_perf
+// Regions: the int8 matmul (TTIR, SMMLA tiles) and tcpu_gemm_i8 at M=16 N=512 K=2048 (MACs);
+// softmax and layer norm (TTIR, vectorized) and the same TTIR compiled without NEON
+// (NAME__scalar, from tcpu-compile --mattr=-neon), per element.
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <vector>
+
+#include "kernels/triton/layer_norm.h"
+#include "kernels/triton/matmul_i8.h"
+#include "kernels/triton/softmax.h"
+#include "tcpu/gemm.h"
+#include "tcpu/gemv.h"
+#include "tcpu/perf.h"
+#include "tcpu/status.h"
+#include "tcpu/threads.h"
+
+// The same kernels lowered without vectorization (kernel ABI: arguments, then the program id
+// and the grid).
+extern "C" void softmax_kernel__scalar(void* output, void* input, int32_t input_row_stride,
+                                       int32_t output_row_stride, int32_t n_rows, int32_t n_cols,
+                                       int32_t pid_x, int32_t pid_y, int32_t pid_z, int32_t grid_x,
+                                       int32_t grid_y, int32_t grid_z);
+extern "C" void _layer_norm_fwd_fused__scalar(void* x, void* y, void* w, void* b, void* mean,
+                                              void* rstd, int32_t stride, int32_t n, float eps,
+                                              int32_t pid_x, int32_t pid_y, int32_t pid_z,
+                                              int32_t grid_x, int32_t grid_y, int32_t grid_z);
+
+namespace {
+
+bool Check(int status, const char* what) {
+  if (status == TCPU_OK) return true;
+  std::fprintf(stderr, "%s failed: %s\n", what, tcpu_status_string(status));
+  return false;
+}
+
+bool Matmul() {
+  constexpr int32_t m = 16, n = 512, k = 2048;
+  std::vector<int8_t> a(static_cast<size_t>(m) * k), b(static_cast<size_t>(k) * n),
+      w(static_cast<size_t>(n) * k);
+  for (size_t i = 0; i < a.size(); ++i) a[i] = static_cast<int8_t>((i * 37 + 11) % 255 - 127);
+  for (size_t i = 0; i < b.size(); ++i) b[i] = static_cast<int8_t>((i * 53 + 7) % 255 - 127);
+  for (int32_t p = 0; p < k; ++p) {
+    for (int32_t j = 0; j < n; ++j)
+      w[static_cast<size_t>(j) * k + p] = b[static_cast<size_t>(p) * n + j];
+  }
+  std::vector<int32_t> c_triton(static_cast<size_t>(m) * n), c_gemm(c_triton.size());
+  tcpu_perf_region_begin("triton matmul_i8 m=16 n=512 k=2048");
+  int status = tcpu_launch_matmul_kernel_i8(a.data(), b.data(), c_triton.data(), m, n, k, k, n, n,
+                                            (m / 16) * (n / 32), 1, 1);
+  tcpu_perf_region_end("triton matmul_i8 m=16 n=512 k=2048");
+  if (!Check(status, "tcpu_launch_matmul_kernel_i8")) return false;
+
+  std::vector<uint8_t> packed(static_cast<size_t>(tcpu_packed_weights_size(n, k)));
+  if (!Check(tcpu_pack_weights_i8(w.data(), n, k, packed.data(), packed.size()),
+             "tcpu_pack_weights_i8")) {
+    return false;
+  }
+  tcpu_perf_region_begin("tcpu_gemm_i8 m=16 n=512 k=2048");
+  status = tcpu_gemm_i8(packed.data(), a.data(), c_gemm.data(), m, n, k);
+  tcpu_perf_region_end("tcpu_gemm_i8 m=16 n=512 k=2048");
+  if (!Check(status, "tcpu_gemm_i8")) return false;
+  if (c_triton != c_gemm) {
+    std::fprintf(stderr, "the Triton int8 matmul and tcpu_gemm_i8 disagree\n");
+    return false;
+  }
+  std::printf("matmul: %lld MACs per call\n", static_cast<long long>(m) * n * k);
+  return true;
+}
+
+bool Softmax() {
+  constexpr int32_t rows = 64, cols = 1024;
+  std::vector<float> input(static_cast<size_t>(rows) * cols), vectorized(input.size()),
+      scalar(input.size());
+  for (size_t i = 0; i < input.size(); ++i) input[i] = std::sin(0.37f * static_cast<float>(i)) * 6;
+  tcpu_perf_region_begin("triton softmax rows=64 cols=1024");
+  int status = tcpu_launch_softmax_kernel(vectorized.data(), input.data(), cols, cols, rows, cols,
+                                          rows, 1, 1);
+  tcpu_perf_region_end("triton softmax rows=64 cols=1024");
+  if (!Check(status, "tcpu_launch_softmax_kernel")) return false;
+  tcpu_perf_region_begin("triton softmax without NEON rows=64 cols=1024");
+  for (int32_t pid = 0; pid < rows; ++pid) {
+    softmax_kernel__scalar(scalar.data(), input.data(), cols, cols, rows, cols, pid, 0, 0, rows, 1,
+                           1);
+  }
+  tcpu_perf_region_end("triton softmax without NEON rows=64 cols=1024");
+  for (size_t i = 0; i < input.size(); ++i) {
+    if (std::fabs(vectorized[i] - scalar[i]) > 1e-6f * std::fabs(scalar[i]) + 1e-12f) {
+      std::fprintf(stderr, "softmax: element %zu is %g vectorized, %g without NEON\n", i,
+                   vectorized[i], scalar[i]);
+      return false;
+    }
+  }
+  std::printf("softmax: %d elements per call\n", rows * cols);
+  return true;
+}
+
+bool LayerNorm() {
+  constexpr int32_t rows = 64, n = 1024;
+  constexpr float eps = 1e-5f;
+  std::vector<float> x(static_cast<size_t>(rows) * n), w(n), b(n);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = std::cos(0.11f * static_cast<float>(i)) * 3 + 0.5f;
+  for (int32_t i = 0; i < n; ++i) {
+    w[i] = 1.0f + 0.01f * static_cast<float>(i % 17);
+    b[i] = 0.1f * static_cast<float>(i % 5) - 0.2f;
+  }
+  std::vector<float> y(x.size()), y_scalar(x.size()), mean(rows), rstd(rows), mean_scalar(rows),
+      rstd_scalar(rows);
+  tcpu_perf_region_begin("triton layer_norm rows=64 n=1024");
+  int status = tcpu_launch__layer_norm_fwd_fused(x.data(), y.data(), w.data(), b.data(),
+                                                 mean.data(), rstd.data(), n, n, eps, rows, 1, 1);
+  tcpu_perf_region_end("triton layer_norm rows=64 n=1024");
+  if (!Check(status, "tcpu_launch__layer_norm_fwd_fused")) return false;
+  tcpu_perf_region_begin("triton layer_norm without NEON rows=64 n=1024");
+  for (int32_t pid = 0; pid < rows; ++pid) {
+    _layer_norm_fwd_fused__scalar(x.data(), y_scalar.data(), w.data(), b.data(), mean_scalar.data(),
+                                  rstd_scalar.data(), n, n, eps, pid, 0, 0, rows, 1, 1);
+  }
+  tcpu_perf_region_end("triton layer_norm without NEON rows=64 n=1024");
+  for (size_t i = 0; i < x.size(); ++i) {
+    if (std::fabs(y[i] - y_scalar[i]) > 1e-5f * std::fabs(y_scalar[i]) + 1e-6f) {
+      std::fprintf(stderr, "layer_norm: element %zu is %g vectorized, %g without NEON\n", i, y[i],
+                   y_scalar[i]);
+      return false;
+    }
+  }
+  std::printf("layer_norm: %d elements per call\n", rows * n);
+  return true;
+}
+
+}  // namespace
+
+int main() {
+  if (!Check(tcpu_set_num_threads(1), "tcpu_set_num_threads")) return 1;
+  return Matmul() && Softmax() && LayerNorm() ? 0 : 1;
+}
