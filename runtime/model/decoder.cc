@@ -2,6 +2,7 @@
 // allocated once at open; each step runs tcpu_decode_step on them.
 #include "tcpu/decoder.h"
 
+#include <exception>
 #include <memory>
 #include <new>
 #include <string>
@@ -61,6 +62,10 @@ extern "C" int tcpu_decoder_open(const char* model_dir, int64_t max_tokens,
     status = OpenDecoder("tcpu_decoder_open", model_dir, max_tokens, decoder);
   } catch (const std::bad_alloc&) {
     status = tcpu::Fail(TCPU_ERR_OUT_OF_MEMORY, "tcpu_decoder_open: out of memory");
+  } catch (const std::exception& e) {  // nothing may throw out of the C ABI
+    status = tcpu::Fail(TCPU_ERR_INVALID_MODEL, "tcpu_decoder_open: %s", e.what());
+  } catch (...) {
+    status = tcpu::Fail(TCPU_ERR_INVALID_MODEL, "tcpu_decoder_open: unexpected exception");
   }
   if (status != TCPU_OK) return status;
   return tcpu::Succeed();
