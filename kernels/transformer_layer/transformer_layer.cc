@@ -32,6 +32,22 @@ bool AddSlot(int64_t bytes, int64_t* offset, int64_t* total) {
 
 bool PositiveFinite(float value) { return value > 0.0f && std::isfinite(value); }
 
+// 0 means 1; otherwise positive and finite.
+bool ValidScale(double value) { return value == 0.0 || (value > 0.0 && std::isfinite(value)); }
+
+int ViewLinear(const char* fn, const char* what, const char* name, const tcpu_linear_w8& linear,
+               int64_t n, int64_t k, PackedWeightsView* view) {
+  char context[160];
+  std::snprintf(context, sizeof(context), "%s: %s %s", fn, what, name);
+  if (linear.packed == nullptr || linear.scales == nullptr) {
+    return Fail(TCPU_ERR_NULL_POINTER, "%s: %s is NULL", context,
+                linear.packed == nullptr ? "packed" : "scales");
+  }
+  return ViewPackedWeights(context, linear.packed, n, k, view);
+}
+
+}  // namespace
+
 // h[i] = bf16(h[i] + fp32(delta[i] * scale)) in fp32 (scale 0 means 1: the plain sum).
 void AddResidual(uint16_t* h, const uint16_t* delta, int64_t n, float scale) {
   if (scale == 0.0f || scale == 1.0f) {
@@ -50,22 +66,6 @@ void AddResidual(uint16_t* h, const uint16_t* delta, int64_t n, float scale) {
 void AddBias(const float* acc, const float* bias, uint16_t* y, int64_t n) {
   for (int64_t i = 0; i < n; ++i) y[i] = tcpu_f32_to_bf16(acc[i] + bias[i]);
 }
-
-// 0 means 1; otherwise positive and finite.
-bool ValidScale(double value) { return value == 0.0 || (value > 0.0 && std::isfinite(value)); }
-
-int ViewLinear(const char* fn, const char* what, const char* name, const tcpu_linear_w8& linear,
-               int64_t n, int64_t k, PackedWeightsView* view) {
-  char context[160];
-  std::snprintf(context, sizeof(context), "%s: %s %s", fn, what, name);
-  if (linear.packed == nullptr || linear.scales == nullptr) {
-    return Fail(TCPU_ERR_NULL_POINTER, "%s: %s is NULL", context,
-                linear.packed == nullptr ? "packed" : "scales");
-  }
-  return ViewPackedWeights(context, linear.packed, n, k, view);
-}
-
-}  // namespace
 
 int Rope(const tcpu_layer_shape& shape, uint16_t* x, int64_t heads, int64_t position) {
   if (shape.rope_inv_freq == nullptr) {

@@ -39,6 +39,12 @@ struct LayerViews {
 int ViewLayer(const char* fn, const char* what, const tcpu_layer_shape& shape,
               const tcpu_layer_weights& weights, LayerViews* views);
 
+// h[i] = bf16(h[i] + fp32(delta[i] * scale)) in fp32 (scale 0 or 1: the plain sum).
+void AddResidual(uint16_t* h, const uint16_t* delta, int64_t n, float scale);
+
+// y[i] = bf16(acc[i] + bias[i]): a linear layer's dequantized fp32 sum plus its bias.
+void AddBias(const float* acc, const float* bias, uint16_t* y, int64_t n);
+
 // RoPE for one token as the shape says (rope_theta, or the rope_inv_freq table).
 int Rope(const tcpu_layer_shape& shape, uint16_t* x, int64_t heads, int64_t position);
 
