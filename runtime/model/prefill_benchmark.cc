@@ -6,8 +6,8 @@
 //   bazel build --config=aarch64 //runtime/model:prefill_benchmark      (boards)
 //   bazel run //runtime/model:prefill_benchmark_qemu -- --benchmark_min_time=0
 // Guest instructions per prompt token (QEMU, VL128): count one run of
-//   --benchmark_filter='BM_Prompt128/mode:1/threads:1$' --benchmark_min_time=0   (batched)
-//   --benchmark_filter='BM_Prompt128/mode:0/threads:1$' --benchmark_min_time=0   (stepwise)
+//   --benchmark_filter='BM_Prompt128/mode:1/threads:1/' --benchmark_min_time=0   (batched)
+//   --benchmark_filter='BM_Prompt128/mode:0/threads:1/' --benchmark_min_time=0   (stepwise)
 //   --benchmark_filter='BM_BuildModel' --benchmark_min_time=0                    (setup only)
 // each makes exactly one iteration; (count - setup count) / 128 is instructions per token.
 #include <cstdint>
