@@ -39,7 +39,7 @@ struct Plan {
   int64_t u = 0;      // bf16 [block][intermediate]
   int64_t xq = 0;     // int8 [block][max k]
   int64_t sx = 0;     // fp32 [block] activation scales
-  int64_t acc = 0;    // int32 [block][max n]
+  int64_t acc = 0;    // int32 [block][max n], or [vocab] for the lm_head's one row
   int64_t f32 = 0;    // fp32 [max n] (a row's dequantized sums before its bias)
   int64_t total = 0;
 };
@@ -60,12 +60,13 @@ bool MakePlan(const tcpu_model_weights& m, Plan* p) {
     return true;
   };
   const int64_t b = kPrefillBlock;
+  const int64_t acc_elements = Max(b * Max(max_k, kv_rows), m.vocab_size);
   const bool ok = slot(b * s.hidden, 2, &p->h) && slot(b * s.hidden, 2, &p->x) &&
                   slot(b * q_rows, 2, &p->q) && slot(b * kv_rows, 2, &p->k) &&
                   slot(b * kv_rows, 2, &p->v) && slot(b * q_rows, 2, &p->attn) &&
                   slot(b * s.hidden, 2, &p->o) && slot(b * s.intermediate, 2, &p->g) &&
                   slot(b * s.intermediate, 2, &p->u) && slot(b * max_k, 1, &p->xq) &&
-                  slot(b, 4, &p->sx) && slot(b * Max(max_k, kv_rows), 4, &p->acc) &&
+                  slot(b, 4, &p->sx) && slot(acc_elements, 4, &p->acc) &&
                   slot(max_n, 4, &p->f32);
   p->total = total;
   return ok;

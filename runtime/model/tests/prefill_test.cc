@@ -87,7 +87,7 @@ TEST_P(PrefillTest, BitIdenticalToTokenByToken) {
 
 INSTANTIATE_TEST_SUITE_P(Checkpoints, PrefillTest,
                          ::testing::Values("tiny_llama", "tiny_qwen3_sharded", "tiny_minicpm",
-                                           "tiny_llama3", "tiny_qwen2"));
+                                           "tiny_llama3", "tiny_qwen2", "tiny_wide_vocab"));
 
 TEST(PrefillApiTest, RejectsBadArgumentsChangingNothing) {
   tcpu_decoder* decoder = nullptr;
