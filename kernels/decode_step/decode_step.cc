@@ -33,6 +33,14 @@ int PlanStep(const char* fn, const tcpu_model_weights* model, StepWorkspace* pla
     return Fail(TCPU_ERR_INVALID_ARGUMENT, "%s: model->vocab_size = %lld does not fit int32", fn,
                 static_cast<long long>(model->vocab_size));
   }
+  for (const float value : {model->embedding_scale, model->logit_divisor}) {
+    if (!(value == 0.0f || (value > 0.0f && std::isfinite(value)))) {
+      return Fail(TCPU_ERR_INVALID_ARGUMENT,
+                  "%s: model->%s = %g must be 0 (meaning 1) or > 0 and finite", fn,
+                  value == model->embedding_scale ? "embedding_scale" : "logit_divisor",
+                  static_cast<double>(value));
+    }
+  }
   int64_t act = 0;
   if (int s = gemv::ActivationScratchBytes(fn, gemv::Bf16W8Kernel(), model->shape.hidden, &act);
       s != TCPU_OK) {
@@ -46,20 +54,6 @@ int PlanStep(const char* fn, const tcpu_model_weights* model, StepWorkspace* pla
     return Fail(TCPU_ERR_SIZE_OVERFLOW, "%s: the step's workspace size overflows int64", fn);
   }
   return TCPU_OK;
-}
-
-int32_t Argmax(const float* logits, int64_t n) {
-  int64_t best = 0;
-  float best_value = -INFINITY;
-  bool found = false;
-  for (int64_t i = 0; i < n; ++i) {
-    if (logits[i] > best_value || (!found && !std::isnan(logits[i]))) {
-      best = i;
-      best_value = logits[i];
-      found = true;
-    }
-  }
-  return static_cast<int32_t>(best);
 }
 
 }  // namespace
@@ -145,8 +139,7 @@ extern "C" int tcpu_decode_step(const tcpu_model_weights* model, uint16_t* k_cac
   uint8_t* ws = static_cast<uint8_t*>(workspace);
   uint16_t* h = reinterpret_cast<uint16_t*>(ws + plan.h);
   uint16_t* x = reinterpret_cast<uint16_t*>(ws + plan.x);
-  std::memcpy(h, model->embed_tokens + static_cast<int64_t>(token) * shape.hidden,
-              static_cast<size_t>(shape.hidden) * sizeof(uint16_t));
+  tr::EmbedToken(*model, token, h);
   for (int64_t i = 0; i < model->num_layers; ++i) {
     tr::LayerViews views;
     tr::ViewLayer(kFn, "layer", shape, model->layers[i], &views);  // checked above
@@ -160,6 +153,7 @@ extern "C" int tcpu_decode_step(const tcpu_model_weights* model, uint16_t* k_cac
       s != TCPU_OK) {
     return s;
   }
+  tr::DivideLogitInput(*model, x);
   const tcpu::gemv::GemvKernel& kernel = tcpu::gemv::Bf16W8Kernel();
   tcpu::gemv::W8A8Gemv head;
   head.weights = lm_head;

@@ -20,7 +20,7 @@
 
 namespace {
 
-constexpr tcpu_layer_shape kShape = {1536, 4608, 16, 2, 128, 1e-6f, 1000000.0f};
+constexpr tcpu_layer_shape kShape = {1536, 4608, 16, 2, 128, 1e-6f, 1000000.0f, 0.0f, nullptr, 0.0};
 constexpr int64_t kLayers = 24, kVocab = 130560, kContext = 512;
 
 struct Linear {
@@ -64,14 +64,15 @@ bool MakeModel(Model* m) {
     }
     auto lin = [](const Linear& x) { return tcpu_linear_w8{x.packed.get(), x.scales.data()}; };
     m->layers.push_back({m->norm.data(), lin(l[0]), lin(l[1]), lin(l[2]), nullptr, nullptr,
-                         lin(l[3]), m->norm.data(), lin(l[4]), lin(l[5]), lin(l[6])});
+                         lin(l[3]), m->norm.data(), lin(l[4]), lin(l[5]), lin(l[6]),
+                         nullptr, nullptr, nullptr, nullptr});
     m->bytes_per_token += 2 * 2 * h;  // the two norms
   }
   Linear& head = m->linears.back();
   if (!MakeLinear(kVocab, h, seed, &head)) return false;
   m->bytes_per_token += head.bytes + 4 * kVocab + 2 * h /* final norm */ + 2 * h /* embedding */;
   m->weights = {kShape, kLayers, kVocab, m->embed.data(), m->layers.data(), m->norm.data(),
-                {head.packed.get(), head.scales.data()}};
+                {head.packed.get(), head.scales.data()}, 0.0f, 0.0f};
   return true;
 }
 

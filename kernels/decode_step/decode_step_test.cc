@@ -27,7 +27,7 @@ using ::tcpu::testing::PackedLinear;
 using ::tcpu::testing::RandomBf16;
 using ::tcpu::testing::RandomPackedLinear;
 
-constexpr tcpu_layer_shape kShape = {32, 64, 4, 2, 8, 1e-6f, 10000.0f};
+constexpr tcpu_layer_shape kShape = {32, 64, 4, 2, 8, 1e-6f, 10000.0f, 0.0f, nullptr, 0.0};
 constexpr int64_t kLayers = 2, kVocab = 50, kCapacity = 24;
 
 struct Model {
@@ -69,11 +69,11 @@ void MakeModel(Model* m) {
     m->layers.push_back({m->norms[2 * i].data(), AsLinearW8(l[0]), AsLinearW8(l[1]),
                          AsLinearW8(l[2]), nullptr, nullptr, AsLinearW8(l[3]),
                          m->norms[2 * i + 1].data(), AsLinearW8(l[4]), AsLinearW8(l[5]),
-                         AsLinearW8(l[6])});
+                         AsLinearW8(l[6]), nullptr, nullptr, nullptr, nullptr});
   }
   m->lm_head = RandomPackedLinear(kVocab, s.hidden, 99, 0.2f);
   m->weights = {kShape,         kLayers,          kVocab, m->embed.data(), m->layers.data(),
-                m->final_norm.data(), AsLinearW8(m->lm_head)};
+                m->final_norm.data(), AsLinearW8(m->lm_head), 0.0f, 0.0f};
 }
 
 // The step as the header writes it.

@@ -23,6 +23,9 @@ struct FlashAttnKernel {
   // *max = max score; *sum = sum exp(score - max); acc[i] = sum exp(score - max) * v[s][i].
   void (*chunk)(const float* q, const uint16_t* k, const uint16_t* v, int64_t d, int64_t n,
                 int64_t k_stride, int64_t v_stride, float* acc, float* max, float* sum);
+  // x[s] = exp(x[s] - shift) for s < n by ExpPoly (exp_poly.h), bit-identical on every
+  // kernel; chunk uses it for the softmax weights.
+  void (*exp_shifted)(float* x, int64_t n, float shift);
 };
 
 extern const FlashAttnKernel kFlashAttnRef;

@@ -1,10 +1,12 @@
 // SVE2 chunk kernel (-march=armv9-a+sve2), vector-length agnostic: bf16 loaded zero-extended
 // into 32-bit lanes (LD1H to .S) and shifted left by 16 to become fp32; WHILELT predicates
-// cover the head_dim tail, so any head_dim and any VL (128..2048) take the same path.
+// cover the head_dim tail, so any head_dim and any VL (128..2048) take the same path; exp by
+// ExpPoly on whole vectors.
 #include <arm_sve.h>
 
 #include <cmath>
 
+#include "kernels/flash_attn/exp_poly.h"
 #include "kernels/flash_attn/flash_attn_kernels.h"
 
 namespace tcpu::flash_attn {
@@ -12,6 +14,34 @@ namespace {
 
 inline svfloat32_t Load(svbool_t pg, const uint16_t* p) {
   return svreinterpret_f32_u32(svlsl_n_u32_x(pg, svld1uh_u32(pg, p), 16));
+}
+
+// ExpPoly (exp_poly.h) on the active lanes, the same operations in the same order.
+inline svfloat32_t ExpPolySve(svbool_t pg, svfloat32_t x) {
+  const svfloat32_t xc = svmaxnm_n_f32_x(pg, x, kExpMin);
+  const svfloat32_t n = svrintn_f32_x(pg, svmul_n_f32_x(pg, xc, kLog2e));
+  svfloat32_t r = svmla_n_f32_x(pg, xc, n, -kLn2Hi);
+  r = svmla_n_f32_x(pg, r, n, -kLn2Lo);
+  svfloat32_t t = svmla_f32_x(pg, svdup_n_f32(kExpC4), svdup_n_f32(kExpC5), r);
+  t = svmla_f32_x(pg, svdup_n_f32(kExpC3), t, r);
+  t = svmla_f32_x(pg, svdup_n_f32(kExpC2), t, r);
+  t = svmla_f32_x(pg, svdup_n_f32(kExpC1), t, r);
+  t = svmla_f32_x(pg, svdup_n_f32(kExpC0), t, r);
+  const svfloat32_t r2 = svmul_f32_x(pg, r, r);
+  const svfloat32_t p = svadd_n_f32_x(pg, svmla_f32_x(pg, r, t, r2), 1.0f);
+  const svint32_t e = svlsl_n_s32_x(pg, svadd_n_s32_x(pg, svcvt_s32_f32_x(pg, n), 127), 23);
+  const svfloat32_t y =
+      svadd_f32_x(pg, svmul_f32_x(pg, p, svreinterpret_f32_s32(e)), svsub_f32_x(pg, x, x));
+  return svsel_f32(svcmplt_n_f32(pg, x, kExpMin), svdup_n_f32(0.0f), y);
+}
+
+// x[s] = exp(x[s] - shift), a vector at a time (WHILELT tail).
+void ExpShiftedSve2(float* x, int64_t n, float shift) {
+  const int64_t vl = static_cast<int64_t>(svcntw());
+  for (int64_t s = 0; s < n; s += vl) {
+    const svbool_t pg = svwhilelt_b32_s64(s, n);
+    svst1_f32(pg, x + s, ExpPolySve(pg, svsub_n_f32_x(pg, svld1_f32(pg, x + s), shift)));
+  }
 }
 
 void ChunkSve2(const float* q, const uint16_t* k, const uint16_t* v, int64_t d, int64_t n,
@@ -33,9 +63,10 @@ void ChunkSve2(const float* q, const uint16_t* k, const uint16_t* v, int64_t d, 
   for (int64_t i = 0; i < d; i += vl) {
     svst1_f32(svwhilelt_b32_s64(i, d), acc + i, svdup_n_f32(0.0f));
   }
+  ExpShiftedSve2(score, n, m);
   float l = 0.0f;
   for (int64_t s = 0; s < n; ++s) {
-    const float p = std::exp(score[s] - m);
+    const float p = score[s];
     l += p;
     const uint16_t* vs = v + s * v_stride;
     const svfloat32_t pv = svdup_n_f32(p);
@@ -50,6 +81,6 @@ void ChunkSve2(const float* q, const uint16_t* k, const uint16_t* v, int64_t d, 
 
 }  // namespace
 
-const FlashAttnKernel kFlashAttnSve2 = {ChunkSve2};
+const FlashAttnKernel kFlashAttnSve2 = {ChunkSve2, ExpShiftedSve2};
 
 }  // namespace tcpu::flash_attn

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/flash_attn/exp_poly.h"
 #include "kernels/flash_attn/flash_attn_kernels.h"
 #include "runtime/dispatch.h"
 #include "runtime/kernel_variants.h"
@@ -223,6 +224,63 @@ TEST(FlashAttnTest, HeadDimsAndGqa) {
 TEST(FlashAttnTest, LongSequence) {
   CheckAll({2, 1, 4, 32768, 1, 3, 2, 1}, 99);
   Summary();
+}
+
+// The softmax exp (exp_poly.h): every variant gives ExpPoly's bits, within kExpMaxRelError of
+// exp over a dense sweep of [kExpMin, 0], exact at 0, 0 below kExpMin and for -inf, NaN for NaN.
+TEST(FlashAttnTest, ExpPolyIsWithinItsBoundAndIdenticalOnEveryVariant) {
+  using tcpu::flash_attn::ExpPoly;
+  using tcpu::flash_attn::kExpMaxRelError;
+  using tcpu::flash_attn::kExpMin;
+  constexpr int64_t kSamples = 1 << 17;
+  std::vector<float> x(kSamples);
+  for (int64_t i = 0; i < kSamples; ++i) {
+    x[i] = kExpMin * static_cast<float>(i) / static_cast<float>(kSamples - 1);
+  }
+  // Every float in [-1, 0] would be too many under QEMU: add the neighbourhoods of the range
+  // reduction's switch points, where r is near +-ln2/2.
+  for (int n = -125; n <= 0; ++n) {
+    const float mid = (static_cast<float>(n) - 0.5f) * 0.69314718f;
+    float v = mid;
+    for (int j = 0; j < 16; ++j) {
+      x.push_back(v);
+      v = std::nextafter(v, 0.0f);
+    }
+  }
+  double worst = 0.0;
+  for (float xi : x) {
+    const double exact = std::exp(static_cast<double>(xi));
+    worst = std::max(worst, std::fabs(ExpPoly(xi) - exact) / exact);
+  }
+  std::cout << "ExpPoly: max relative error " << worst << " (" << worst * (1 << 24)
+            << " x 2^-24) over " << x.size() << " points\n";
+  EXPECT_LE(worst, kExpMaxRelError);
+  EXPECT_EQ(ExpPoly(0.0f), 1.0f);
+  EXPECT_EQ(ExpPoly(-100.0f), 0.0f);
+  EXPECT_EQ(ExpPoly(-std::numeric_limits<float>::infinity()), 0.0f);
+  EXPECT_TRUE(std::isnan(ExpPoly(std::numeric_limits<float>::quiet_NaN())));
+
+  int count = 0;
+  const auto* table = tcpu::flash_attn::FlashAttnVariantTable(&count);
+  for (int v = 0; v < count; ++v) {
+    if ((table[v].required & tcpu::ActiveFeatures()) != table[v].required) continue;
+    // Shifted by 1.5 (the chunk max), with the special values mixed in; odd length for tails.
+    std::vector<float> in = {1.5f, -200.0f, -std::numeric_limits<float>::infinity(),
+                             std::numeric_limits<float>::quiet_NaN()};
+    for (float xi : x) in.push_back(xi + 1.5f);
+    if (in.size() % 2 == 0) in.push_back(0.25f);
+    std::vector<float> out = in;
+    table[v].fn->exp_shifted(out.data(), static_cast<int64_t>(out.size()), 1.5f);
+    int reported = 0;
+    for (size_t i = 0; i < in.size(); ++i) {
+      const float expected = ExpPoly(in[i] - 1.5f);
+      const bool same = std::isnan(expected) ? std::isnan(out[i]) : out[i] == expected;
+      if (!same && reported++ < 5) {
+        ADD_FAILURE() << table[v].name << ": exp(" << in[i] - 1.5f << ") = " << out[i]
+                      << ", ExpPoly gives " << expected;
+      }
+    }
+  }
 }
 
 // A bad call: every field valid except the one a test changes.

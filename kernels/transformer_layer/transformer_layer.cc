@@ -32,12 +32,8 @@ bool AddSlot(int64_t bytes, int64_t* offset, int64_t* total) {
 
 bool PositiveFinite(float value) { return value > 0.0f && std::isfinite(value); }
 
-// h[i] = bf16(h[i] + delta[i]) in fp32.
-void AddResidual(uint16_t* h, const uint16_t* delta, int64_t n) {
-  for (int64_t i = 0; i < n; ++i) {
-    h[i] = tcpu_f32_to_bf16(tcpu_bf16_to_f32(h[i]) + tcpu_bf16_to_f32(delta[i]));
-  }
-}
+// 0 means 1; otherwise positive and finite.
+bool ValidScale(double value) { return value == 0.0 || (value > 0.0 && std::isfinite(value)); }
 
 int ViewLinear(const char* fn, const char* what, const char* name, const tcpu_linear_w8& linear,
                int64_t n, int64_t k, PackedWeightsView* view) {
@@ -51,6 +47,33 @@ int ViewLinear(const char* fn, const char* what, const char* name, const tcpu_li
 }
 
 }  // namespace
+
+// h[i] = bf16(h[i] + fp32(delta[i] * scale)) in fp32 (scale 0 means 1: the plain sum).
+void AddResidual(uint16_t* h, const uint16_t* delta, int64_t n, float scale) {
+  if (scale == 0.0f || scale == 1.0f) {
+    for (int64_t i = 0; i < n; ++i) {
+      h[i] = tcpu_f32_to_bf16(tcpu_bf16_to_f32(h[i]) + tcpu_bf16_to_f32(delta[i]));
+    }
+    return;
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    const float scaled = tcpu_bf16_to_f32(delta[i]) * scale;  // its own rounding, as HF's bf16
+    h[i] = tcpu_f32_to_bf16(tcpu_bf16_to_f32(h[i]) + scaled);
+  }
+}
+
+// y[i] = bf16(acc[i] + bias[i]): the dequantized sum plus the bias, one rounding.
+void AddBias(const float* acc, const float* bias, uint16_t* y, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) y[i] = tcpu_f32_to_bf16(acc[i] + bias[i]);
+}
+
+int Rope(const tcpu_layer_shape& shape, uint16_t* x, int64_t heads, int64_t position) {
+  if (shape.rope_inv_freq == nullptr) {
+    return tcpu_rope_bf16(x, heads, shape.head_dim, position, shape.rope_theta);
+  }
+  const double scale = shape.rope_attention_scale == 0.0 ? 1.0 : shape.rope_attention_scale;
+  return tcpu_rope_freqs_bf16(x, heads, shape.head_dim, position, shape.rope_inv_freq, scale);
+}
 
 int PlanLayer(const char* fn, const tcpu_layer_shape* shape, LayerWorkspace* plan) {
   TCPU_CHECK_NOT_NULL(fn, shape);
@@ -77,9 +100,24 @@ int PlanLayer(const char* fn, const tcpu_layer_shape* shape, LayerWorkspace* pla
     return Fail(TCPU_ERR_INVALID_ARGUMENT, "%s: shape->rope_theta = %g must be > 0 and finite",
                 fn, static_cast<double>(shape->rope_theta));
   }
-  int64_t q_elems = 0, kv_elems = 0;
+  if (!ValidScale(shape->residual_scale)) {
+    return Fail(TCPU_ERR_INVALID_ARGUMENT,
+                "%s: shape->residual_scale = %g must be 0 (meaning 1) or > 0 and finite", fn,
+                static_cast<double>(shape->residual_scale));
+  }
+  if (!ValidScale(shape->rope_attention_scale)) {
+    return Fail(TCPU_ERR_INVALID_ARGUMENT,
+                "%s: shape->rope_attention_scale = %g must be 0 (meaning 1) or > 0 and finite",
+                fn, shape->rope_attention_scale);
+  }
+  int64_t q_elems = 0, kv_elems = 0, qkv_elems = 0;
   TCPU_CHECK_MUL(fn, shape->num_heads, shape->head_dim, &q_elems);
   TCPU_CHECK_MUL(fn, shape->num_kv_heads, shape->head_dim, &kv_elems);
+  if (kv_elems > (INT64_MAX - q_elems) / 2) {
+    return Fail(TCPU_ERR_SIZE_OVERFLOW, "%s: the q, k, v sizes overflow int64", fn);
+  }
+  qkv_elems = q_elems + 2 * kv_elems;
+  const int64_t f32_elems = qkv_elems > shape->hidden ? qkv_elems : shape->hidden;
   const gemv::GemvKernel& kernel = gemv::Bf16W8Kernel();
   int64_t act_hidden = 0, act_attn = 0, mlp = 0;
   if (int s = gemv::ActivationScratchBytes(fn, kernel, shape->hidden, &act_hidden); s != TCPU_OK) {
@@ -100,7 +138,8 @@ int PlanLayer(const char* fn, const tcpu_layer_shape* shape, LayerWorkspace* pla
                   AddSlot(2 * q_elems, &p.attn, &p.total) &&
                   AddSlot(2 * shape->hidden, &p.o, &p.total) &&
                   AddSlot(act_hidden > act_attn ? act_hidden : act_attn, &p.act, &p.total) &&
-                  AddSlot(mlp, &p.mlp, &p.total);
+                  AddSlot(mlp, &p.mlp, &p.total) && f32_elems <= INT64_MAX / 4 &&
+                  AddSlot(4 * f32_elems, &p.f32, &p.total);
   if (!ok) {
     return Fail(TCPU_ERR_SIZE_OVERFLOW, "%s: the layer's workspace size overflows int64", fn);
   }
@@ -117,6 +156,12 @@ int ViewLayer(const char* fn, const char* what, const tcpu_layer_shape& shape,
                                                            : nullptr;
   if (missing != nullptr) {
     return Fail(TCPU_ERR_NULL_POINTER, "%s: %s %s is NULL", fn, what, missing);
+  }
+  if ((w.q_bias == nullptr) != (w.k_bias == nullptr) ||
+      (w.q_bias == nullptr) != (w.v_bias == nullptr)) {
+    return Fail(TCPU_ERR_INVALID_ARGUMENT,
+                "%s: %s has some of q_bias, k_bias, v_bias but not all (give all or none)", fn,
+                what);
   }
   if ((w.q_norm == nullptr) != (w.k_norm == nullptr)) {
     return Fail(TCPU_ERR_INVALID_ARGUMENT, "%s: %s has %s but not %s (give both or neither)", fn,
@@ -166,10 +211,21 @@ int RunLayer(const tcpu_layer_shape& shape, const tcpu_layer_weights& w, const L
   // Attention block.
   if (int s = tcpu_rms_norm_bf16(h, w.input_norm, x, hidden, eps); s != TCPU_OK) return s;
   const gemv::QuantizedActivation qx = gemv::QuantizeActivation(kernel, x, hidden, act);
-  const gemv::W8A8Gemv qkv[3] = {{views.q, w.q_proj.scales, q},
-                                 {views.k, w.k_proj.scales, k},
-                                 {views.v, w.v_proj.scales, v}};
-  if (int s = gemv::RunW8A8Gemvs(kernel, qx, qkv, 3); s != TCPU_OK) return s;
+  float* f32 = reinterpret_cast<float*>(workspace + plan.f32);
+  if (w.q_bias != nullptr) {  // fp32 sums first, then + bias and the one bf16 rounding
+    const gemv::W8A8Gemv qkv[3] = {{views.q, w.q_proj.scales, nullptr, f32},
+                                   {views.k, w.k_proj.scales, nullptr, f32 + heads * d},
+                                   {views.v, w.v_proj.scales, nullptr, f32 + (heads + kv_heads) * d}};
+    if (int s = gemv::RunW8A8Gemvs(kernel, qx, qkv, 3); s != TCPU_OK) return s;
+    AddBias(f32, w.q_bias, q, heads * d);
+    AddBias(f32 + heads * d, w.k_bias, k, kv_heads * d);
+    AddBias(f32 + (heads + kv_heads) * d, w.v_bias, v, kv_heads * d);
+  } else {
+    const gemv::W8A8Gemv qkv[3] = {{views.q, w.q_proj.scales, q},
+                                   {views.k, w.k_proj.scales, k},
+                                   {views.v, w.v_proj.scales, v}};
+    if (int s = gemv::RunW8A8Gemvs(kernel, qx, qkv, 3); s != TCPU_OK) return s;
+  }
   if (w.q_norm != nullptr) {
     for (int64_t i = 0; i < heads; ++i) {
       if (int s = tcpu_rms_norm_bf16(q + i * d, w.q_norm, q + i * d, d, eps); s != TCPU_OK) {
@@ -182,8 +238,8 @@ int RunLayer(const tcpu_layer_shape& shape, const tcpu_layer_weights& w, const L
       }
     }
   }
-  if (int s = tcpu_rope_bf16(q, heads, d, position, shape.rope_theta); s != TCPU_OK) return s;
-  if (int s = tcpu_rope_bf16(k, kv_heads, d, position, shape.rope_theta); s != TCPU_OK) return s;
+  if (int s = Rope(shape, q, heads, position); s != TCPU_OK) return s;
+  if (int s = Rope(shape, k, kv_heads, position); s != TCPU_OK) return s;
   const int64_t head_stride = cache_capacity * d;
   for (int64_t g = 0; g < kv_heads; ++g) {
     std::memcpy(k_cache + g * head_stride + position * d, k + g * d, d * sizeof(uint16_t));
@@ -195,13 +251,15 @@ int RunLayer(const tcpu_layer_shape& shape, const tcpu_layer_weights& w, const L
       s != TCPU_OK) {
     return s;
   }
-  const gemv::W8A8Gemv o_proj = {views.o, w.o_proj.scales, o};
+  const gemv::W8A8Gemv o_proj = {views.o, w.o_proj.scales, w.o_bias != nullptr ? nullptr : o,
+                                 f32};
   if (int s = gemv::RunW8A8Gemvs(kernel, gemv::QuantizeActivation(kernel, attn, heads * d, act),
                                  &o_proj, 1);
       s != TCPU_OK) {
     return s;
   }
-  AddResidual(h, o, hidden);
+  if (w.o_bias != nullptr) AddBias(f32, w.o_bias, o, hidden);
+  AddResidual(h, o, hidden, shape.residual_scale);
 
   // MLP block.
   if (int s = tcpu_rms_norm_bf16(h, w.post_attention_norm, x, hidden, eps); s != TCPU_OK) {
@@ -211,8 +269,42 @@ int RunLayer(const tcpu_layer_shape& shape, const tcpu_layer_weights& w, const L
       s != TCPU_OK) {
     return s;
   }
-  AddResidual(h, o, hidden);
+  AddResidual(h, o, hidden, shape.residual_scale);
   return TCPU_OK;
+}
+
+void EmbedToken(const tcpu_model_weights& model, int32_t token, uint16_t* h) {
+  const uint16_t* row = model.embed_tokens + static_cast<int64_t>(token) * model.shape.hidden;
+  const float scale = model.embedding_scale;
+  if (scale == 0.0f || scale == 1.0f) {
+    std::memcpy(h, row, static_cast<size_t>(model.shape.hidden) * sizeof(uint16_t));
+    return;
+  }
+  for (int64_t i = 0; i < model.shape.hidden; ++i) {
+    h[i] = tcpu_f32_to_bf16(tcpu_bf16_to_f32(row[i]) * scale);
+  }
+}
+
+void DivideLogitInput(const tcpu_model_weights& model, uint16_t* x) {
+  const float divisor = model.logit_divisor;
+  if (divisor == 0.0f || divisor == 1.0f) return;
+  for (int64_t i = 0; i < model.shape.hidden; ++i) {
+    x[i] = tcpu_f32_to_bf16(tcpu_bf16_to_f32(x[i]) / divisor);
+  }
+}
+
+int32_t Argmax(const float* logits, int64_t n) {
+  int64_t best = 0;
+  float best_value = -INFINITY;
+  bool found = false;
+  for (int64_t i = 0; i < n; ++i) {
+    if (logits[i] > best_value || (!found && !std::isnan(logits[i]))) {
+      best = i;
+      best_value = logits[i];
+      found = true;
+    }
+  }
+  return static_cast<int32_t>(best);
 }
 
 }  // namespace tcpu::transformer

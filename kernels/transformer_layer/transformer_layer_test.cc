@@ -66,7 +66,11 @@ Layer RandomLayer(const tcpu_layer_shape& shape, bool qk_norm, uint32_t seed) {
                l.post_norm.data(),
                AsLinearW8(l.gate),
                AsLinearW8(l.up),
-               AsLinearW8(l.down)};
+               AsLinearW8(l.down),
+               nullptr,
+               nullptr,
+               nullptr,
+               nullptr};
   return l;
 }
 
@@ -120,7 +124,7 @@ void ComposedLayer(const Layer& l, std::vector<uint16_t>& k_cache, std::vector<u
   }
 }
 
-constexpr tcpu_layer_shape kShape = {64, 160, 4, 2, 16, 1e-6f, 10000.0f};
+constexpr tcpu_layer_shape kShape = {64, 160, 4, 2, 16, 1e-6f, 10000.0f, 0.0f, nullptr, 0.0};
 
 void ExpectLayerMatchesComposition(const tcpu_layer_shape& shape, bool qk_norm, int64_t steps) {
   const Layer l = RandomLayer(shape, qk_norm, 11);
@@ -164,7 +168,7 @@ TEST(TransformerLayerTest, EqualsTheCompositionWithQwen3QkNorms) {
 TEST(TransformerLayerTest, CrossesAnAttentionChunkBoundary) {
   // 260 positions span two of flash-attention's 256-position chunks; a narrow model keeps
   // it quick under emulation.
-  const tcpu_layer_shape narrow = {16, 24, 2, 1, 8, 1e-5f, 500.0f};
+  const tcpu_layer_shape narrow = {16, 24, 2, 1, 8, 1e-5f, 500.0f, 0.0f, nullptr, 0.0};
   ExpectLayerMatchesComposition(narrow, /*qk_norm=*/true, 260);
 }
 

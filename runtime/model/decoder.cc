@@ -2,19 +2,22 @@
 // allocated once at open; each step runs tcpu_decode_step on them.
 #include "tcpu/decoder.h"
 
+#include <exception>
 #include <memory>
 #include <new>
 #include <string>
 
 #include "runtime/check.h"
 #include "runtime/model/model.h"
+#include "runtime/model/prefill.h"
+#include "tcpu/scratch.h"
 #include "tcpu/transformer.h"
 
 struct tcpu_decoder {
   std::unique_ptr<tcpu::model::Model> model;
   int64_t max_tokens = 0;
   int64_t position = 0;
-  tcpu::model::AlignedBuffer k_cache, v_cache, workspace, logits;
+  tcpu::model::AlignedBuffer k_cache, v_cache, workspace, logits, prefill_workspace;
 };
 
 namespace {
@@ -41,12 +44,19 @@ int OpenDecoder(const char* fn, const char* model_dir, int64_t max_tokens,
                  &cache_elems);
   const int64_t workspace = tcpu_decode_step_workspace_size(&w);
   if (workspace < 0) return static_cast<int>(workspace);
+  const int64_t prefill_workspace = tcpu::model::PrefillWorkspaceSize(w);
+  if (prefill_workspace < 0) return static_cast<int>(prefill_workspace);
+  const int64_t gemm_scratch = tcpu::model::PrefillGemmScratchSize(w);
+  if (gemm_scratch < 0) return static_cast<int>(gemm_scratch);
   if (cache_elems > INT64_MAX / 2 || !d->k_cache.Allocate(2 * cache_elems) ||
       !d->v_cache.Allocate(2 * cache_elems) || !d->workspace.Allocate(workspace) ||
-      !d->logits.Allocate(4 * w.vocab_size)) {
+      !d->logits.Allocate(4 * w.vocab_size) ||
+      !d->prefill_workspace.Allocate(prefill_workspace)) {
     return tcpu::Fail(TCPU_ERR_OUT_OF_MEMORY, "%s: cannot allocate the KV cache for %lld tokens",
                       fn, static_cast<long long>(max_tokens));
   }
+  // The prefill GEMMs' packed activations come from this thread's arena: reserved now.
+  if (int s = tcpu_scratch_reserve(gemm_scratch); s != TCPU_OK) return s;
   d->max_tokens = max_tokens;
   *decoder = d.release();
   return TCPU_OK;
@@ -61,6 +71,10 @@ extern "C" int tcpu_decoder_open(const char* model_dir, int64_t max_tokens,
     status = OpenDecoder("tcpu_decoder_open", model_dir, max_tokens, decoder);
   } catch (const std::bad_alloc&) {
     status = tcpu::Fail(TCPU_ERR_OUT_OF_MEMORY, "tcpu_decoder_open: out of memory");
+  } catch (const std::exception& e) {  // nothing may throw out of the C ABI
+    status = tcpu::Fail(TCPU_ERR_INVALID_MODEL, "tcpu_decoder_open: %s", e.what());
+  } catch (...) {
+    status = tcpu::Fail(TCPU_ERR_INVALID_MODEL, "tcpu_decoder_open: unexpected exception");
   }
   if (status != TCPU_OK) return status;
   return tcpu::Succeed();
@@ -107,5 +121,39 @@ extern "C" int tcpu_decoder_step(tcpu_decoder* decoder, int32_t token, float* lo
 extern "C" int tcpu_decoder_reset(tcpu_decoder* decoder) {
   TCPU_CHECK_NOT_NULL("tcpu_decoder_reset", decoder);
   decoder->position = 0;
+  return tcpu::Succeed();
+}
+
+extern "C" int tcpu_decoder_prefill(tcpu_decoder* decoder, const int32_t* tokens, int64_t n,
+                                    float* last_logits, int32_t* next_token) {
+  constexpr const char* kFn = "tcpu_decoder_prefill";
+  TCPU_CHECK_NOT_NULL(kFn, decoder);
+  TCPU_CHECK_NOT_NULL(kFn, tokens);
+  TCPU_CHECK_NOT_NULL(kFn, next_token);
+  TCPU_CHECK_POSITIVE(kFn, n);
+  if (n > decoder->max_tokens - decoder->position) {
+    return tcpu::Fail(TCPU_ERR_INVALID_ARGUMENT,
+                      "%s: n = %lld tokens at position %lld do not fit the KV cache (%lld tokens)",
+                      kFn, static_cast<long long>(n), static_cast<long long>(decoder->position),
+                      static_cast<long long>(decoder->max_tokens));
+  }
+  const tcpu_model_weights& w = decoder->model->weights();
+  for (int64_t i = 0; i < n; ++i) {  // all checked first: a refused call changes nothing
+    if (tokens[i] < 0 || tokens[i] >= w.vocab_size) {
+      return tcpu::Fail(TCPU_ERR_INVALID_ARGUMENT,
+                        "%s: tokens[%lld] = %d is outside the vocabulary [0, %lld)", kFn,
+                        static_cast<long long>(i), tokens[i], static_cast<long long>(w.vocab_size));
+    }
+  }
+  float* out =
+      last_logits != nullptr ? last_logits : reinterpret_cast<float*>(decoder->logits.data());
+  if (int s = tcpu::model::Prefill(w, reinterpret_cast<uint16_t*>(decoder->k_cache.data()),
+                                   reinterpret_cast<uint16_t*>(decoder->v_cache.data()),
+                                   decoder->max_tokens, decoder->position, tokens, n, out,
+                                   next_token, decoder->prefill_workspace.data());
+      s != TCPU_OK) {
+    return s;
+  }
+  decoder->position += n;
   return tcpu::Succeed();
 }

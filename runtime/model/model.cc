@@ -1,5 +1,6 @@
 #include "runtime/model/model.h"
 
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -67,6 +68,31 @@ int Model::LoadBf16(const std::string& name, const std::vector<int64_t>& shape,
   return TCPU_OK;
 }
 
+int Model::LoadBias(const std::string& name, int64_t n, const float** out) {
+  const TensorView* t = nullptr;
+  std::string error;
+  if (!checkpoint_.Find(name, {n}, &t, &error)) {
+    return Fail(TCPU_ERR_INVALID_MODEL, "%s", error.c_str());
+  }
+  std::vector<float> bias;
+  try {
+    bias.resize(static_cast<size_t>(n));
+  } catch (const std::bad_alloc&) {
+    return Fail(TCPU_ERR_OUT_OF_MEMORY, "tensor '%s': out of memory", name.c_str());
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    bias[i] = ReadElementAsFloat(*t, i);
+    if (!std::isfinite(bias[i])) {
+      return Fail(TCPU_ERR_INVALID_MODEL, "tensor '%s': element %lld is not finite", name.c_str(),
+                  static_cast<long long>(i));
+    }
+  }
+  biases_.push_back(std::move(bias));
+  *out = biases_.back().data();
+  bytes_per_token_ += n * static_cast<int64_t>(sizeof(float));
+  return TCPU_OK;
+}
+
 int Model::LoadLinear(const std::string& name, int64_t n, int64_t k, Linear* linear) {
   const uint16_t* w = nullptr;
   const size_t copies_before = bf16_copies_.size();
@@ -110,6 +136,11 @@ int Model::Build(const std::string& dir) {
   shape.head_dim = c.head_dim;
   shape.rms_norm_eps = static_cast<float>(c.rms_norm_eps);
   shape.rope_theta = static_cast<float>(c.rope_theta);
+  shape.residual_scale = static_cast<float>(c.residual_scale);
+  shape.rope_inv_freq = c.rope_inv_freq.data();  // lives in checkpoint_, as long as the model
+  shape.rope_attention_scale = c.rope_attention_scale;
+  weights_.embedding_scale = static_cast<float>(c.embedding_scale);
+  weights_.logit_divisor = static_cast<float>(c.logit_divisor);
   weights_.num_layers = c.num_hidden_layers;
   weights_.vocab_size = c.vocab_size;
   int64_t q_rows = 0, kv_rows = 0;
@@ -137,7 +168,7 @@ int Model::Build(const std::string& dir) {
     return s;
   }
   bytes_per_token_ += 2 * h;  // one embedding row
-  layers_.resize(static_cast<size_t>(c.num_hidden_layers));
+  layers_.resize(static_cast<size_t>(c.num_hidden_layers));  // bounded by the config check
   for (int64_t i = 0; i < c.num_hidden_layers; ++i) {
     const std::string p = "model.layers." + std::to_string(i) + ".";
     tcpu_layer_weights& w = layers_[i];
@@ -155,6 +186,16 @@ int Model::Build(const std::string& dir) {
         (s = linear(p + "mlp.down_proj.weight", h, c.intermediate_size, &w.down_proj)) !=
             TCPU_OK) {
       return s;
+    }
+    if (c.qkv_bias) {
+      if ((s = LoadBias(p + "self_attn.q_proj.bias", q_rows, &w.q_bias)) != TCPU_OK ||
+          (s = LoadBias(p + "self_attn.k_proj.bias", kv_rows, &w.k_bias)) != TCPU_OK ||
+          (s = LoadBias(p + "self_attn.v_proj.bias", kv_rows, &w.v_bias)) != TCPU_OK) {
+        return s;
+      }
+    }
+    if (c.o_bias) {
+      if ((s = LoadBias(p + "self_attn.o_proj.bias", h, &w.o_bias)) != TCPU_OK) return s;
     }
     const bool has_q_norm = checkpoint_.Has(p + "self_attn.q_norm.weight");
     const bool has_k_norm = checkpoint_.Has(p + "self_attn.k_norm.weight");

@@ -52,10 +52,12 @@ class Model {
   int Build(const std::string& dir);
   int LoadLinear(const std::string& name, int64_t n, int64_t k, Linear* linear);
   int LoadBf16(const std::string& name, const std::vector<int64_t>& shape, const uint16_t** out);
+  int LoadBias(const std::string& name, int64_t n, const float** out);
 
   Checkpoint checkpoint_;
   std::vector<std::unique_ptr<Linear>> linears_;
   std::vector<AlignedBuffer> bf16_copies_;
+  std::vector<std::vector<float>> biases_;  // fp32, exactly the checkpoint's values
   std::vector<tcpu_layer_weights> layers_;
   tcpu_model_weights weights_{};
   int64_t bytes_per_token_ = 0;

@@ -1,10 +1,17 @@
 """Writes a random Hugging Face checkpoint (config.json + safetensors) for the decoder tests,
 the demo and benchmarks: exactly the files and tensor names transformers writes for
-LlamaForCausalLM / Qwen3ForCausalLM, so the loader sees what a real checkpoint gives it.
+LlamaForCausalLM, MiniCPMForCausalLM, Qwen2ForCausalLM and Qwen3ForCausalLM, so the loader
+sees what a real checkpoint gives it.
 
   generate_checkpoint.py --out DIR [--hidden 256 --layers 4 --heads 8 --kv-heads 2
-      --head-dim 32 --intermediate 768 --vocab 1024] [--arch llama|qwen3] [--dtype bf16|f16|f32]
-      [--shards N] [--tie] [--seed S]
+      --head-dim 32 --intermediate 768 --vocab 1024] [--arch llama|minicpm|qwen2|qwen3]
+      [--dtype bf16|f16|f32] [--shards N] [--tie] [--seed S] [--attention-bias]
+      [--rope-scaling linear|llama3|longrope]
+
+minicpm writes MiniCPM's muP fields (scale_emb 12, scale_depth 1.4, dim_model_base
+hidden / 4); qwen2 (and --attention-bias, Llama's q/k/v/o biases) writes the bias tensors;
+--rope-scaling writes a rope_scaling object of that type with values that move every band
+(llama3: original context 64, so short prompts cross its wavelength thresholds).
 
 Values are random with magnitudes a trained model has (weights ~ 1/sqrt(fan_in), norms
 around 1), so activations stay in range and greedy decoding does not degenerate.
@@ -54,10 +61,16 @@ def tensors_of(args):
         yield p + "self_attn.q_proj.weight", [q, h], h ** -0.5, 0.0
         yield p + "self_attn.k_proj.weight", [kv, h], h ** -0.5, 0.0
         yield p + "self_attn.v_proj.weight", [kv, h], h ** -0.5, 0.0
+        if args.arch == "qwen2" or args.attention_bias:
+            yield p + "self_attn.q_proj.bias", [q], 0.2, 0.0
+            yield p + "self_attn.k_proj.bias", [kv], 0.2, 0.0
+            yield p + "self_attn.v_proj.bias", [kv], 0.2, 0.0
         if args.arch == "qwen3":
             yield p + "self_attn.q_norm.weight", [d], 0.1, 1.0
             yield p + "self_attn.k_norm.weight", [d], 0.1, 1.0
         yield p + "self_attn.o_proj.weight", [h, q], q ** -0.5, 0.0
+        if args.attention_bias:
+            yield p + "self_attn.o_proj.bias", [h], 0.05, 0.0
         yield p + "post_attention_layernorm.weight", [h], 0.1, 1.0
         yield p + "mlp.gate_proj.weight", [i, h], h ** -0.5, 0.0
         yield p + "mlp.up_proj.weight", [i, h], h ** -0.5, 0.0
@@ -83,9 +96,29 @@ def write_safetensors(path, tensors):
             f.write(data)
 
 
+def rope_scaling_of(args):
+    half = args.head_dim // 2
+    if args.rope_scaling == "linear":
+        return {"rope_type": "linear", "factor": 4.0}
+    if args.rope_scaling == "llama3":
+        return {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0,
+                "high_freq_factor": 4.0, "original_max_position_embeddings": 64}
+    if args.rope_scaling == "longrope":
+        # MiniCPM4's shape of the field: per-frequency factors growing with the wavelength.
+        return {"rope_type": "longrope",
+                "long_factor": [1.0 + 3.0 * i / half for i in range(half)],
+                "short_factor": [1.0 + 0.5 * i / half for i in range(half)],
+                "original_max_position_embeddings": args.max_positions // 4}
+    return None
+
+
 def config_of(args):
-    arch = {"llama": "LlamaForCausalLM", "qwen3": "Qwen3ForCausalLM"}[args.arch]
-    return {
+    arch = {"llama": "LlamaForCausalLM", "minicpm": "MiniCPMForCausalLM",
+            "qwen2": "Qwen2ForCausalLM", "qwen3": "Qwen3ForCausalLM"}[args.arch]
+    extra = {}
+    if args.arch == "minicpm":
+        extra = {"scale_emb": 12, "scale_depth": 1.4, "dim_model_base": args.hidden // 4}
+    return dict({
         "architectures": [arch],
         "model_type": args.arch,
         "hidden_size": args.hidden,
@@ -98,12 +131,12 @@ def config_of(args):
         "max_position_embeddings": args.max_positions,
         "rms_norm_eps": 1e-6,
         "rope_theta": args.rope_theta,
-        "rope_scaling": None,
+        "rope_scaling": rope_scaling_of(args),
         "hidden_act": "silu",
-        "attention_bias": False,
+        "attention_bias": args.attention_bias,
         "tie_word_embeddings": args.tie,
         "torch_dtype": {"bf16": "bfloat16", "f16": "float16", "f32": "float32"}[args.dtype],
-    }
+    }, **extra)
 
 
 def main(argv):
@@ -118,7 +151,11 @@ def main(argv):
     parser.add_argument("--vocab", type=int, default=1024)
     parser.add_argument("--max-positions", type=int, default=4096)
     parser.add_argument("--rope-theta", type=float, default=10000.0)
-    parser.add_argument("--arch", choices=["llama", "qwen3"], default="llama")
+    parser.add_argument("--arch", choices=["llama", "minicpm", "qwen2", "qwen3"],
+                        default="llama")
+    parser.add_argument("--attention-bias", action="store_true",
+                        help="Llama's attention_bias: q/k/v/o_proj.bias tensors")
+    parser.add_argument("--rope-scaling", choices=["linear", "llama3", "longrope"])
     parser.add_argument("--dtype", choices=sorted(DTYPE_BYTES), default="bf16")
     parser.add_argument("--shards", type=int, default=1, help="files to split the weights into")
     parser.add_argument("--tie", action="store_true", help="tie lm_head to the embeddings")

@@ -302,7 +302,19 @@ int main(int argc, char** argv) {
   TextStream stream(tokenizer);
   const auto prefill_start = std::chrono::steady_clock::now();
   bool ok = true;
-  for (size_t i = 0; ok && i < prompt_ids.size(); ++i) ok = step(prompt_ids[i]);
+  if (dump == nullptr && !prompt_ids.empty()) {
+    // The whole prompt in one batched call (the GEMM path); --dump-logits wants every prompt
+    // step's logits, so it steps instead (the logits are bit-identical either way).
+    if (int s = tcpu_decoder_prefill(decoder, prompt_ids.data(),
+                                     static_cast<int64_t>(prompt_ids.size()),
+                                     logits.data(), &next);
+        s != TCPU_OK) {
+      exit_code = Fail("prefill", s);
+      ok = false;
+    }
+  } else {
+    for (size_t i = 0; ok && i < prompt_ids.size(); ++i) ok = step(prompt_ids[i]);
+  }
   const double prefill_seconds = Seconds(prefill_start);
   const auto decode_start = std::chrono::steady_clock::now();
   ok = ok && choose();

@@ -83,6 +83,14 @@ bool ReferenceDecoder::LoadLinear(const std::string& name, int64_t n, int64_t k,
   return true;
 }
 
+bool ReferenceDecoder::LoadBias(const std::string& name, Linear* out, std::string* error) {
+  const model::TensorView* t = nullptr;
+  if (!checkpoint_.Find(name, {out->n}, &t, error)) return false;
+  out->bias.resize(out->n);
+  for (int64_t i = 0; i < out->n; ++i) out->bias[i] = model::ReadElementAsFloat(*t, i);
+  return true;
+}
+
 bool ReferenceDecoder::Load(const std::string& dir, int64_t max_tokens, std::string* error) {
   bool io_error = false;
   if (!checkpoint_.Open(dir, error, &io_error)) return false;
@@ -107,6 +115,12 @@ bool ReferenceDecoder::Load(const std::string& dir, int64_t max_tokens, std::str
         !LoadLinear(p + "mlp.down_proj.weight", h, c.intermediate_size, &l.down, error)) {
       return false;
     }
+    if (c.qkv_bias && (!LoadBias(p + "self_attn.q_proj.bias", &l.q, error) ||
+                       !LoadBias(p + "self_attn.k_proj.bias", &l.k, error) ||
+                       !LoadBias(p + "self_attn.v_proj.bias", &l.v, error))) {
+      return false;
+    }
+    if (c.o_bias && !LoadBias(p + "self_attn.o_proj.bias", &l.o, error)) return false;
     if (c.qk_norm || checkpoint_.Has(p + "self_attn.q_norm.weight")) {
       if (!LoadBf16(p + "self_attn.q_norm.weight", {d}, &l.q_norm, error) ||
           !LoadBf16(p + "self_attn.k_norm.weight", {d}, &l.k_norm, error)) {
@@ -125,10 +139,15 @@ std::vector<uint16_t> ReferenceDecoder::Gemv(const Linear& w,
                                              const std::vector<uint16_t>& x) const {
   const QuantizedX q = QuantizeX(x);
   std::vector<uint16_t> y(w.n, 0);
-  if (q.scale == 0) return y;
   for (int64_t i = 0; i < w.n; ++i) {
-    const int64_t acc = Dot(&w.q[i * w.k], q.q.data(), w.k);
-    y[i] = tcpu_f32_to_bf16(static_cast<float>(acc) * q.scale * w.scales[i]);
+    const int64_t acc = q.scale == 0 ? 0 : Dot(&w.q[i * w.k], q.q.data(), w.k);
+    const float sum = static_cast<float>(acc) * q.scale * w.scales[i];
+    if (w.bias.empty()) {
+      y[i] = tcpu_f32_to_bf16(sum);
+    } else {
+      const float biased = sum + w.bias[i];  // fp32, then the one bf16 rounding
+      y[i] = tcpu_f32_to_bf16(biased);
+    }
   }
   return y;
 }
@@ -148,16 +167,28 @@ int32_t ReferenceDecoder::Step(int32_t token, std::vector<double>* logits) {
   const int64_t h = c.hidden_size, d = c.head_dim, heads = c.num_attention_heads;
   const int64_t kv_heads = c.num_key_value_heads, group = heads / kv_heads;
   const int64_t pos = position_++;
-  const float theta = static_cast<float>(c.rope_theta);
   std::vector<uint16_t> hs(embed_.begin() + token * h, embed_.begin() + (token + 1) * h);
+  const float embedding_scale = static_cast<float>(c.embedding_scale);
+  if (embedding_scale != 1.0f) {
+    for (uint16_t& v : hs) v = Bf16(F(v) * embedding_scale);  // the product is exact in double
+  }
+  const float residual_scale = static_cast<float>(c.residual_scale);
+  auto add_residual = [&](const std::vector<uint16_t>& branch) {
+    for (int64_t i = 0; i < h; ++i) {
+      float delta = tcpu_bf16_to_f32(branch[i]);
+      if (residual_scale != 1.0f) delta = delta * residual_scale;
+      const float sum = tcpu_bf16_to_f32(hs[i]) + delta;
+      hs[i] = tcpu_f32_to_bf16(sum);
+    }
+  };
 
-  // RoPE as tcpu/rope.h defines it (a float64 angle, fp32 cos/sin).
+  // RoPE as tcpu/rope.h defines it (a float64 angle from the config's frequencies, which
+  // rope_scaling has already adjusted, fp32 cos/sin times the attention scale).
   std::vector<double> cos_t(d / 2), sin_t(d / 2);
   for (int64_t i = 0; i < d / 2; ++i) {
-    const double angle = static_cast<double>(pos) * std::pow(static_cast<double>(theta),
-                                                             -2.0 * static_cast<double>(i) / d);
-    cos_t[i] = static_cast<float>(std::cos(angle));
-    sin_t[i] = static_cast<float>(std::sin(angle));
+    const double angle = static_cast<double>(pos) * c.rope_inv_freq[i];
+    cos_t[i] = static_cast<float>(std::cos(angle) * c.rope_attention_scale);
+    sin_t[i] = static_cast<float>(std::sin(angle) * c.rope_attention_scale);
   }
   auto rope = [&](std::vector<uint16_t>& x, int64_t n_heads) {
     for (int64_t hd = 0; hd < n_heads; ++hd) {
@@ -215,9 +246,7 @@ int32_t ReferenceDecoder::Step(int32_t token, std::vector<double>* logits) {
         attn[hd * d + i] = Bf16(acc / total);
       }
     }
-    const std::vector<uint16_t> o = Gemv(l.o, attn);
-    for (int64_t i = 0; i < h; ++i) hs[i] = tcpu_f32_to_bf16(tcpu_bf16_to_f32(hs[i]) +
-                                                             tcpu_bf16_to_f32(o[i]));
+    add_residual(Gemv(l.o, attn));
     x = RmsNorm(hs.data(), l.post_norm.data(), h);
     const std::vector<uint16_t> gate = Gemv(l.gate, x), up = Gemv(l.up, x);
     std::vector<uint16_t> act(c.intermediate_size);
@@ -225,11 +254,16 @@ int32_t ReferenceDecoder::Step(int32_t token, std::vector<double>* logits) {
       const double g = F(gate[i]);
       act[i] = Bf16(g / (1.0 + std::exp(-g)) * F(up[i]));
     }
-    const std::vector<uint16_t> m = Gemv(l.down, act);
-    for (int64_t i = 0; i < h; ++i) hs[i] = tcpu_f32_to_bf16(tcpu_bf16_to_f32(hs[i]) +
-                                                             tcpu_bf16_to_f32(m[i]));
+    add_residual(Gemv(l.down, act));
   }
-  const std::vector<uint16_t> x = RmsNorm(hs.data(), final_norm_.data(), h);
+  std::vector<uint16_t> x = RmsNorm(hs.data(), final_norm_.data(), h);
+  const float logit_divisor = static_cast<float>(c.logit_divisor);
+  if (logit_divisor != 1.0f) {
+    for (uint16_t& v : x) {
+      const float divided = tcpu_bf16_to_f32(v) / logit_divisor;
+      v = tcpu_f32_to_bf16(divided);
+    }
+  }
   const QuantizedX qx = QuantizeX(x);
   logits->assign(c.vocab_size, 0.0);
   int32_t best = 0;

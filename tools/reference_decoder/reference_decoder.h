@@ -3,7 +3,10 @@
 // loader (runtime/model), quantizes weights and activations with the documented W8A8 rules
 // (tcpu/gemv.h; the int8 values and scales are defined bit for bit), stores activations as
 // bf16 at the same points as the fused kernels, and computes everything else (norms, RoPE,
-// softmax, SiLU, logits) in float64.
+// softmax, SiLU, logits) in float64. The families' extras are applied where transformers
+// applies them: q/k/v (o) biases on the dequantized fp32 sum before its bf16 rounding, the
+// scaled RoPE frequencies of rope_scaling, MiniCPM's muP scales (embeddings, residual branches,
+// the final normed hidden state), each scalar op rounded as the engine's C ABI defines it.
 #ifndef TCPU_TOOLS_REFERENCE_DECODER_REFERENCE_DECODER_H_
 #define TCPU_TOOLS_REFERENCE_DECODER_REFERENCE_DECODER_H_
 
@@ -31,6 +34,7 @@ class ReferenceDecoder {
     int64_t n = 0, k = 0;
     std::vector<int8_t> q;      // [n, k]
     std::vector<float> scales;  // [n]
+    std::vector<float> bias;    // [n] or empty
   };
   struct Layer {
     std::vector<uint16_t> input_norm, post_norm, q_norm, k_norm;
@@ -40,6 +44,7 @@ class ReferenceDecoder {
   bool LoadBf16(const std::string& name, const std::vector<int64_t>& shape,
                 std::vector<uint16_t>* out, std::string* error);
   bool LoadLinear(const std::string& name, int64_t n, int64_t k, Linear* out, std::string* error);
+  bool LoadBias(const std::string& name, Linear* out, std::string* error);
   std::vector<uint16_t> Gemv(const Linear& w, const std::vector<uint16_t>& x) const;
   std::vector<uint16_t> RmsNorm(const uint16_t* x, const uint16_t* w, int64_t d) const;
 

@@ -37,6 +37,17 @@ int tcpu_decoder_get_info(const tcpu_decoder* decoder, tcpu_decoder_info* info);
  * range (nothing changes then). */
 int tcpu_decoder_step(tcpu_decoder* decoder, int32_t token, float* logits, int32_t* next_token);
 
+/* Feeds tokens[0, n) at the next n positions (a prompt) in blocks of 64 through the INT8 GEMM
+ * (SMMLA on i8mm CPUs, SDOT on dotprod, NEON otherwise): each token's activations are quantized
+ * on their own as tcpu_decoder_step does, so the KV cache, last_logits and *next_token are
+ * bit-identical to n tcpu_decoder_step calls, at a fraction of the instructions. last_logits:
+ * NULL or [vocab_size] fp32 out (the last token's); next_token: its greedy choice. Allocates
+ * nothing (the workspace is sized at open, and the GEMM scratch reserved in the opening
+ * thread's arena). TCPU_ERR_INVALID_ARGUMENT when the tokens do not fit the KV cache or one is
+ * out of range (nothing changes then). */
+int tcpu_decoder_prefill(tcpu_decoder* decoder, const int32_t* tokens, int64_t n,
+                         float* last_logits, int32_t* next_token);
+
 /* Forgets all tokens (position 0). */
 int tcpu_decoder_reset(tcpu_decoder* decoder);
 

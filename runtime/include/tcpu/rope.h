@@ -20,6 +20,15 @@ extern "C" {
 int tcpu_rope_bf16(uint16_t* x, int64_t num_heads, int64_t head_dim, int64_t position,
                    float theta);
 
+/* tcpu_rope_bf16 with the frequencies given (rope_scaling: linear, llama3, longrope):
+ *   angle = position * inv_freq[i]                          (float64)
+ *   c = fp32(cos(angle) * attention_scale), s = fp32(sin(angle) * attention_scale)
+ * then the same rotation. With inv_freq[i] = theta^(-2i / head_dim) (theta as a double) and
+ * attention_scale 1 it equals tcpu_rope_bf16 bit for bit. inv_freq[head_dim / 2] finite and
+ * >= 0; attention_scale > 0 and finite. */
+int tcpu_rope_freqs_bf16(uint16_t* x, int64_t num_heads, int64_t head_dim, int64_t position,
+                         const double* inv_freq, double attention_scale);
+
 #ifdef __cplusplus
 }
 #endif

@@ -25,10 +25,15 @@ typedef struct tcpu_layer_shape {
   int64_t head_dim;      /* even (RoPE) */
   float rms_norm_eps;    /* > 0 */
   float rope_theta;      /* > 0 */
+  /* What the families change; zero-initialised fields give the plain Llama layer. */
+  float residual_scale;         /* each residual branch x this (MiniCPM muP); 0 means 1 */
+  const double* rope_inv_freq;  /* [head_dim / 2] (rope_scaling) or NULL: rope_theta's */
+  double rope_attention_scale;  /* RoPE cos and sin x this (longrope); 0 means 1 */
 } tcpu_layer_shape;
 
 /* One layer's weights. q_norm and k_norm ([head_dim], Qwen3's per-head RMSNorm) are both set
- * or both NULL. */
+ * or both NULL; so are q_bias, k_bias and v_bias (fp32, Qwen2 and Llama attention_bias), added
+ * to the dequantized sum before the bf16 rounding: y = bf16(acc * s_x * s_w + b). */
 typedef struct tcpu_layer_weights {
   const uint16_t* input_norm;           /* [hidden] */
   tcpu_linear_w8 q_proj;                /* [num_heads * head_dim, hidden] */
@@ -41,6 +46,10 @@ typedef struct tcpu_layer_weights {
   tcpu_linear_w8 gate_proj;             /* [intermediate, hidden] */
   tcpu_linear_w8 up_proj;               /* [intermediate, hidden] */
   tcpu_linear_w8 down_proj;             /* [hidden, intermediate] */
+  const float* q_bias;                  /* [num_heads * head_dim] or NULL */
+  const float* k_bias;                  /* [num_kv_heads * head_dim] or NULL */
+  const float* v_bias;                  /* [num_kv_heads * head_dim] or NULL */
+  const float* o_bias;                  /* [hidden] or NULL (Llama attention_bias) */
 } tcpu_layer_weights;
 
 /* Workspace bytes tcpu_transformer_layer_bf16 needs for this shape, or a negative
@@ -49,13 +58,15 @@ int64_t tcpu_transformer_layer_workspace_size(const tcpu_layer_shape* shape);
 
 /* Runs one layer for the token at `position` on hidden_state[hidden] (bf16, in place):
  *   x = rms_norm(h, input_norm)
- *   q, k, v = q_proj(x), k_proj(x), v_proj(x)        (x quantized once, one parallel region)
+ *   q, k, v = q_proj(x), k_proj(x), v_proj(x)        (x quantized once, one parallel region;
+ *                                                      + q/k/v_bias in fp32 if given)
  *   q, k = per-head rms_norm(q, q_norm), (k, k_norm)  (if given)
- *   q, k = rope(q, position), rope(k, position)       (tcpu_rope_bf16, rope_theta)
+ *   q, k = rope(q, position), rope(k, position)       (tcpu_rope_bf16 with rope_theta, or
+ *                                                      tcpu_rope_freqs_bf16 with rope_inv_freq)
  *   K[g][position][:] = k[g], V[g][position][:] = v[g]
  *   a = flash_attn_decode(q, K, V, seq_len = position + 1, sm_scale = 1 / sqrt(head_dim))
- *   h = bf16(h + o_proj(a))                           (the sum in fp32)
- *   h = bf16(h + fused_mlp(rms_norm(h, post_attention_norm)))
+ *   h = bf16(h + fp32(o_proj(a) * residual_scale))    (the sum in fp32; + o_bias if given)
+ *   h = bf16(h + fp32(fused_mlp(rms_norm(h, post_attention_norm)) * residual_scale))
  * Each step is the unfused op of the C ABI, so the result equals their composition bit for
  * bit. k_cache, v_cache: [num_kv_heads, cache_capacity, head_dim] bf16; positions below
  * `position` must hold earlier tokens' keys and values. 0 <= position < cache_capacity.
@@ -74,14 +85,17 @@ typedef struct tcpu_model_weights {
   const tcpu_layer_weights* layers;  /* [num_layers] */
   const uint16_t* final_norm;        /* [hidden] */
   tcpu_linear_w8 lm_head;            /* [vocab_size, hidden] */
+  /* MiniCPM muP; 0 means 1 (plain Llama). */
+  float embedding_scale;  /* h = bf16(embed_tokens[token] * embedding_scale) */
+  float logit_divisor;    /* the normed h = bf16(h / logit_divisor) before lm_head */
 } tcpu_model_weights;
 
 /* Workspace bytes tcpu_decode_step needs, or a negative tcpu_status. */
 int64_t tcpu_decode_step_workspace_size(const tcpu_model_weights* model);
 
-/* One token through the model: h = embed_tokens[token]; every layer (its KV cache is
+/* One token through the model: h = embed_tokens[token] (x embedding_scale); every layer (its KV cache is
  * k_cache + layer * num_kv_heads * cache_capacity * head_dim, likewise v_cache);
- * h = rms_norm(h, final_norm); logits[vocab_size] = lm_head(h) in fp32 (W8A8, the epilogue of
+ * h = rms_norm(h, final_norm) (/ logit_divisor); logits[vocab_size] = lm_head(h) in fp32 (W8A8, the epilogue of
  * tcpu_gemv_bf16_w8 without the bf16 rounding); *next_token = the greedy token (the first
  * index of the largest logit; NaN logits never win). Allocates nothing. */
 int tcpu_decode_step(const tcpu_model_weights* model, uint16_t* k_cache, uint16_t* v_cache,

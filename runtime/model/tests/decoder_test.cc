@@ -103,7 +103,8 @@ TEST_P(DecoderTest, GreedyIdsEqualTheReferenceDecoder) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Checkpoints, DecoderTest,
-                         ::testing::Values("tiny_llama", "tiny_qwen3_sharded"));
+                         ::testing::Values("tiny_llama", "tiny_qwen3_sharded", "tiny_minicpm",
+                                           "tiny_llama3", "tiny_qwen2"));
 
 TEST(DecoderApiTest, RejectsBadArgumentsNamingThem) {
   tcpu_decoder* decoder = nullptr;

@@ -246,12 +246,100 @@ TEST(LoaderTest, ConfigDamage) {
       {"cfg_zero", [](Json& j) { j["vocab_size"] = 0; }, "'vocab_size' must be a positive"},
       {"cfg_arch", [](Json& j) { j["architectures"] = {"GPT2LMHeadModel"}; },
        "'architectures': 'GPT2LMHeadModel' is not supported"},
-      {"cfg_rope_scaling", [](Json& j) { j["rope_scaling"] = {{"type", "linear"}}; },
-       "'rope_scaling' of type 'linear'"},
+      {"cfg_rope_scaling", [](Json& j) { j["rope_scaling"] = {{"type", "yarn"}}; },
+       "'rope_scaling' of type 'yarn' is not supported"},
+      {"cfg_rope_linear_no_factor", [](Json& j) { j["rope_scaling"] = {{"type", "linear"}}; },
+       "required field 'factor' is missing"},
+      {"cfg_rope_not_object", [](Json& j) { j["rope_scaling"] = 3; },
+       "'rope_scaling' must be an object"},
+      {"cfg_llama3_bands",
+       [](Json& j) {
+         j["rope_scaling"] = {{"rope_type", "llama3"}, {"factor", 8}, {"low_freq_factor", 4},
+                              {"high_freq_factor", 1}, {"original_max_position_embeddings", 64}};
+       },
+       "high_freq_factor must exceed low_freq_factor"},
+      {"cfg_llama3_no_context",
+       [](Json& j) {
+         j["rope_scaling"] = {{"rope_type", "llama3"}, {"factor", 8}, {"low_freq_factor", 1},
+                              {"high_freq_factor", 4}};
+       },
+       "required field 'original_max_position_embeddings' is missing"},
+      {"cfg_longrope_length",
+       [](Json& j) {
+         j["rope_scaling"] = {{"rope_type", "longrope"},
+                              {"long_factor", {1.0, 2.0, 3.0}},
+                              {"short_factor", {1.0, 1.0}},
+                              {"original_max_position_embeddings", 16}};
+       },
+       "'long_factor' must be a list of 2 numbers"},
+      {"cfg_longrope_value",
+       [](Json& j) {
+         j["rope_scaling"] = {{"rope_type", "longrope"},
+                              {"long_factor", {1.0, -2.0}},
+                              {"short_factor", {1.0, 1.0}},
+                              {"original_max_position_embeddings", 16}};
+       },
+       "'long_factor'[1] must be a positive finite number"},
       {"cfg_gqa", [](Json& j) { j["num_key_value_heads"] = 3; }, "'num_key_value_heads' = 3"},
       {"cfg_act", [](Json& j) { j["hidden_act"] = "gelu"; }, "'hidden_act'"},
-      {"cfg_bias", [](Json& j) { j["attention_bias"] = true; }, "'attention_bias'"},
-      {"cfg_mup", [](Json& j) { j["scale_emb"] = 12; }, "'scale_emb'"},
+      {"cfg_bias_type", [](Json& j) { j["attention_bias"] = "yes"; },
+       "'attention_bias' must be true or false"},
+      {"cfg_bias_tensors", [](Json& j) { j["attention_bias"] = true; },
+       "tensor 'model.layers.0.self_attn.q_proj.bias' is missing"},
+      {"cfg_qwen2_bias_tensors", [](Json& j) { j["architectures"] = {"Qwen2ForCausalLM"}; },
+       "tensor 'model.layers.0.self_attn.q_proj.bias' is missing"},
+      {"cfg_mlp_bias", [](Json& j) { j["mlp_bias"] = true; }, "'mlp_bias' = true"},
+      {"cfg_sliding", [](Json& j) { j["use_sliding_window"] = true; }, "'use_sliding_window'"},
+      {"cfg_mup", [](Json& j) { j["scale_emb"] = 12; },
+       "'scale_emb' (MiniCPM muP scaling) is set but architectures names LlamaForCausalLM"},
+      {"cfg_minicpm_no_mup",
+       [](Json& j) {
+         j["architectures"] = {"MiniCPMForCausalLM"};
+         j["use_mup"] = false;
+       },
+       "'use_mup' = false is not supported"},
+      {"cfg_minicpm_scale",
+       [](Json& j) {
+         j["architectures"] = {"MiniCPMForCausalLM"};
+         j["scale_depth"] = -1.4;
+       },
+       "'scale_depth' must be a positive finite number"},
+      // Sizes: each absurd value refused before anything is allocated.
+      {"cfg_huge_layers", [](Json& j) { j["num_hidden_layers"] = 1000000000; },
+       "'num_hidden_layers' = 1000000000 exceeds the supported maximum 1024"},
+      {"cfg_huge_hidden", [](Json& j) { j["hidden_size"] = int64_t{1} << 40; },
+       "'hidden_size' = 1099511627776 exceeds the supported maximum"},
+      {"cfg_huge_vocab", [](Json& j) { j["vocab_size"] = int64_t{1} << 31; },
+       "'vocab_size' = 2147483648 exceeds the supported maximum"},
+      {"cfg_huge_positions", [](Json& j) { j["max_position_embeddings"] = int64_t{1} << 62; },
+       "'max_position_embeddings' = 4611686018427387904 exceeds"},
+      {"cfg_u64", [](Json& j) { j["intermediate_size"] = UINT64_MAX; },
+       "'intermediate_size' must be a positive integer"},
+      {"cfg_huge_head_dim", [](Json& j) { j["head_dim"] = 4096; },
+       "'head_dim' = 4096 exceeds the supported maximum 2048"},
+      {"cfg_huge_heads", [](Json& j) { j["num_attention_heads"] = 1 << 20; },
+       "'num_attention_heads' = 1048576 exceeds"},
+      {"cfg_parameters",
+       [](Json& j) {
+         j["hidden_size"] = 65536;
+         j["intermediate_size"] = 1 << 20;
+         j["num_hidden_layers"] = 1024;
+       },
+       "weights, more than the supported 4398046511104"},
+      {"cfg_heads_split", [](Json& j) {
+         j.erase("head_dim");
+         j["num_attention_heads"] = 3;
+         j["num_key_value_heads"] = 1;
+       },
+       "hidden_size 8 is not a multiple of num_attention_heads 3"},
+      {"cfg_theta", [](Json& j) { j["rope_theta"] = 1e300; }, "'rope_theta' = "},
+      {"cfg_theta_nan", [](Json& j) { j["rope_theta"] = "nan"; },
+       "'rope_theta' must be a positive finite number"},
+      {"cfg_eps_big", [](Json& j) { j["rms_norm_eps"] = 5; }, "'rms_norm_eps' = "},
+      {"cfg_arch_type", [](Json& j) { j["architectures"] = {7}; },
+       "'architectures' must be a non-empty list of strings"},
+      {"cfg_tie_type", [](Json& j) { j["tie_word_embeddings"] = 1; },
+       "'tie_word_embeddings' must be true or false"},
       {"cfg_eps", [](Json& j) { j["rms_norm_eps"] = -1; }, "'rms_norm_eps'"},
       {"cfg_odd_head", [](Json& j) { j["head_dim"] = 5; }, "'head_dim' = 5"},
       {"cfg_not_object", [](Json& j) { j = Json::array(); }, "not a JSON object"},

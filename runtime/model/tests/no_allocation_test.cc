@@ -79,4 +79,25 @@ TEST(NoAllocationTest, DecodeStepsAllocateNothingAfterTheFirst) {
   }
 }
 
+// Prefill's workspace is sized and its GEMM scratch reserved at open; attention's scratch
+// grows with the sequence, so the warm-up prefill covers the same length.
+TEST(NoAllocationTest, PrefillAllocatesNothingAfterTheFirst) {
+  for (int threads : {1, 4}) {
+    ASSERT_EQ(tcpu_set_num_threads(threads), TCPU_OK);
+    tcpu_decoder* decoder = nullptr;
+    ASSERT_EQ(tcpu_decoder_open("tools/checkpoint/tiny_llama", 80, &decoder), TCPU_OK)
+        << tcpu_last_error_detail();
+    int32_t prompt[70];
+    for (int i = 0; i < 70; ++i) prompt[i] = (i * 37) % 1000;
+    int32_t next = 0;
+    ASSERT_EQ(tcpu_decoder_prefill(decoder, prompt, 70, nullptr, &next), TCPU_OK);  // warm-up
+    ASSERT_EQ(tcpu_decoder_reset(decoder), TCPU_OK);
+    counting = true;
+    ASSERT_EQ(tcpu_decoder_prefill(decoder, prompt, 70, nullptr, &next), TCPU_OK);
+    counting = false;
+    EXPECT_EQ(allocations.exchange(0), 0) << threads << " threads";
+    tcpu_decoder_close(decoder);
+  }
+}
+
 }  // namespace
