@@ -71,15 +71,12 @@ bool Decoder::LoadStep(const Json& config, const std::string& path, std::string*
   std::string type;
   if (!GetString(config, "type", path, /*required=*/true, &type, error)) return false;
   if (type == "Sequence") {
-    const Json* list = nullptr;
-    if (!GetMember(config, "decoders", path, &list, error)) return false;
-    if (!list->is_array()) return WrongType(path + ".decoders", "an array", *list, error);
-    for (size_t i = 0; i < list->size(); ++i) {
-      if (!LoadStep((*list)[i], path + ".decoders[" + std::to_string(i) + "]", error)) {
-        return false;
-      }
-    }
-    return true;
+    return ForEachInArray(
+        config, "decoders", path,
+        [&](const Json& step, const std::string& step_path) {
+          return LoadStep(step, step_path, error);
+        },
+        error);
   }
   Step step;
   if (type == "ByteLevel") {

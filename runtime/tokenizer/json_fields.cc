@@ -10,6 +10,19 @@ bool WrongType(const std::string& path, const char* expected, const Json& value,
   return false;
 }
 
+bool ForEachInArray(const Json& object, const char* key, const std::string& path,
+                    const std::function<bool(const Json&, const std::string&)>& load,
+                    std::string* error) {
+  const Json* list = nullptr;
+  if (!GetMember(object, key, path, &list, error)) return false;
+  const std::string list_path = path + "." + key;
+  if (!list->is_array()) return WrongType(list_path, "an array", *list, error);
+  for (size_t i = 0; i < list->size(); ++i) {
+    if (!load((*list)[i], list_path + "[" + std::to_string(i) + "]")) return false;
+  }
+  return true;
+}
+
 bool GetMember(const Json& object, const char* key, const std::string& path, const Json** member,
                std::string* error) {
   if (!object.is_object()) return WrongType(path, "an object", object, error);

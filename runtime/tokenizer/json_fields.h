@@ -4,6 +4,7 @@
 #define TCPU_RUNTIME_TOKENIZER_JSON_FIELDS_H_
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "nlohmann/json.hpp"
@@ -26,6 +27,13 @@ bool GetBool(const Json& object, const char* key, const std::string& path, bool*
              std::string* error);
 bool GetInt(const Json& object, const char* key, const std::string& path, int64_t* out,
             std::string* error);
+
+// A "Sequence" step: calls load(element, element_path) for each element of the array member
+// `key` ("decoders", "normalizers", ...), element paths "path.key[i]"; false at the first
+// failure, or with *error when the member is missing or not an array.
+bool ForEachInArray(const Json& object, const char* key, const std::string& path,
+                    const std::function<bool(const Json&, const std::string&)>& load,
+                    std::string* error);
 
 // "path: expected EXPECTED, got TYPE" into *error; returns false.
 bool WrongType(const std::string& path, const char* expected, const Json& value,

@@ -56,15 +56,12 @@ bool Normalizer::LoadStep(const Json& config, const std::string& path, std::stri
   std::string type;
   if (!GetString(config, "type", path, /*required=*/true, &type, error)) return false;
   if (type == "Sequence") {
-    const Json* list = nullptr;
-    if (!GetMember(config, "normalizers", path, &list, error)) return false;
-    if (!list->is_array()) return WrongType(path + ".normalizers", "an array", *list, error);
-    for (size_t i = 0; i < list->size(); ++i) {
-      if (!LoadStep((*list)[i], path + ".normalizers[" + std::to_string(i) + "]", error)) {
-        return false;
-      }
-    }
-    return true;
+    return ForEachInArray(
+        config, "normalizers", path,
+        [&](const Json& step, const std::string& step_path) {
+          return LoadStep(step, step_path, error);
+        },
+        error);
   }
   Step step;
   if (type == "NFC" || type == "NFKC" || type == "NFD" || type == "NFKD") {

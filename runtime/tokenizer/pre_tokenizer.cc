@@ -55,15 +55,12 @@ bool PreTokenizer::LoadStep(const Json& config, const std::string& path, std::st
   std::string type;
   if (!GetString(config, "type", path, /*required=*/true, &type, error)) return false;
   if (type == "Sequence") {
-    const Json* list = nullptr;
-    if (!GetMember(config, "pretokenizers", path, &list, error)) return false;
-    if (!list->is_array()) return WrongType(path + ".pretokenizers", "an array", *list, error);
-    for (size_t i = 0; i < list->size(); ++i) {
-      if (!LoadStep((*list)[i], path + ".pretokenizers[" + std::to_string(i) + "]", error)) {
-        return false;
-      }
-    }
-    return true;
+    return ForEachInArray(
+        config, "pretokenizers", path,
+        [&](const Json& step, const std::string& step_path) {
+          return LoadStep(step, step_path, error);
+        },
+        error);
   }
   Step step;
   std::string regex_error;

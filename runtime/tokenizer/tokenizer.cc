@@ -88,13 +88,12 @@ bool Tokenizer::LoadPostProcessor(const Json& config, std::string* error) {
   if (!GetString(config, "type", path, true, &type, error)) return false;
   if (type == "ByteLevel") return true;  // only offsets change; ids stay
   if (type == "Sequence") {
-    const Json* list = nullptr;
-    if (!GetMember(config, "processors", path, &list, error)) return false;
-    if (!list->is_array()) return WrongType(path + ".processors", "an array", *list, error);
-    for (const Json& processor : *list) {
-      if (!LoadPostProcessor(processor, error)) return false;
-    }
-    return true;
+    return ForEachInArray(
+        config, "processors", path,
+        [&](const Json& processor, const std::string&) {
+          return LoadPostProcessor(processor, error);
+        },
+        error);
   }
   if (type != "TemplateProcessing") {
     *error = path + ".type: post-processor \"" + type +
