@@ -12,6 +12,7 @@
 #include "tcpu/TcpuAttrs.h"
 #include "tcpu/TcpuOps.h"
 #include "tcpu/TcpuPasses.h"
+#include "tcpu/VectorConcat.h"
 
 namespace mlir::tcpu {
 
@@ -32,23 +33,6 @@ LogicalResult RequireFeatures(Operation* op, llvm::ArrayRef<llvm::StringRef> nee
     return diag << "the Armv8-A baseline lacks (the module has no 'tcpu.target')";
   }
   return success();
-}
-
-SmallVector<int64_t> Iota(int64_t begin, int64_t size) {
-  SmallVector<int64_t> indices(size);
-  for (int64_t i = 0; i < size; ++i) indices[i] = begin + i;
-  return indices;
-}
-
-// The 1-D vectors `parts` one after the other.
-Value Concat(OpBuilder& b, Location loc, ArrayRef<Value> parts) {
-  if (parts.size() == 1) return parts[0];
-  size_t half = parts.size() / 2;
-  Value low = Concat(b, loc, parts.take_front(half));
-  Value high = Concat(b, loc, parts.drop_front(half));
-  int64_t size = cast<VectorType>(low.getType()).getDimSize(0) +
-                 cast<VectorType>(high.getType()).getDimSize(0);
-  return b.create<vector::ShuffleOp>(loc, low, high, Iota(0, size));
 }
 
 // Block (p, t) is a shuffle of rows 2p and 2p + 1.
@@ -79,7 +63,7 @@ Value FromMmlaBlocks(OpBuilder& b, Location loc, FromMmlaBlocksOp op) {
     for (int64_t t = 0; t < n / 2; ++t) {
       blocks.push_back(b.create<vector::ExtractOp>(loc, op.getSource(), ArrayRef<int64_t>{p, t}));
     }
-    Value pair = Concat(b, loc, blocks);
+    Value pair = ConcatVectors(b, loc, blocks);
     for (int64_t r = 0; r < 2; ++r) {
       SmallVector<int64_t> lanes(n);
       for (int64_t t = 0; t < n / 2; ++t) {

@@ -15,6 +15,7 @@
 #include "tcpu/TcpuAttrs.h"
 #include "tcpu/TcpuDialect.h"
 #include "tcpu/TcpuOps.h"
+#include "tcpu/VectorConcat.h"
 #include "tt/TTOps.h"
 #include "tt/TTToTcpuPasses.h"
 
@@ -56,23 +57,6 @@ SmallVector<Value> Rows(OpBuilder& b, Location loc, Value matrix) {
     rows.push_back(b.create<vector::ExtractOp>(loc, matrix, i));
   }
   return rows;
-}
-
-SmallVector<int64_t> Iota(int64_t n) {
-  SmallVector<int64_t> indices(n);
-  for (int64_t i = 0; i < n; ++i) indices[i] = i;
-  return indices;
-}
-
-// The 1-D vectors `parts` one after the other.
-Value Concat(OpBuilder& b, Location loc, ArrayRef<Value> parts) {
-  if (parts.size() == 1) return parts[0];
-  size_t half = parts.size() / 2;
-  Value low = Concat(b, loc, parts.take_front(half));
-  Value high = Concat(b, loc, parts.drop_front(half));
-  int64_t size = cast<VectorType>(low.getType()).getDimSize(0) +
-                 cast<VectorType>(high.getType()).getDimSize(0);
-  return b.create<vector::ShuffleOp>(loc, low, high, Iota(size));
 }
 
 Value Gather(OpBuilder& b, Location loc, Value source, ArrayRef<int64_t> indices) {
@@ -144,7 +128,7 @@ SmallVector<SmallVector<Value>> MmlaOperandsOfB(OpBuilder& b, Location loc, Valu
       }
       continue;
     }
-    Value joined = Concat(b, loc, chunk_rows);
+    Value joined = tcpu::ConcatVectors(b, loc, chunk_rows);
     for (int64_t t = 0; t < n / 2; ++t) {
       SmallVector<int64_t> indices;
       for (int64_t j = 0; j < 2; ++j) {
@@ -211,7 +195,7 @@ Value SdotTiles(OpBuilder& b, Location loc, Value a, Value bm, Value c) {
   // b's 4-k blocks of 4 columns: byte 4n + kk is B[4q + kk, 4j + n].
   SmallVector<SmallVector<Value>> b_quads(n / 4);
   for (int64_t q = 0; q < k / 4; ++q) {
-    Value rows = Concat(b, loc, ArrayRef<Value>(b_rows).slice(4 * q, 4));
+    Value rows = tcpu::ConcatVectors(b, loc, ArrayRef<Value>(b_rows).slice(4 * q, 4));
     for (int64_t j = 0; j < n / 4; ++j) {
       SmallVector<int64_t> indices;
       for (int64_t column = 0; column < 4; ++column) {
@@ -239,7 +223,7 @@ Value SdotTiles(OpBuilder& b, Location loc, Value a, Value bm, Value c) {
       }
       blocks.push_back(acc);
     }
-    result_rows.push_back(Concat(b, loc, blocks));
+    result_rows.push_back(tcpu::ConcatVectors(b, loc, blocks));
   }
   return Matrix(b, loc, result_rows, c_type);
 }
