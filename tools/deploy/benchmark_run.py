@@ -183,6 +183,10 @@ def bench_board(ssh, probe_binary, state_dir, results_dir, provenance, options, 
         "contexts": contexts,
         "benchmarks": benchmarks,
     }
+    # An interrupted bench leaves no record, even when its benchmarks ended just before the
+    # interrupt (short filters under load): "interrupted" and a new record would disagree.
+    if cancelled.is_set():
+        raise BoardError(board.name, "bench", "interrupted")
     path = os.path.join(results_dir, board.name, f"{run_id}.json")
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path + ".tmp", "w") as f:
