@@ -10,10 +10,12 @@
     )
 
 Each .mlir file becomes one object through tcpu-compile, which is built for the build host
-(the exec configuration) whatever the target platform. `target`, if given, replaces the
+(`to_host_tool`, one configuration for every rule) whatever the target platform. `target`, if given, replaces the
 modules' own #tcpu.target. The cc_library is aarch64-only. A func.func taking memrefs is
 called from C with each memref expanded to (allocated, aligned, offset, sizes..., strides...).
 """
+
+load("//platforms:host_tool.bzl", "to_host_tool")
 
 def _tcpu_objects_impl(ctx):
     objects = []
@@ -45,7 +47,10 @@ _tcpu_objects = rule(
         "_tcpu_compile": attr.label(
             default = "//dialect:tcpu-compile",
             executable = True,
-            cfg = "exec",
+            cfg = to_host_tool,
+        ),
+        "_allowlist_function_transition": attr.label(
+            default = "@bazel_tools//tools/allowlists/function_transition_allowlist",
         ),
     },
 )

@@ -21,6 +21,8 @@ features the CPU has (after TCPU_DISABLE), the baseline otherwise, and tcpu_vari
 says which.
 """
 
+load("//platforms:host_tool.bzl", "to_host_tool")
+
 # Targets for `variants`: what the runtime's dispatch tells apart (tcpu/cpu.h features).
 TRITON_TARGETS = {
     "dotprod": '#tcpu.target<arch = "armv8.2-a", features = ["dotprod"], vector_bits = 0>',
@@ -75,7 +77,10 @@ _triton_objects = rule(
         "_tcpu_compile": attr.label(
             default = "//dialect:tcpu-compile",
             executable = True,
-            cfg = "exec",
+            cfg = to_host_tool,
+        ),
+        "_allowlist_function_transition": attr.label(
+            default = "@bazel_tools//tools/allowlists/function_transition_allowlist",
         ),
     },
 )

@@ -5,8 +5,8 @@ _HOST_TOOLS = ["FileCheck", "not", "split-file"]
 def lit_tests(
         name,
         srcs,
-        tcpu_opt = "//dialect:tcpu-opt",
-        tcpu_compile = "//dialect:tcpu-compile",
+        tcpu_opt = "//dialect:tcpu-opt_host",
+        tcpu_compile = "//dialect:tcpu-compile_host",
         qemu = None,
         tags = [],
         **kwargs):
