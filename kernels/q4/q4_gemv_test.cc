@@ -174,6 +174,10 @@ TEST_F(Q4GemvTest, ExtremesAreExact) {
   ExpectSameBits(y, ModelGemv(w, x.data(), 1.0f), n);
 }
 
+TEST_F(Q4GemvTest, LongRowsWithSmallN) {
+  ExpectGemvMatches({3, 70001}, 7);  // no K limit, a partial last group
+}
+
 TEST_F(Q4GemvTest, IdenticalForEveryThreadCount) {
   for (int threads : testing::kThreadCounts) {
     SCOPED_TRACE("threads = " + std::to_string(threads));
