@@ -1,5 +1,5 @@
-// tcpu_gemv_w4a8 and tcpu_gemm_w4a8: argument checks, dispatch (q4_kernels.h), scratch and the
-// split over tiles. Every row is computed by one thread with the fixed arithmetic of
+// tcpu_gemv_w4a8, tcpu_gemm_w4a8 and tcpu_gemv_bf16_w4: argument checks, dispatch
+// (q4_kernels.h), scratch and the split over tiles. Every row is computed by one thread with the fixed arithmetic of
 // tcpu/gemv_q4.h, so results do not depend on the thread count or the variant.
 #include <cstring>
 
@@ -112,7 +112,7 @@ void ArrangeXPairs(const int8_t* x, int64_t m, int64_t k, int64_t groups, int8_t
     for (int64_t h = 0; h < 2; ++h) {
       const int64_t row = 2 * p + h;
       int8_t* o = out + p * groups * 4 * 16 + h * 8;
-      const int8_t* src = x + row * k;
+      const int8_t* src = row < m ? x + row * k : x;  // the zero row past m reads nothing
       for (int64_t c = 0; c < groups * 4; ++c, o += 16) {
         if (row < m && c < whole_chunks) {
           std::memcpy(o, src + 8 * c, 8);
