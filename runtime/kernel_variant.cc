@@ -17,6 +17,8 @@ constexpr OpVariant kOps[] = {
     {"gemv_i8", tcpu::GemvI8Variant},
     {"gemv_bf16_w8", tcpu::GemvBf16W8Variant},
     {"gemm_i8", tcpu::GemmI8Variant},
+    {"gemv_w4a8", tcpu::GemvW4A8Variant},
+    {"gemm_w4a8", tcpu::GemmW4A8Variant},
     {"quantize_weights_bf16", tcpu::QuantizeWeightsBf16Variant},
     {"rms_norm_bf16", tcpu::RmsNormBf16Variant},
     {"swiglu_bf16", tcpu::SwigluBf16Variant},

@@ -11,6 +11,8 @@ const char* PackWeightsI8Variant();        // kernels/pack
 const char* GemvI8Variant();               // kernels/gemv
 const char* GemvBf16W8Variant();           // kernels/gemv
 const char* GemmI8Variant();               // kernels/gemm
+const char* GemvW4A8Variant();             // kernels/q4
+const char* GemmW4A8Variant();             // kernels/q4
 const char* QuantizeWeightsBf16Variant();  // kernels/quantize
 const char* RmsNormBf16Variant();          // kernels/rms_norm
 const char* SwigluBf16Variant();           // kernels/swiglu

@@ -12,11 +12,12 @@
 
 compiles `src` to assembly with the pinned clang (-O2, the variant's -march, and
 -DTCPU_LLVM_MCA to emit the marker), then `bazel run :gemv_dotprod_mca` extracts the marked
-loop and runs the pinned llvm-mca for Cortex-A720 on it.
+loop and runs the pinned llvm-mca for Cortex-A720 on it. `copts`: further flags the kernel's
+cc_library compiles it with (so llvm-mca sees the same loop).
 """
 
 def kernel_mca(name, src, hdrs, march, loop, macs_per_iteration, target_macs_per_cycle,
-               mattr = None):
+               mattr = None, copts = []):
     asm = name + ".s"
     native.genrule(
         name = name + "_asm",
@@ -42,6 +43,7 @@ def kernel_mca(name, src, hdrs, march, loop, macs_per_iteration, target_macs_per
             "--sysroot=external/sysroot_aarch64",
             "-std=c++17 -O2 -DNDEBUG -DTCPU_LLVM_MCA",
             "-march=" + march,
+        ] + copts + [
             "-I$$root -I$$root/runtime/include",
             "-S -o $@ $$src",
         ]),

@@ -2,7 +2,8 @@
 // shapes, one call per shape inside a tcpu/perf.h region (after one warm-up call, so dispatch
 // and scratch setup stay outside), inputs from a fixed seed.
 //
-//   perf_kernels --family=gemv|gemv_w8a8|gemm|rms_norm|swiglu|rope|flash_attn|fused_mlp
+//   perf_kernels --family=gemv|gemv_w8a8|gemm|gemv_w4a8|gemm_w4a8|rms_norm|swiglu|rope|
+//                         flash_attn|fused_mlp
 //                --shapes=gate|decode|prefill|issue
 //
 // gate: small shapes for the `bazel test` gates; decode / prefill: MiniCPM5-1B (hidden 1536,
@@ -126,6 +127,43 @@ void Gemm(int64_t m, int64_t n, int64_t k) {
           [&] { return tcpu_gemm_i8(packed.data(), x.data(), y.data(), m, n, k); });
 }
 
+// An int4 matrix (tcpu/gemv_q4.h) of random q in [-8, 7] and scales.
+std::vector<uint8_t> PackQ4(int64_t n, int64_t k) {
+  std::uniform_int_distribution<int> d(-8, 7);
+  std::vector<int8_t> q(static_cast<size_t>(n * k));
+  for (auto& v : q) v = static_cast<int8_t>(d(rng));
+  const std::vector<float> scales = RandomScales(n * tcpu_q4_groups(k));
+  std::vector<uint8_t> packed(static_cast<size_t>(tcpu_q4_packed_size(n, k)));
+  if (tcpu_pack_q4(q.data(), scales.data(), n, k, packed.data(),
+                   static_cast<int64_t>(packed.size())) != 0) {
+    std::fprintf(stderr, "perf_kernels: int4 packing %lldx%lld failed: %s\n",
+                 static_cast<long long>(n), static_cast<long long>(k), tcpu_last_error_detail());
+    std::exit(1);
+  }
+  return packed;
+}
+
+// weight_bytes: the packed int4 data (0.625 bytes per weight); the report counts per weight.
+void GemvW4A8(int64_t n, int64_t k) {
+  const std::vector<uint8_t> packed = PackQ4(n, k);
+  const std::vector<int8_t> x = RandomI8(k);
+  std::vector<float> y(static_cast<size_t>(n));
+  Measure(Shape("gemv_w4a8", "nk", {n, k}), "gemv_w4a8",
+          {static_cast<int64_t>(packed.size()) - 64, n * k, n},
+          [&] { return tcpu_gemv_w4a8(packed.data(), x.data(), 0.01f, y.data(), n, k); });
+}
+
+void GemmW4A8(int64_t m, int64_t n, int64_t k) {
+  const std::vector<uint8_t> packed = PackQ4(n, k);
+  const std::vector<int8_t> x = RandomI8(m * k);
+  const std::vector<float> x_scales = RandomScales(m);
+  std::vector<float> y(static_cast<size_t>(m * n));
+  Measure(Shape("gemm_w4a8", "mnk", {m, n, k}), "gemm_w4a8",
+          {static_cast<int64_t>(packed.size()) - 64, m * n * k, m * n}, [&] {
+            return tcpu_gemm_w4a8(packed.data(), x.data(), x_scales.data(), y.data(), m, n, k);
+          });
+}
+
 void RmsNorm(int64_t d) {
   const std::vector<uint16_t> x = RandomBf16(d), w = RandomBf16(d);
   std::vector<uint16_t> out(static_cast<size_t>(d));
@@ -214,6 +252,26 @@ bool Run(const std::string& family, const std::string& shapes) {
     } else {
       for (const auto& [n, k] : layer) Gemm(1, n, k);
     }
+  } else if (family == "gemv_w4a8") {
+    if (gate) {
+      GemvW4A8(64, 512);
+      GemvW4A8(36, 200);  // partial tiles and groups
+    } else if (issue) {
+      GemvW4A8(512, 2048);
+    } else if (decode) {
+      for (const auto& [n, k] : layer) GemvW4A8(n, k);
+    }
+  } else if (family == "gemm_w4a8") {
+    if (gate) {
+      GemmW4A8(16, 64, 512);
+      GemmW4A8(5, 36, 200);
+    } else if (issue) {
+      for (int64_t m : {1, 4, 16, 64, 512}) GemmW4A8(m, 512, 2048);
+    } else if (prefill) {
+      for (const auto& [n, k] : layer) GemmW4A8(kPrefill, n, k);
+    } else {
+      for (const auto& [n, k] : layer) GemmW4A8(1, n, k);
+    }
   } else if (family == "rms_norm") {
     RmsNorm(gate ? 512 : kHidden);
   } else if (family == "swiglu") {
@@ -231,8 +289,8 @@ bool Run(const std::string& family, const std::string& shapes) {
     }
   } else {
     std::fprintf(stderr,
-                 "perf_kernels: unknown --family '%s' (gemv, gemv_w8a8, gemm, rms_norm, swiglu, "
-                 "rope, flash_attn, fused_mlp)\n",
+                 "perf_kernels: unknown --family '%s' (gemv, gemv_w8a8, gemm, gemv_w4a8, "
+                 "gemm_w4a8, rms_norm, swiglu, rope, flash_attn, fused_mlp)\n",
                  family.c_str());
     return false;
   }

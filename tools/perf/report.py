@@ -16,7 +16,7 @@ import tempfile
 
 import perf_run
 
-FAMILIES = ["gemv", "gemv_w8a8", "gemm", "fused_mlp", "flash_attn", "rms_norm", "swiglu", "rope"]
+FAMILIES = ["gemv", "gemv_w8a8", "gemm", "gemv_w4a8", "gemm_w4a8", "fused_mlp", "flash_attn", "rms_norm", "swiglu", "rope"]
 VARIANTS = ["vl128", "vl256", "vl512", "vl1024", "vl2048", "nosve", "n1", "a53"]
 SVE_BITS = {"vl128": 128, "vl256": 256, "vl512": 512, "vl1024": 1024, "vl2048": 2048}
 
@@ -28,6 +28,9 @@ FLOORS = {
     "gemv_w8a8": lambda bits: 1.25 / (bits / 8),
     "fused_mlp": lambda bits: 1.25 / (bits / 8),
     "gemm": lambda bits: 0.031 * 128 / bits,
+    # W4A8 GEMV per weight: per 128-bit vector of 4 rows x 32 k (one group), 8 SDOT, 8 nibble
+    # unpacks (shift, AND), SCVTF + FMLA + a zeroed accumulator and a quarter of a 64-byte load.
+    "gemv_w4a8": lambda bits: 20.0 / bits,
 }
 # Peers measured with the same plugin (issue 12, N=512 K=2048, one thread): KleidiAI.
 PEERS = {
@@ -39,6 +42,8 @@ PEERS = {
 def unit_of(family, line):
     if family in ("gemv", "gemv_w8a8", "fused_mlp"):
         return "weight byte", line["weight_bytes"]
+    if family == "gemv_w4a8":
+        return "weight", line["macs"]
     if line["macs"]:
         return "MAC", line["macs"]
     return "element", line["elements"]
@@ -205,11 +210,11 @@ def roofline_markdown(rows, bandwidths):
                      f"{gbps * 1e9 / int8:.1f} | {gbps * 1e9 / int4:.1f} |")
     lines += ["", "Bandwidths are given with `--bandwidth NAME=GB/s` (default: the 40 GB/s "
               "measured on a Cortex-A720 board, CIX P1); the int4 column is the format of "
-              "issue 12, whose kernels are not written yet.", "",
+              "`tcpu/gemv_q4.h` (kernels/q4).", "",
               "## Instructions per unit at N=512, K=2048 (GEMM per MAC)", "",
               "| kernel | variant | instructions | floor |", "|---|---|---|---|"]
     for r in rows:
-        if r["shapes"] != "issue" or r["family"] not in ("gemv", "gemm"):
+        if r["shapes"] != "issue" or r["family"] not in ("gemv", "gemm", "gemv_w4a8", "gemm_w4a8"):
             continue
         floor = ""
         bits = SVE_BITS.get(r["variant"], 128)

@@ -8,6 +8,7 @@
 #include "tcpu/fused_mlp.h"
 #include "tcpu/gemm.h"
 #include "tcpu/gemv.h"
+#include "tcpu/gemv_q4.h"
 #include "tcpu/perf.h"
 #include "tcpu/rms_norm.h"
 #include "tcpu/rope.h"

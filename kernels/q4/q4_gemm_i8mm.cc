@@ -1,0 +1,106 @@
+// W4A8 GEMM with SMMLA (-march=armv8.6-a+i8mm): per row quad and group, its 16 bytes of each
+// of the 4 units unpack to 8 [4 rows x 4 k] tiles of 16 * q, and ZIP1/ZIP2 of 32-bit lanes
+// turn pairs of them into the
+// [2 rows x 8 k] operands SMMLA takes (rows 0-1 and rows 2-3, 4 chunks of 8 k). Unpacked once,
+// they serve up to 4 pairs of x rows; each pair accumulates [x0.w0, x0.w1, x1.w0, x1.w1] in
+// int32 per group, then SCVTF (#4: exact) and FMLA with the row scales as every variant does.
+#include <arm_neon.h>
+
+#include "kernels/q4/q4_kernels.h"
+
+namespace tcpu::q4 {
+namespace {
+
+// Row quad `quad` of tile t (rows 16t + 4quad ..) for x row pairs pair0 .. pair0 + kPairs - 1.
+template <int kPairs>
+void RunQuad(const GemmArgs& a, int64_t t, int64_t quad, int64_t pair0) {
+  const int64_t groups = a.w.layout.groups;
+  const uint8_t* w = a.w.Tile(t) + 16 * quad;
+  const uint8x16_t high = vdupq_n_u8(0xf0);
+  float32x4_t f01[kPairs], f23[kPairs];
+#pragma clang loop unroll(full)
+  for (int p = 0; p < kPairs; ++p) f01[p] = f23[p] = vdupq_n_f32(0.0f);
+  const int8_t* x = a.x_pairs + pair0 * groups * 4 * 16;
+  for (int64_t g = 0; g < groups; ++g, w += kTileGroupBytes, x += 64) {
+    if constexpr (kPairs == 4) TCPU_Q4_MCA_LOOP("q4_gemm_i8mm");
+    int32x4_t lo[4], hi[4];
+#pragma clang loop unroll(full)
+    for (int u = 0; u < 4; ++u) {
+      const uint8x16_t raw = vld1q_u8(w + u * kUnitBytes);
+      lo[u] = vreinterpretq_s32_u8(vshlq_n_u8(raw, 4));
+      hi[u] = vreinterpretq_s32_u8(vandq_u8(raw, high));
+    }
+    // Chunk c covers k 8c .. 8c + 7 of the group: quads (0,1), (2,3) low, (4,5), (6,7) high.
+    const int8x16_t b01[4] = {vreinterpretq_s8_s32(vzip1q_s32(lo[0], lo[1])),
+                              vreinterpretq_s8_s32(vzip1q_s32(lo[2], lo[3])),
+                              vreinterpretq_s8_s32(vzip1q_s32(hi[0], hi[1])),
+                              vreinterpretq_s8_s32(vzip1q_s32(hi[2], hi[3]))};
+    const int8x16_t b23[4] = {vreinterpretq_s8_s32(vzip2q_s32(lo[0], lo[1])),
+                              vreinterpretq_s8_s32(vzip2q_s32(lo[2], lo[3])),
+                              vreinterpretq_s8_s32(vzip2q_s32(hi[0], hi[1])),
+                              vreinterpretq_s8_s32(vzip2q_s32(hi[2], hi[3]))};
+    const float64x2_t s =
+        vreinterpretq_f64_f32(vld1q_f32(reinterpret_cast<const float*>(w + kUnits * kUnitBytes)));
+    const float32x4_t s01 = vreinterpretq_f32_f64(vdupq_laneq_f64(s, 0));  // [s0 s1 s0 s1]
+    const float32x4_t s23 = vreinterpretq_f32_f64(vdupq_laneq_f64(s, 1));  // [s2 s3 s2 s3]
+#pragma clang loop unroll(full)
+    for (int p = 0; p < kPairs; ++p) {
+      const int8x16x4_t xv = vld1q_s8_x4(x + p * groups * 64);
+      int32x4_t a01 = vdupq_n_s32(0), a23 = vdupq_n_s32(0);
+#pragma clang loop unroll(full)
+      for (int c = 0; c < 4; ++c) {
+        a01 = vmmlaq_s32(a01, xv.val[c], b01[c]);
+        a23 = vmmlaq_s32(a23, xv.val[c], b23[c]);
+      }
+      f01[p] = vfmaq_f32(f01[p], vcvtq_n_f32_s32(a01, 4), s01);
+      f23[p] = vfmaq_f32(f23[p], vcvtq_n_f32_s32(a23, 4), s23);
+    }
+  }
+  const int64_t n = a.w.layout.n;
+  const int64_t col = t * kTileRows + 4 * quad;
+#pragma clang loop unroll(full)
+  for (int p = 0; p < kPairs; ++p) {
+    const float64x2_t r01 = vreinterpretq_f64_f32(f01[p]), r23 = vreinterpretq_f64_f32(f23[p]);
+    for (int64_t half = 0; half < 2; ++half) {
+      const int64_t row = 2 * (pair0 + p) + half;
+      if (row >= a.m) break;
+      const float32x4_t f =
+          vreinterpretq_f32_f64(half == 0 ? vzip1q_f64(r01, r23) : vzip2q_f64(r01, r23));
+      const float32x4_t y = vmulq_n_f32(f, a.x_scales[row]);
+      if (col + 4 <= n) {
+        vst1q_f32(a.y + row * n + col, y);
+      } else {
+        float v[4];
+        vst1q_f32(v, y);
+        StoreRows(a.y + row * n, col, n, v);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+void GemmTilesI8mm(const GemmArgs& a, int64_t begin, int64_t end) {
+  const int64_t pairs = (a.m + 1) / 2;
+  for (int64_t t = begin; t < end; ++t) {
+    for (int64_t quad = 0; quad < 4 && t * kTileRows + 4 * quad < a.w.layout.n; ++quad) {
+      int64_t p = 0;
+      for (; p + 4 <= pairs; p += 4) RunQuad<4>(a, t, quad, p);
+      switch (pairs - p) {
+        case 3:
+          RunQuad<3>(a, t, quad, p);
+          break;
+        case 2:
+          RunQuad<2>(a, t, quad, p);
+          break;
+        case 1:
+          RunQuad<1>(a, t, quad, p);
+          break;
+        default:
+          break;
+      }
+    }
+  }
+}
+
+}  // namespace tcpu::q4

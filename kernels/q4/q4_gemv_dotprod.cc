@@ -1,0 +1,114 @@
+// W4A8 GEMV with SDOT by element (-march=armv8.2-a+dotprod). A tile's groups are one stream
+// (q4_packed.h): per group, 4 units of 64 bytes and 16 scales, five post-incremented 64-byte
+// loads. A unit's 4 row quads unpack to [4 rows x 4 k] tiles of 16 * q (low nibbles: shift
+// left by 4; high nibbles: AND 0xf0), each one SDOT by element against one quad of x, so every
+// lane accumulates one row and the group's fp32 step needs no reduction. Per tile and group:
+// 32 unpacks, 32 SDOTs, 4 zeroed accumulators, 4 SCVTF (#4 fraction bits: exact), 4 FMLA with
+// the row scales and 5 loads (81); 4 tiles x 2 groups per iteration share one 64-byte load of
+// x and the loop's compare and branch: 651 instructions per 4096 weights, 0.159 per weight.
+#include <arm_neon.h>
+
+#include "kernels/q4/q4_kernels.h"
+
+namespace tcpu::q4 {
+namespace {
+
+// The next 64 bytes of the stream. The empty asm makes the advance opaque, so clang keeps one
+// pointer and folds each advance into its load (post-increment) instead of computing offsets.
+__attribute__((always_inline)) inline uint8x16x4_t Next(const uint8_t*& w) {
+  const uint8x16x4_t v = vld1q_u8_x4(w);
+  w += 64;
+  __asm__("" : "+r"(w));
+  return v;
+}
+
+template <int u>
+__attribute__((always_inline)) inline void Unit(uint8x16x4_t w, int8x16_t xa, int8x16_t xb,
+                                                uint8x16_t high, int32x4_t (&acc)[4]) {
+#pragma clang loop unroll(full)
+  for (int q = 0; q < 4; ++q) {
+    const int8x16_t lo = vreinterpretq_s8_u8(vshlq_n_u8(w.val[q], 4));
+    const int8x16_t hi = vreinterpretq_s8_u8(vandq_u8(w.val[q], high));
+    acc[q] = vdotq_laneq_s32(acc[q], lo, xa, u);
+    acc[q] = vdotq_laneq_s32(acc[q], hi, xb, u);
+  }
+}
+
+// One group: x quads in xa (k 0..15) and xb (k 16..31).
+__attribute__((always_inline)) inline void Group(const uint8_t*& w, int8x16_t xa, int8x16_t xb,
+                                                 uint8x16_t high, float32x4_t (&f)[4]) {
+  int32x4_t acc[4];
+#pragma clang loop unroll(full)
+  for (int q = 0; q < 4; ++q) acc[q] = vdupq_n_s32(0);
+  Unit<0>(Next(w), xa, xb, high, acc);
+  Unit<1>(Next(w), xa, xb, high, acc);
+  Unit<2>(Next(w), xa, xb, high, acc);
+  Unit<3>(Next(w), xa, xb, high, acc);
+  const uint8x16x4_t s = Next(w);
+#pragma clang loop unroll(full)
+  for (int q = 0; q < 4; ++q) {
+    f[q] = vfmaq_f32(f[q], vcvtq_n_f32_s32(acc[q], 4), vreinterpretq_f32_u8(s.val[q]));
+  }
+}
+
+// Stores tile t's 16 rows of y (n rows in all), each f * x_scale.
+inline void StoreTile(float* y, int64_t n, float x_scale, int64_t t, const float32x4_t (&f)[4]) {
+  const int64_t row0 = t * kTileRows;
+  if (row0 + kTileRows <= n) {
+#pragma clang loop unroll(full)
+    for (int q = 0; q < 4; ++q) vst1q_f32(y + row0 + 4 * q, vmulq_n_f32(f[q], x_scale));
+  } else {
+    for (int q = 0; q < 4; ++q) {
+      float rows[4];
+      vst1q_f32(rows, vmulq_n_f32(f[q], x_scale));
+      StoreRows(y, row0 + 4 * q, n, rows);
+    }
+  }
+}
+
+// Tiles t .. t + kTiles - 1 (kTiles = 4 or 1), two groups per iteration: each 64-byte load of x
+// and the loop's compare and branch are shared by 8 tile groups.
+template <int kTiles>
+void RunTiles(const GemvArgs& a, int64_t t) {
+  const int64_t groups = a.w.layout.groups, n = a.w.layout.n;
+  float* const y = a.y;
+  const float x_scale = a.x_scale;
+  const uint8_t* w[kTiles];
+#pragma clang loop unroll(full)
+  for (int i = 0; i < kTiles; ++i) w[i] = a.w.Tile(t + i);
+  const int8_t* x = a.x;
+  const uint8x16_t high = vdupq_n_u8(0xf0);
+  float32x4_t f[kTiles][4];
+#pragma clang loop unroll(full)
+  for (int i = 0; i < kTiles; ++i) {
+#pragma clang loop unroll(full)
+    for (int q = 0; q < 4; ++q) f[i][q] = vdupq_n_f32(0.0f);
+  }
+  // Ends on the x pointer, which advances anyway: the loop costs one compare and one branch.
+  for (const int8_t* x_end = x + groups / 2 * 2 * kGroup; x != x_end;) {
+    if constexpr (kTiles == 4) TCPU_Q4_MCA_LOOP("q4_gemv_dotprod");
+    const int8x16x4_t xv = vld1q_s8_x4(x);
+    x += 2 * kGroup;
+#pragma clang loop unroll(full)
+    for (int i = 0; i < kTiles; ++i) Group(w[i], xv.val[0], xv.val[1], high, f[i]);
+#pragma clang loop unroll(full)
+    for (int i = 0; i < kTiles; ++i) Group(w[i], xv.val[2], xv.val[3], high, f[i]);
+  }
+  if (groups % 2 != 0) {
+    const int8x16x2_t xv = vld1q_s8_x2(x);
+#pragma clang loop unroll(full)
+    for (int i = 0; i < kTiles; ++i) Group(w[i], xv.val[0], xv.val[1], high, f[i]);
+  }
+#pragma clang loop unroll(full)
+  for (int i = 0; i < kTiles; ++i) StoreTile(y, n, x_scale, t + i, f[i]);
+}
+
+}  // namespace
+
+void GemvTilesDotprod(const GemvArgs& a, int64_t begin, int64_t end) {
+  int64_t t = begin;
+  for (; t + 4 <= end; t += 4) RunTiles<4>(a, t);
+  for (; t < end; ++t) RunTiles<1>(a, t);
+}
+
+}  // namespace tcpu::q4

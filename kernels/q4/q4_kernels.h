@@ -1,0 +1,71 @@
+// The W4A8 micro-kernels behind tcpu_gemv_w4a8 and tcpu_gemm_w4a8, one per file and ISA:
+//   q4_gemv_ref.cc      portable scalar reference (the arithmetic of tcpu/gemv_q4.h)
+//   q4_gemv_neon.cc     -march=armv8-a            nibbles sign-extended, SMULL/SMLAL + SADALP
+//   q4_gemv_dotprod.cc  -march=armv8.2-a+dotprod  a tile's unit per 64-byte load, SDOT by element
+//   q4_gemv_sve2.cc     -march=armv9-a+sve2       up to 4 row quads per vector, any VL
+//   q4_gemm_i8mm.cc     -march=armv8.6-a+i8mm     SMMLA on 2 x-rows x 2 weight rows x 8 k
+// Nibbles are unpacked as 16 * q (low: shift left by 4, high: AND 0xf0) so one SDOT/SMMLA
+// operand needs one instruction; the exact int32 sums are then 16 * acc, and SCVTF with 4
+// fraction bits (or an arithmetic shift) gives (float)acc exactly.
+#ifndef TCPU_KERNELS_Q4_Q4_KERNELS_H_
+#define TCPU_KERNELS_Q4_Q4_KERNELS_H_
+
+#include <cstdint>
+
+#include "kernels/q4/q4_packed.h"
+
+// Marks a loop body for llvm-mca (kernels/gemv/mca.sh compiles with -DTCPU_LLVM_MCA).
+#if defined(TCPU_LLVM_MCA)
+#define TCPU_Q4_MCA_LOOP(name) __asm__ volatile("// tcpu-mca-loop " name)
+#else
+#define TCPU_Q4_MCA_LOOP(name)
+#endif
+
+namespace tcpu::q4 {
+
+// One GEMV (or one x row of a GEMM), shared read-only by the threads running its tiles.
+struct GemvArgs {
+  Q4View w;
+  const int8_t* x = nullptr;  // groups * 32 int8, zero past k (the caller pads)
+  float x_scale = 0.0f;
+  float* y = nullptr;  // n fp32
+};
+
+// Computes the rows of tiles [begin, end) of one GEMV.
+using GemvTilesFn = void (*)(const GemvArgs& args, int64_t begin, int64_t end);
+
+// The scalar model, and the vector kernels.
+void GemvTilesRef(const GemvArgs& args, int64_t begin, int64_t end);
+#if defined(__aarch64__)
+void GemvTilesNeon(const GemvArgs& args, int64_t begin, int64_t end);
+void GemvTilesDotprod(const GemvArgs& args, int64_t begin, int64_t end);
+void GemvTilesSve2(const GemvArgs& args, int64_t begin, int64_t end);
+#endif
+
+// Stores 4 rows of y from row `row` on, fewer at the end of the matrix.
+inline void StoreRows(float* y, int64_t row, int64_t n, const float v[4]) {
+  for (int64_t r = 0; r < 4 && row + r < n; ++r) y[row + r] = v[r];
+}
+
+// A GEMM's x: m rows in pairs (the last pair's second row zero when m is odd); pair p, group
+// g, 8-k chunk c at x + ((p * groups + g) * 4 + c) * 16 holds row 2p's 8 bytes then row
+// 2p + 1's (one SMMLA operand).
+struct GemmArgs {
+  Q4View w;
+  const int8_t* x_pairs = nullptr;
+  const float* x_scales = nullptr;  // m
+  int64_t m = 0;
+  float* y = nullptr;  // [m, n]
+};
+
+// Rearranges x[m][k] into GemmArgs::x_pairs (pairs * groups * 128 bytes).
+void ArrangeXPairs(const int8_t* x, int64_t m, int64_t k, int64_t groups, int8_t* out);
+
+#if defined(__aarch64__)
+// Computes the rows of tiles [begin, end) for all m activation rows.
+void GemmTilesI8mm(const GemmArgs& args, int64_t begin, int64_t end);
+#endif
+
+}  // namespace tcpu::q4
+
+#endif  // TCPU_KERNELS_Q4_Q4_KERNELS_H_

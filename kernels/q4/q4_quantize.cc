@@ -1,0 +1,91 @@
+// tcpu_quantize_q4_f32 / _bf16: the group quantization of tcpu/gemv_q4.h. Runs once at load,
+// so it is portable scalar code (split over rows on the thread pool); every weight is checked
+// for NaN/Inf before anything is written.
+#include <cmath>
+#include <cstdint>
+
+#include "runtime/check.h"
+#include "runtime/thread_pool.h"
+#include "tcpu/bf16.h"
+#include "tcpu/gemv_q4.h"
+
+namespace tcpu::q4 {
+namespace {
+
+constexpr int64_t kGroup = TCPU_Q4_GROUP;
+// Each task quantizes at least this many weights: below that, waking workers costs more.
+constexpr int64_t kMinWeightsPerTask = int64_t{1} << 16;
+
+inline float ToFloat(float v) { return v; }
+inline float ToFloat(uint16_t v) { return tcpu_bf16_to_f32(v); }
+
+// One row: groups of 32 (the last one shorter when k % 32 != 0).
+template <typename T>
+void QuantizeRow(const T* w, int64_t k, int8_t* q, float* scales) {
+  for (int64_t g = 0, j0 = 0; j0 < k; ++g, j0 += kGroup) {
+    const int64_t j1 = j0 + kGroup < k ? j0 + kGroup : k;
+    float m = 0.0f;
+    for (int64_t j = j0; j < j1; ++j) {
+      const float v = ToFloat(w[j]);
+      if (std::fabs(v) > std::fabs(m)) m = v;  // strict: the first of equal magnitudes wins
+    }
+    if (m == 0.0f) {  // all zero (or -0): scale 0, q 0
+      scales[g] = 0.0f;
+      for (int64_t j = j0; j < j1; ++j) q[j] = 0;
+      continue;
+    }
+    const float scale = m / -8.0f;
+    scales[g] = scale;
+    for (int64_t j = j0; j < j1; ++j) {
+      const float r = std::nearbyint(ToFloat(w[j]) / scale);  // ties to even (default mode)
+      q[j] = static_cast<int8_t>(r < -8.0f ? -8.0f : (r > 7.0f ? 7.0f : r));
+    }
+  }
+}
+
+template <typename T>
+int Quantize(const char* fn, const T* w, int64_t n, int64_t k, int8_t* q, float* scales) {
+  TCPU_CHECK_NOT_NULL(fn, w);
+  TCPU_CHECK_NOT_NULL(fn, q);
+  TCPU_CHECK_NOT_NULL(fn, scales);
+  TCPU_CHECK_POSITIVE(fn, n);
+  TCPU_CHECK_POSITIVE(fn, k);
+  int64_t count = 0;
+  TCPU_CHECK_MUL(fn, n, k, &count);
+  const int64_t groups = tcpu_q4_groups(k);
+  for (int64_t i = 0; i < count; ++i) {
+    if (!std::isfinite(ToFloat(w[i]))) {
+      return Fail(TCPU_ERR_INVALID_ARGUMENT, "%s: w[%lld][%lld] = %g is not finite", fn,
+                  static_cast<long long>(i / k), static_cast<long long>(i % k),
+                  static_cast<double>(ToFloat(w[i])));
+    }
+  }
+  const int64_t grain = k >= kMinWeightsPerTask ? 1 : kMinWeightsPerTask / k;
+  const int status = ParallelFor(n, grain, [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i) QuantizeRow(w + i * k, k, q + i * k, scales + i * groups);
+  });
+  if (status != TCPU_OK) return status;
+  return Succeed();
+}
+
+}  // namespace
+}  // namespace tcpu::q4
+
+extern "C" int64_t tcpu_q4_groups(int64_t k) {
+  if (k <= 0) {
+    return tcpu::Fail(TCPU_ERR_INVALID_SIZE, "tcpu_q4_groups: k = %lld, expected > 0",
+                      static_cast<long long>(k));
+  }
+  tcpu::Succeed();
+  return k / TCPU_Q4_GROUP + (k % TCPU_Q4_GROUP != 0 ? 1 : 0);
+}
+
+extern "C" int tcpu_quantize_q4_f32(const float* w, int64_t n, int64_t k, int8_t* q,
+                                    float* scales) {
+  return tcpu::q4::Quantize("tcpu_quantize_q4_f32", w, n, k, q, scales);
+}
+
+extern "C" int tcpu_quantize_q4_bf16(const uint16_t* w, int64_t n, int64_t k, int8_t* q,
+                                     float* scales) {
+  return tcpu::q4::Quantize("tcpu_quantize_q4_bf16", w, n, k, q, scales);
+}

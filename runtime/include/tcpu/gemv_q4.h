@@ -1,0 +1,80 @@
+/* INT4 weights (W4A8): group quantization, packing, GEMV and GEMM on int8 activations.
+ *
+ * Quantization (as llama.cpp's Q4_0, with an fp32 scale): each row of w[n][k] is cut along k
+ * into groups of TCPU_Q4_GROUP = 32 (the last group of a row holds k % 32 weights when k is
+ * not a multiple of 32; its missing weights count as zero). Per row i and group g:
+ *   m = the weight of largest magnitude in the group (the first one on ties);
+ *   scale[i][g] = m / -8 (fp32; 0 for an all-zero group);
+ *   q[i][j] = clamp(round_half_even(w[i][j] / scale[i][g]), -8, 7)  (fp32 division; 0 when
+ *   the scale is 0). So m itself maps to -8 exactly and w ~ q * scale.
+ *
+ * Arithmetic of every GEMV and GEMM variant (bit-identical on every CPU and vector length):
+ *   acc[i][g] = sum over the group of q[i][j] * x[j]              (int32, exact)
+ *   f = 0.0f; for g = 0, 1, ..., groups - 1: f = fmaf((float)acc[i][g], scale[i][g], f)
+ *   y[i] = f * x_scale                                             (fp32)
+ *
+ * Packed format (independent of the SVE vector length: pack once, run on any VL or CPU):
+ * rows in tiles of 16 (n padded with zero rows), each tile one stream over its groups of
+ * 320 bytes: 4 units of 64 bytes, then the 16 rows' fp32 scales. In unit u, byte 4i + e
+ * holds tile row i's weight k = 4u + e of the group in its low nibble and k = 16 + 4u + e in
+ * its high nibble (two's complement). 0.625 bytes per weight,
+ * after a 64-byte header (magic, n, k) that every call checks against its own n and k. */
+#ifndef TCPU_GEMV_Q4_H_
+#define TCPU_GEMV_Q4_H_
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TCPU_Q4_GROUP 32
+
+/* Groups per row: k / 32 rounded up (k >= 1), or a negative tcpu_status. */
+int64_t tcpu_q4_groups(int64_t k);
+
+/* Quantizes row-major fp32 w[n][k] as described above: q[n][k] int8 in [-8, 7] and
+ * scales[n][tcpu_q4_groups(k)]. A NaN or infinite weight is TCPU_ERR_INVALID_ARGUMENT naming
+ * the first one (lowest row, then column), and nothing is written. */
+int tcpu_quantize_q4_f32(const float* w, int64_t n, int64_t k, int8_t* q, float* scales);
+
+/* The same for bf16 weights (each converted to fp32 exactly first). */
+int tcpu_quantize_q4_bf16(const uint16_t* w, int64_t n, int64_t k, int8_t* q, float* scales);
+
+/* Bytes a packed [n, k] int4 matrix needs, or a negative tcpu_status. */
+int64_t tcpu_q4_packed_size(int64_t n, int64_t k);
+
+/* Packs q[n][k] (each in [-8, 7]) and scales[n][groups] (finite) into `packed`
+ * (packed_bytes >= tcpu_q4_packed_size). A value out of range or a non-finite scale is
+ * TCPU_ERR_INVALID_ARGUMENT naming the first one; the buffer then does not validate. */
+int tcpu_pack_q4(const int8_t* q, const float* scales, int64_t n, int64_t k, void* packed,
+                 int64_t packed_bytes);
+
+/* Reads q[n][k] and scales[n][groups] back out of a packed matrix (checked like the GEMV). */
+int tcpu_unpack_q4(const void* packed, int64_t n, int64_t k, int8_t* q, float* scales);
+
+/* y[i] for one activation row x[k] (int8, any value) with scale x_scale, by the arithmetic
+ * above. packed_w from tcpu_pack_q4 with the same n and k (checked). When k is not a multiple
+ * of 32, uses the calling thread's scratch arena for x padded to whole groups. */
+int tcpu_gemv_w4a8(const void* packed_w, const int8_t* x, float x_scale, float* y, int64_t n,
+                   int64_t k);
+
+/* The W4A8 GEMV of LLM decode: bf16 x quantized exactly as tcpu_gemv_bf16_w8 does it
+ * (x_scale = absmax / 127, q = clamp(round_half_even(x * 127 / absmax), -127, 127), NaN
+ * ignored by absmax and quantized to 0; an all-zero x gives y = 0), then y[i] =
+ * bf16_rne(f * x_scale) with f as above. Bit-identical on every variant. Uses the calling
+ * thread's scratch arena (k and n * 4 bytes, rounded up). */
+int tcpu_gemv_bf16_w4(const void* packed_w, const uint16_t* x, uint16_t* y, int64_t n, int64_t k);
+
+/* y[r][i] for m activation rows x[m][k] (row-major) with scales x_scales[m]: each row exactly
+ * as tcpu_gemv_w4a8 computes it. SMMLA (i8mm) where available. y: [m, n] row-major. Uses
+ * the calling thread's scratch arena for x rearranged (m rounded up to 2, times k rounded up
+ * to 32, bytes). */
+int tcpu_gemm_w4a8(const void* packed_w, const int8_t* x, const float* x_scales, float* y,
+                   int64_t m, int64_t n, int64_t k);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TCPU_GEMV_Q4_H_ */
