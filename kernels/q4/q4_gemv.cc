@@ -1,6 +1,6 @@
 // tcpu_gemv_w4a8, tcpu_gemm_w4a8 and tcpu_gemv_bf16_w4: argument checks, dispatch
-// (q4_kernels.h), scratch and the split over tiles. Every row is computed by one thread with the fixed arithmetic of
-// tcpu/gemv_q4.h, so results do not depend on the thread count or the variant.
+// (q4_kernels.h), scratch and the split over tiles. Every row is computed by one thread with the
+// fixed arithmetic of tcpu/gemv_q4.h, so results do not depend on the thread count or the variant.
 #include <cstring>
 
 #include "kernels/gemv/gemv_w8a8.h"
