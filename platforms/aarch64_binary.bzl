@@ -10,6 +10,8 @@ gives `<package>/probe_aarch64/board_probe` (a link named like the binary, in it
 so it never collides with a host build of the same target in one runfiles tree).
 """
 
+load("//platforms:forward_binary.bzl", "forward_binary")
+
 def _to_aarch64_impl(settings, attr):
     return {"//command_line_option:platforms": str(Label("//platforms:linux_aarch64"))}
 
@@ -20,12 +22,7 @@ to_aarch64 = transition(
 )
 
 def _aarch64_binary_impl(ctx):
-    binary = ctx.attr.binary[0][DefaultInfo]
-    executable = binary.files_to_run.executable
-    out = ctx.actions.declare_file(ctx.label.name + "/" + executable.basename)
-    ctx.actions.symlink(output = out, target_file = executable)
-    runfiles = ctx.runfiles(files = [out, executable]).merge(binary.default_runfiles)
-    return [DefaultInfo(files = depset([out]), runfiles = runfiles)]
+    return forward_binary(ctx, executable = False)
 
 aarch64_binary = rule(
     implementation = _aarch64_binary_impl,

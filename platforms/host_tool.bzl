@@ -16,6 +16,8 @@ Tools still run on the exec platform, which is the build host (//platforms:linux
 the only execution platform).
 """
 
+load("//platforms:forward_binary.bzl", "forward_binary")
+
 def _to_host_tool_impl(settings, attr):
     return {
         "//command_line_option:platforms": str(Label("//platforms:linux_x86_64_tools")),
@@ -32,12 +34,7 @@ to_host_tool = transition(
 )
 
 def _host_tool_impl(ctx):
-    binary = ctx.attr.binary[0][DefaultInfo]
-    executable = binary.files_to_run.executable
-    out = ctx.actions.declare_file(ctx.label.name + "/" + executable.basename)
-    ctx.actions.symlink(output = out, target_file = executable, is_executable = True)
-    runfiles = ctx.runfiles(files = [out, executable]).merge(binary.default_runfiles)
-    return [DefaultInfo(files = depset([out]), runfiles = runfiles, executable = out)]
+    return forward_binary(ctx, executable = True)
 
 host_tool = rule(
     implementation = _host_tool_impl,
