@@ -18,12 +18,19 @@
 
 include "mlir/Pass/PassBase.td"
 
-class TTToTcpuPass<string name, string summary_text> : Pass<name, "::mlir::ModuleOp"> {
+// The LLVM dialect is a dependent dialect only of the passes that create LLVM ops (memory,
+// pointers): the type converter's !llvm.ptr comes from !tt.ptr, and loading the tt dialect
+// loads LLVM (TTDialect.td). Naming it here would make every pass's file parse LLVMDialect.h,
+// half of each file's compile time.
+class TTToTcpuPass<string name, string summary_text, list<string> extra_dialects = []>
+    : Pass<name, "::mlir::ModuleOp"> {
   let summary = summary_text;
-  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::vector::VectorDialect",
-                           "::mlir::LLVM::LLVMDialect", "::mlir::scf::SCFDialect",
-                           "::mlir::func::FuncDialect", "::mlir::math::MathDialect",
-                           "::mlir::tcpu::TcpuDialect", "::mlir::cf::ControlFlowDialect"];
+  let dependentDialects = !listconcat(["::mlir::arith::ArithDialect",
+                                       "::mlir::vector::VectorDialect",
+                                       "::mlir::scf::SCFDialect", "::mlir::func::FuncDialect",
+                                       "::mlir::math::MathDialect", "::mlir::tcpu::TcpuDialect",
+                                       "::mlir::cf::ControlFlowDialect"],
+                                      extra_dialects);
 }
 
 def TTLoopPointersToOffsets : TTToTcpuPass<"tt-loop-pointers-to-offsets",
@@ -39,7 +46,8 @@ def TTLoopPointersToOffsets : TTToTcpuPass<"tt-loop-pointers-to-offsets",
 }
 
 def TTToTcpuMemory : TTToTcpuPass<"tt-to-tcpu-memory",
-    "tt.load / tt.store as vector loads and stores, or gathers where addresses are irregular"> {
+    "tt.load / tt.store as vector loads and stores, or gathers where addresses are irregular",
+    ["::mlir::LLVM::LLVMDialect"]> {
   let description = [{
     The contiguity analysis (include/tt/Analysis/Contiguity.h) proves runs of consecutive
     addresses along the last dimension; each run becomes one vector load or store. A masked
@@ -50,7 +58,8 @@ def TTToTcpuMemory : TTToTcpuPass<"tt-to-tcpu-memory",
 }
 
 def TTToTcpuPointers : TTToTcpuPass<"tt-to-tcpu-pointers",
-    "Pointer arithmetic: !tt.ptr becomes !llvm.ptr, tensors of pointers i64 address vectors"> {}
+    "Pointer arithmetic: !tt.ptr becomes !llvm.ptr, tensors of pointers i64 address vectors",
+    ["::mlir::LLVM::LLVMDialect"]> {}
 
 def TTToTcpuShapes : TTToTcpuPass<"tt-to-tcpu-shapes",
     "Shape ops (make_range, splat, broadcast, expand_dims, reshape, trans, cat, join, split)"> {}

@@ -1,6 +1,7 @@
 // The tt dialect: registration of its types and operations.
 #include "tt/TTDialect.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"  // a dependent dialect
 #include "tt/TTOps.h"
 #include "tt/TTTypes.h"
 

@@ -4,6 +4,7 @@
 // pointers only change how the same address is seen.
 #include "TypeConverter.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "tt/TTOps.h"
 #include "tt/TTToTcpuPasses.h"

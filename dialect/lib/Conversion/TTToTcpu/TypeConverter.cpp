@@ -1,6 +1,7 @@
 // The shared TTIR type converter (TypeConverter.h).
 #include "TypeConverter.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "tt/TTTypes.h"
 

@@ -5,7 +5,6 @@
 #ifndef TCPU_DIALECT_LIB_CONVERSION_TTTOTCPU_TYPECONVERTER_H_
 #define TCPU_DIALECT_LIB_CONVERSION_TTTOTCPU_TYPECONVERTER_H_
 
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Transforms/DialectConversion.h"
 
