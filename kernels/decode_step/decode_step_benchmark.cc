@@ -62,7 +62,7 @@ bool MakeModel(Model* m) {
       if (!MakeLinear(shapes[j][0], shapes[j][1], seed++, &l[j])) return false;
       m->bytes_per_token += l[j].bytes + 4 * shapes[j][0];
     }
-    auto lin = [](const Linear& x) { return tcpu_linear_w8{x.packed.get(), x.scales.data()}; };
+    auto lin = [](const Linear& x) { return tcpu_linear{x.packed.get(), x.scales.data()}; };
     m->layers.push_back({m->norm.data(), lin(l[0]), lin(l[1]), lin(l[2]), nullptr, nullptr,
                          lin(l[3]), m->norm.data(), lin(l[4]), lin(l[5]), lin(l[6]),
                          nullptr, nullptr, nullptr, nullptr});

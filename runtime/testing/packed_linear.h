@@ -20,7 +20,7 @@ struct PackedLinear {
 };
 
 // The C ABI's view of a layer (tcpu/transformer.h), valid while `layer` lives.
-inline tcpu_linear_w8 AsLinearW8(const PackedLinear& layer) {
+inline tcpu_linear AsLinearW8(const PackedLinear& layer) {
   return {layer.packed.data(), layer.scales.data()};
 }
 
