@@ -66,10 +66,6 @@ QuantizedActivation QuantizeActivation(const GemvKernel& kernel, const uint16_t*
   if (absmax == 0.0f) return a;  // As FlagTree: an all-zero activation gives y = 0.
   int8_t* q = scratch;
   kernel.quantize_bf16(x, k, 127.0f / absmax, q);
-  // Zero to the next multiple of 32 (inside AlignScratch(k)): the int4 kernels read x in
-  // whole groups of 32 (kernels/linear runs them on this same activation).
-  const int64_t padded = (k + 31) / 32 * 32;
-  std::memset(q + k, 0, static_cast<size_t>(padded - k));
   a.q = q;
   a.scale = absmax / 127.0f;
   a.zero = false;

@@ -57,7 +57,13 @@ int Run(const gemv::QuantizedActivation& x, const Output* outputs, int count) {
   if (count8 > 0) {
     if (int s = gemv::RunW8A8Gemvs(gemv::Bf16W8Kernel(), x, w8, count8); s != TCPU_OK) return s;
   }
-  if (count4 > 0) return q4::RunSharedGemvs(x.q, x.scale, w4, count4);
+  if (count4 > 0) {
+    // The int4 kernels read whole groups of 32: zero x past k (inside its AlignScratch(k)
+    // bytes, gemv_w8a8.h). Only here, so int8-only calls pay nothing for it.
+    const int64_t padded = (x.k + TCPU_Q4_GROUP - 1) / TCPU_Q4_GROUP * TCPU_Q4_GROUP;
+    std::memset(x.q + x.k, 0, static_cast<size_t>(padded - x.k));
+    return q4::RunSharedGemvs(x.q, x.scale, w4, count4);
+  }
   return TCPU_OK;
 }
 

@@ -45,7 +45,8 @@ struct Output {
 // Runs `count` (<= gemv::kMaxSharedGemvs) layers on x (every k equal to x.k): the int8 layers
 // in one parallel region, the int4 layers in another. Each output is bit-identical to its
 // own tcpu_gemv_bf16_w8 / tcpu_gemv_bf16_w4 call (fp32: before the bf16 rounding); a zero x
-// gives zeros. Returns a tcpu_status (only the thread pool can fail).
+// gives zeros. With int4 layers, zero-fills x's scratch past k to whole groups of 32.
+// Returns a tcpu_status (only the thread pool can fail).
 int Run(const gemv::QuantizedActivation& x, const Output* outputs, int count);
 
 // Batched (prefill) form: y[r][i] for m activation rows xq[m][k] (int8, row stride k) with
