@@ -104,10 +104,11 @@ TEST(FusedMlpTest, EqualsTheUnfusedCompositionBitForBit) {
 }
 
 TEST(FusedMlpTest, Int4EqualsTheUnfusedCompositionBitForBit) {
-  // Partial groups of 32 and tiles of 16, mixed with int8 or not; the last shape (all int4
-  // only: QEMU time) splits the gate/up pair and the down projection into several tasks (each
-  // at least 2^17 MACs, q4_gemv.cc).
-  const int64_t shapes[][3] = {{5, 13, 1}, {5, 13, 2}, {33, 100, 1}, {33, 100, 2}, {256, 1024, 2}};
+  // Partial groups of 32 and tiles of 16, mixed with int8 or not. The last (all int4 only: QEMU
+  // time) is about the smallest whose gate/up pair splits into several tasks (q4_gemv.cc: 2^18
+  // MACs in all, at least 2^17 per task), 17 units of 4 tiles per matrix so that one task
+  // holds the end of gate and the start of up.
+  const int64_t shapes[][3] = {{5, 13, 1}, {5, 13, 2}, {33, 100, 1}, {33, 100, 2}, {128, 1040, 2}};
   uint32_t seed = 500;
   for (const auto& shape : shapes) {
     const int int4 = static_cast<int>(shape[2]);

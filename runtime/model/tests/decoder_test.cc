@@ -1,7 +1,7 @@
 // tcpu_decoder on the generated checkpoints (//tools/checkpoint): the greedy ids equal the
 // scalar float64 reference decoder's for 40 new tokens, in every variant of the QEMU matrix;
 // every step's logits are within a stated tolerance of the reference's; 1 and 4 threads give
-// identical ids and logits. With int8 weights (the default) on every family, with int4
+// identical ids and logits (int8). With int8 weights (the default) on every family, with int4
 // weights (TCPU_WEIGHTS_INT4, against the reference decoder's --weights int4) on three.
 #include "tcpu/decoder.h"
 
@@ -122,6 +122,9 @@ TEST_P(DecoderTest, GreedyIdsEqualTheReferenceDecoder) {
               name.c_str(), int4 ? "int4" : "int8", worst, reference.size());
   EXPECT_LE(worst, int4 ? kInt4LogitTolerance : kLogitTolerance);
 
+  // int4 skips this (QEMU time): these shapes stay below the split threshold of the W4A8
+  // GEMVs, so 4 threads would run the same single task; fused_mlp_test covers the split.
+  if (int4) return;
   const Decode four = RunDecoder(kDir + name, 4, weights);
   EXPECT_EQ(four.ids, one.ids) << "4 threads";
   EXPECT_EQ(four.logits, one.logits) << "4 threads";

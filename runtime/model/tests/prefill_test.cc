@@ -3,7 +3,7 @@
 // one) gives bit-identical last logits and next token whether it is prefilled at once (4
 // threads), in two calls, or stepped token by token (1 thread); the KV caches are identical
 // too (the following steps match bit for bit); bad arguments change nothing. With int8 weights
-// on every checkpoint and int4 weights (tcpu_gemm_w4a8 against the W4A8 GEMV) on four.
+// on every checkpoint and int4 weights (tcpu_gemm_w4a8 against the W4A8 GEMV) on two.
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -101,8 +101,8 @@ TEST_P(PrefillTest, BitIdenticalToTokenByToken) {
   EXPECT_EQ(split.ids, stepped.ids);
 }
 
-// int4: the families' extras (qk-norm and tied f16, muP, biases) and tiny_wide_vocab, whose
-// hidden size of 8 leaves every row a partial group of 32.
+// int4 (two cases: QEMU time): biases (each row's fp32 sum + bias, one rounding) and
+// tiny_wide_vocab, whose hidden size of 8 leaves every row a partial group of 32.
 INSTANTIATE_TEST_SUITE_P(Checkpoints, PrefillTest,
                          ::testing::Values(Case{"tiny_llama", TCPU_WEIGHTS_INT8},
                                            Case{"tiny_qwen3_sharded", TCPU_WEIGHTS_INT8},
@@ -110,8 +110,6 @@ INSTANTIATE_TEST_SUITE_P(Checkpoints, PrefillTest,
                                            Case{"tiny_llama3", TCPU_WEIGHTS_INT8},
                                            Case{"tiny_qwen2", TCPU_WEIGHTS_INT8},
                                            Case{"tiny_wide_vocab", TCPU_WEIGHTS_INT8},
-                                           Case{"tiny_qwen3_sharded", TCPU_WEIGHTS_INT4},
-                                           Case{"tiny_minicpm", TCPU_WEIGHTS_INT4},
                                            Case{"tiny_llama3", TCPU_WEIGHTS_INT4},
                                            Case{"tiny_wide_vocab", TCPU_WEIGHTS_INT4}),
                          CaseName);
