@@ -7,10 +7,11 @@
 #include <string>
 
 #include "kernels/gemv/gemv_w8a8.h"
+#include "kernels/linear/linear.h"
 #include "kernels/transformer_layer/transformer_layer_internal.h"
 #include "runtime/check.h"
-#include "runtime/scratch_arena.h"
 #include "runtime/kernel_variants.h"
+#include "runtime/scratch_arena.h"
 #include "tcpu/rms_norm.h"
 #include "tcpu/transformer.h"
 
@@ -118,13 +119,9 @@ extern "C" int tcpu_decode_step(const tcpu_model_weights* model, uint16_t* k_cac
   if (reinterpret_cast<uintptr_t>(workspace) % 64 != 0) {
     return tcpu::Fail(TCPU_ERR_INVALID_ARGUMENT, "%s: workspace is not 64-byte aligned", kFn);
   }
-  tcpu::PackedWeightsView lm_head;
-  if (model->lm_head.packed == nullptr || model->lm_head.scales == nullptr) {
-    return tcpu::Fail(TCPU_ERR_NULL_POINTER, "%s: lm_head %s is NULL", kFn,
-                      model->lm_head.packed == nullptr ? "packed" : "scales");
-  }
-  if (int s = tcpu::ViewPackedWeights("tcpu_decode_step: lm_head", model->lm_head.packed,
-                                      model->vocab_size, shape.hidden, &lm_head);
+  tcpu::linear::LinearView lm_head;
+  if (int s = tcpu::linear::View("tcpu_decode_step: lm_head", model->lm_head.packed,
+                                 model->lm_head.scales, model->vocab_size, shape.hidden, &lm_head);
       s != TCPU_OK) {
     return s;
   }
@@ -155,15 +152,13 @@ extern "C" int tcpu_decode_step(const tcpu_model_weights* model, uint16_t* k_cac
   }
   tr::DivideLogitInput(*model, x);
   const tcpu::gemv::GemvKernel& kernel = tcpu::gemv::Bf16W8Kernel();
-  tcpu::gemv::W8A8Gemv head;
+  tcpu::linear::Output head;
   head.weights = lm_head;
-  head.scales = model->lm_head.scales;
   head.y_f32 = logits;
-  if (int s = tcpu::gemv::RunW8A8Gemvs(
-          kernel,
-          tcpu::gemv::QuantizeActivation(kernel, x, shape.hidden,
-                                         reinterpret_cast<int8_t*>(ws + plan.act)),
-          &head, 1);
+  if (int s =
+          tcpu::linear::Run(tcpu::gemv::QuantizeActivation(
+                                kernel, x, shape.hidden, reinterpret_cast<int8_t*>(ws + plan.act)),
+                            &head, 1);
       s != TCPU_OK) {
     return s;
   }

@@ -9,6 +9,8 @@
 
 #include "kernels/fused_mlp/fused_mlp_internal.h"
 #include "kernels/gemv/gemv_w8a8.h"
+#include "kernels/linear/linear.h"
+#include "kernels/q4/q4_packed.h"
 #include "runtime/check.h"
 #include "runtime/kernel_variants.h"
 #include "runtime/scratch_arena.h"
@@ -16,61 +18,66 @@
 
 namespace tcpu {
 namespace fused_mlp {
-namespace {
-
-}  // namespace
-
 int ViewMlpWeights(const char* fn, const void* packed_gate, const float* gate_scales,
                    const void* packed_up, const float* up_scales, const void* packed_down,
                    const float* down_scales, int64_t hidden, int64_t intermediate,
                    MlpWeights* weights) {
   TCPU_CHECK_NOT_NULL(fn, packed_gate);
-  TCPU_CHECK_NOT_NULL(fn, gate_scales);
   TCPU_CHECK_NOT_NULL(fn, packed_up);
-  TCPU_CHECK_NOT_NULL(fn, up_scales);
   TCPU_CHECK_NOT_NULL(fn, packed_down);
-  TCPU_CHECK_NOT_NULL(fn, down_scales);
+  // Scales may be NULL only for int4 matrices (linear::View); name the argument here.
+  const struct {
+    const void* packed;
+    const float* scales;
+    const char* name;
+  } matrices[3] = {{packed_gate, gate_scales, "gate_scales"},
+                   {packed_up, up_scales, "up_scales"},
+                   {packed_down, down_scales, "down_scales"}};
+  for (const auto& m : matrices) {
+    if (m.scales == nullptr && !q4::IsQ4Packed(m.packed)) {
+      return Fail(TCPU_ERR_NULL_POINTER, "%s: %s is NULL (an int8 matrix needs its scales)", fn,
+                  m.name);
+    }
+  }
   TCPU_CHECK_POSITIVE(fn, hidden);
   TCPU_CHECK_POSITIVE(fn, intermediate);
-  // The packed views name the matrix in their errors through fn; say which one it was (on
-  // the stack: the decode step validates every call and allocates nothing).
+  // The views name the matrix in their errors through fn; say which one it was (on the
+  // stack: the decode step validates every call and allocates nothing).
   char context[3][192];
   std::snprintf(context[0], sizeof(context[0]), "%s (gate)", fn);
   std::snprintf(context[1], sizeof(context[1]), "%s (up)", fn);
   std::snprintf(context[2], sizeof(context[2]), "%s (down)", fn);
-  if (int s = ViewPackedWeights(context[0], packed_gate, intermediate, hidden, &weights->gate);
+  if (int s =
+          linear::View(context[0], packed_gate, gate_scales, intermediate, hidden, &weights->gate);
       s != TCPU_OK) {
     return s;
   }
-  if (int s = ViewPackedWeights(context[1], packed_up, intermediate, hidden, &weights->up);
+  if (int s = linear::View(context[1], packed_up, up_scales, intermediate, hidden, &weights->up);
       s != TCPU_OK) {
     return s;
   }
-  if (int s = ViewPackedWeights(context[2], packed_down, hidden, intermediate, &weights->down);
-      s != TCPU_OK) {
-    return s;
-  }
-  weights->gate_scales = gate_scales;
-  weights->up_scales = up_scales;
-  weights->down_scales = down_scales;
-  return TCPU_OK;
+  return linear::View(context[2], packed_down, down_scales, hidden, intermediate, &weights->down);
 }
 
-// Layout: [quantized x][g: intermediate bf16][u: intermediate bf16][quantized h], each slot
-// 64-byte aligned; h = swiglu(g, u) is written over g.
+// Layout: [quantized x][g: intermediate bf16][u: intermediate bf16][quantized h][fp32 sums:
+// 2 * intermediate (gate, up), hidden (down) reuses them], each slot 64-byte aligned;
+// h = swiglu(g, u) is written over g. The fp32 slot serves int4 layers (linear::Output).
 int MlpScratchBytes(const char* fn, int64_t hidden, int64_t intermediate, int64_t* bytes) {
   TCPU_CHECK_POSITIVE(fn, hidden);
   TCPU_CHECK_POSITIVE(fn, intermediate);
   const gemv::GemvKernel& kernel = gemv::Bf16W8Kernel();
-  int64_t x_bytes = 0, h_bytes = 0, gu_bytes = 0;
+  int64_t x_bytes = 0, h_bytes = 0, gu_bytes = 0, f32_bytes = 0;
   if (int s = gemv::ActivationScratchBytes(fn, kernel, hidden, &x_bytes); s != TCPU_OK) return s;
   if (int s = gemv::ActivationScratchBytes(fn, kernel, intermediate, &h_bytes); s != TCPU_OK) {
     return s;
   }
   TCPU_CHECK_MUL(fn, intermediate, int64_t{2}, &gu_bytes);
-  if (gu_bytes > INT64_MAX / 2 - 64 ||
+  const int64_t f32_elems = intermediate > hidden / 2 ? 2 * intermediate : hidden;
+  TCPU_CHECK_MUL(fn, f32_elems, int64_t{4}, &f32_bytes);
+  if (gu_bytes > INT64_MAX / 2 - 64 || f32_bytes > INT64_MAX - 64 ||
       __builtin_add_overflow(x_bytes, 2 * AlignScratch(gu_bytes), bytes) ||
-      __builtin_add_overflow(*bytes, h_bytes, bytes)) {
+      __builtin_add_overflow(*bytes, h_bytes, bytes) ||
+      __builtin_add_overflow(*bytes, AlignScratch(f32_bytes), bytes)) {
     return Fail(TCPU_ERR_SIZE_OVERFLOW, "%s: scratch for hidden = %lld, intermediate = %lld "
                 "overflows int64", fn, static_cast<long long>(hidden),
                 static_cast<long long>(intermediate));
@@ -80,22 +87,24 @@ int MlpScratchBytes(const char* fn, int64_t hidden, int64_t intermediate, int64_
 
 int Run(const MlpWeights& w, const uint16_t* x, uint16_t* y, int8_t* scratch) {
   const gemv::GemvKernel& kernel = gemv::Bf16W8Kernel();
-  const int64_t hidden = w.down.layout.n;
-  const int64_t intermediate = w.gate.layout.n;
-  int64_t x_bytes = 0;
+  const int64_t hidden = w.down.n();
+  const int64_t intermediate = w.gate.n();
+  int64_t x_bytes = 0, h_bytes = 0;
   gemv::ActivationScratchBytes("fused_mlp", kernel, hidden, &x_bytes);  // checked by caller
+  gemv::ActivationScratchBytes("fused_mlp", kernel, intermediate, &h_bytes);
   uint16_t* g = reinterpret_cast<uint16_t*>(scratch + x_bytes);
   uint16_t* u = g + AlignScratch(intermediate * 2) / 2;
   int8_t* h_scratch = reinterpret_cast<int8_t*>(u + AlignScratch(intermediate * 2) / 2);
+  float* f32 = reinterpret_cast<float*>(h_scratch + h_bytes);
 
   const gemv::QuantizedActivation qx = gemv::QuantizeActivation(kernel, x, hidden, scratch);
-  const gemv::W8A8Gemv gate_up[2] = {{w.gate, w.gate_scales, g}, {w.up, w.up_scales, u}};
-  if (int s = gemv::RunW8A8Gemvs(kernel, qx, gate_up, 2); s != TCPU_OK) return s;
+  const linear::Output gate_up[2] = {{w.gate, g, f32}, {w.up, u, f32 + intermediate}};
+  if (int s = linear::Run(qx, gate_up, 2); s != TCPU_OK) return s;
   if (int s = tcpu_swiglu_bf16(g, u, g, intermediate); s != TCPU_OK) return s;
   const gemv::QuantizedActivation qh = gemv::QuantizeActivation(kernel, g, intermediate,
                                                                 h_scratch);
-  const gemv::W8A8Gemv down = {w.down, w.down_scales, y};
-  return gemv::RunW8A8Gemvs(kernel, qh, &down, 1);
+  const linear::Output down = {w.down, y, f32};
+  return linear::Run(qh, &down, 1);
 }
 
 }  // namespace fused_mlp

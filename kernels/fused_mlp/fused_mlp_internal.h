@@ -5,17 +5,14 @@
 
 #include <cstdint>
 
-#include "kernels/pack/packed_weights.h"
+#include "kernels/linear/linear.h"
 
 namespace tcpu::fused_mlp {
 
 // Validated weights of one MLP: gate and up [intermediate, hidden], down [hidden,
-// intermediate], each with per-row fp32 scales.
+// intermediate], each int8 with per-row fp32 scales or int4 (kernels/linear).
 struct MlpWeights {
-  PackedWeightsView gate, up, down;
-  const float* gate_scales = nullptr;
-  const float* up_scales = nullptr;
-  const float* down_scales = nullptr;
+  linear::LinearView gate, up, down;
 };
 
 // Checks the pointers and shapes (errors name `fn` and the offending argument).

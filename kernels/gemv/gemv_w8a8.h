@@ -22,7 +22,9 @@ int ActivationScratchBytes(const char* fn, const GemvKernel& kernel, int64_t k, 
 // x quantized to int8 in the kernel's layout; `zero` when x has no nonzero (non-NaN) value,
 // in which case every GEMV on it outputs zeros.
 struct QuantizedActivation {
-  const int8_t* q = nullptr;
+  // k int8 at the start of the scratch's first AlignScratch(k) bytes; the bytes after k are
+  // free for a runner to pad (kernels/linear zero-fills them to whole int4 groups of 32).
+  int8_t* q = nullptr;
   const int8_t* prepared = nullptr;
   float scale = 0.0f;  // absmax / 127
   int64_t k = 0;

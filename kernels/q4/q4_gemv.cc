@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "kernels/gemv/gemv_w8a8.h"
+#include "kernels/q4/q4_gemvs.h"
 #include "kernels/q4/q4_kernels.h"
 #include "runtime/check.h"
 #include "runtime/dispatch.h"
@@ -104,6 +105,48 @@ int8_t* Scratch(const char* fn, int64_t bytes, int* status) {
 }
 
 }  // namespace
+
+int RunSharedGemvs(const int8_t* x, float x_scale, const SharedGemv* gemvs, int count) {
+  // Sets of kTilesPerTaskUnit tiles of all GEMVs form one index space; unit u of GEMV i is
+  // entry first_unit[i] + u. Every GEMV has the same groups, so every unit costs the same.
+  int64_t first_unit[kMaxSharedGemvs + 1] = {0};
+  for (int i = 0; i < count; ++i) {
+    first_unit[i + 1] =
+        first_unit[i] + (gemvs[i].w.layout.tiles + kTilesPerTaskUnit - 1) / kTilesPerTaskUnit;
+  }
+  const int64_t units = first_unit[count];
+  const int64_t macs_per_unit = gemvs[0].w.layout.groups * kGroup * kTileRows * kTilesPerTaskUnit;
+  const GemvTilesFn run = GemvVariant().fn;
+  auto run_units = [&](int64_t begin, int64_t end) {
+    for (int i = 0; i < count && begin < end; ++i) {
+      if (begin >= first_unit[i + 1]) continue;
+      const int64_t last = end < first_unit[i + 1] ? end : first_unit[i + 1];
+      const Q4Layout& l = gemvs[i].w.layout;
+      const int64_t tile_begin = (begin - first_unit[i]) * kTilesPerTaskUnit;
+      int64_t tile_end = (last - first_unit[i]) * kTilesPerTaskUnit;
+      if (tile_end > l.tiles) tile_end = l.tiles;
+      GemvArgs args;
+      args.w = gemvs[i].w;
+      args.x = x;
+      args.x_scale = x_scale;
+      args.y = gemvs[i].y_f32;
+      run(args, tile_begin, tile_end);
+      if (gemvs[i].y != nullptr) {  // round these tiles' rows while they are in cache
+        const int64_t row_end = tile_end * kTileRows < l.n ? tile_end * kTileRows : l.n;
+        for (int64_t r = tile_begin * kTileRows; r < row_end; ++r) {
+          gemvs[i].y[r] = tcpu_f32_to_bf16(gemvs[i].y_f32[r]);
+        }
+      }
+      begin = last;
+    }
+  };
+  if (units * macs_per_unit < kParallelMacs) {
+    run_units(0, units);
+    return TCPU_OK;
+  }
+  const int64_t grain = macs_per_unit >= kMinMacsPerTask ? 1 : kMinMacsPerTask / macs_per_unit;
+  return ParallelFor(units, grain, run_units);
+}
 
 void ArrangeXPairs(const int8_t* x, int64_t m, int64_t k, int64_t groups, int8_t* out) {
   const int64_t pairs = (m + 1) / 2;

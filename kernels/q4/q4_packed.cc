@@ -53,4 +53,10 @@ int ViewQ4(const char* fn, const void* packed, int64_t n, int64_t k, Q4View* vie
   return TCPU_OK;
 }
 
+bool IsQ4Packed(const void* packed) {
+  uint64_t magic = 0;
+  std::memcpy(&magic, packed, sizeof(magic));
+  return magic == kMagic;
+}
+
 }  // namespace tcpu::q4

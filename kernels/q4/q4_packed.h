@@ -73,6 +73,10 @@ int ComputeQ4Layout(const char* fn, int64_t n, int64_t k, Q4Layout* layout);
 // both shapes in the detail.
 int ViewQ4(const char* fn, const void* packed, int64_t n, int64_t k, Q4View* view);
 
+// Whether `packed` (non-NULL, at least 8 readable bytes, as every packed header) starts with
+// this format's magic: how a linear layer tells an int4 matrix from an int8 one.
+bool IsQ4Packed(const void* packed);
+
 }  // namespace tcpu::q4
 
 #endif  // TCPU_KERNELS_Q4_Q4_PACKED_H_

@@ -2,22 +2,22 @@
 // sequence of the C ABI's own ops (so it equals their composition bit for bit) with the
 // two fusions that save passes over memory: x quantized once for Q, K and V, whose rows run
 // in one parallel region, and the fused MLP. Buffers live in the caller's workspace.
-#include "tcpu/transformer.h"
-
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <string>
 
 #include "kernels/gemv/gemv_w8a8.h"
+#include "kernels/linear/linear.h"
 #include "kernels/transformer_layer/transformer_layer_internal.h"
 #include "runtime/check.h"
-#include "runtime/scratch_arena.h"
 #include "runtime/kernel_variants.h"
+#include "runtime/scratch_arena.h"
 #include "tcpu/attention.h"
 #include "tcpu/bf16.h"
 #include "tcpu/rms_norm.h"
 #include "tcpu/rope.h"
+#include "tcpu/transformer.h"
 
 namespace tcpu::transformer {
 namespace {
@@ -35,15 +35,11 @@ bool PositiveFinite(float value) { return value > 0.0f && std::isfinite(value); 
 // 0 means 1; otherwise positive and finite.
 bool ValidScale(double value) { return value == 0.0 || (value > 0.0 && std::isfinite(value)); }
 
-int ViewLinear(const char* fn, const char* what, const char* name, const tcpu_linear_w8& linear,
-               int64_t n, int64_t k, PackedWeightsView* view) {
+int ViewLinear(const char* fn, const char* what, const char* name, const tcpu_linear& linear,
+               int64_t n, int64_t k, linear::LinearView* view) {
   char context[160];
   std::snprintf(context, sizeof(context), "%s: %s %s", fn, what, name);
-  if (linear.packed == nullptr || linear.scales == nullptr) {
-    return Fail(TCPU_ERR_NULL_POINTER, "%s: %s is NULL", context,
-                linear.packed == nullptr ? "packed" : "scales");
-  }
-  return ViewPackedWeights(context, linear.packed, n, k, view);
+  return linear::View(context, linear.packed, linear.scales, n, k, view);
 }
 
 }  // namespace
@@ -212,19 +208,17 @@ int RunLayer(const tcpu_layer_shape& shape, const tcpu_layer_weights& w, const L
   if (int s = tcpu_rms_norm_bf16(h, w.input_norm, x, hidden, eps); s != TCPU_OK) return s;
   const gemv::QuantizedActivation qx = gemv::QuantizeActivation(kernel, x, hidden, act);
   float* f32 = reinterpret_cast<float*>(workspace + plan.f32);
-  if (w.q_bias != nullptr) {  // fp32 sums first, then + bias and the one bf16 rounding
-    const gemv::W8A8Gemv qkv[3] = {{views.q, w.q_proj.scales, nullptr, f32},
-                                   {views.k, w.k_proj.scales, nullptr, f32 + heads * d},
-                                   {views.v, w.v_proj.scales, nullptr, f32 + (heads + kv_heads) * d}};
-    if (int s = gemv::RunW8A8Gemvs(kernel, qx, qkv, 3); s != TCPU_OK) return s;
+  // fp32 sums first (then + bias and the one bf16 rounding), or bf16 directly; the fp32 slot
+  // also serves the int4 kernels' sums before their rounding.
+  const bool bias = w.q_bias != nullptr;
+  const linear::Output qkv[3] = {{views.q, bias ? nullptr : q, f32},
+                                 {views.k, bias ? nullptr : k, f32 + heads * d},
+                                 {views.v, bias ? nullptr : v, f32 + (heads + kv_heads) * d}};
+  if (int s = linear::Run(qx, qkv, 3); s != TCPU_OK) return s;
+  if (bias) {
     AddBias(f32, w.q_bias, q, heads * d);
     AddBias(f32 + heads * d, w.k_bias, k, kv_heads * d);
     AddBias(f32 + (heads + kv_heads) * d, w.v_bias, v, kv_heads * d);
-  } else {
-    const gemv::W8A8Gemv qkv[3] = {{views.q, w.q_proj.scales, q},
-                                   {views.k, w.k_proj.scales, k},
-                                   {views.v, w.v_proj.scales, v}};
-    if (int s = gemv::RunW8A8Gemvs(kernel, qx, qkv, 3); s != TCPU_OK) return s;
   }
   if (w.q_norm != nullptr) {
     for (int64_t i = 0; i < heads; ++i) {
@@ -251,10 +245,8 @@ int RunLayer(const tcpu_layer_shape& shape, const tcpu_layer_weights& w, const L
       s != TCPU_OK) {
     return s;
   }
-  const gemv::W8A8Gemv o_proj = {views.o, w.o_proj.scales, w.o_bias != nullptr ? nullptr : o,
-                                 f32};
-  if (int s = gemv::RunW8A8Gemvs(kernel, gemv::QuantizeActivation(kernel, attn, heads * d, act),
-                                 &o_proj, 1);
+  const linear::Output o_proj = {views.o, w.o_bias != nullptr ? nullptr : o, f32};
+  if (int s = linear::Run(gemv::QuantizeActivation(kernel, attn, heads * d, act), &o_proj, 1);
       s != TCPU_OK) {
     return s;
   }

@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "kernels/fused_mlp/fused_mlp_internal.h"
-#include "kernels/pack/packed_weights.h"
+#include "kernels/linear/linear.h"
 #include "tcpu/transformer.h"
 
 namespace tcpu::transformer {
@@ -21,7 +21,7 @@ struct LayerWorkspace {
   int64_t o = 0;          // bf16 [hidden] (o_proj output, then the MLP's)
   int64_t act = 0;        // quantized activations of the QKV or O projection
   int64_t mlp = 0;        // the fused MLP's scratch
-  int64_t f32 = 0;        // fp32 q, k, v (or o) before their biases are added
+  int64_t f32 = 0;        // fp32 q, k, v (or o) before their biases or bf16 rounding
   int64_t total = 0;
 };
 
@@ -30,7 +30,7 @@ int PlanLayer(const char* fn, const tcpu_layer_shape* shape, LayerWorkspace* pla
 
 // Validated packed views of one layer.
 struct LayerViews {
-  PackedWeightsView q, k, v, o;
+  linear::LinearView q, k, v, o;
   fused_mlp::MlpWeights mlp;
 };
 

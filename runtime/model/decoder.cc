@@ -23,14 +23,24 @@ struct tcpu_decoder {
 namespace {
 
 int OpenDecoder(const char* fn, const char* model_dir, int64_t max_tokens,
-                tcpu_decoder** decoder) {
+                const tcpu_decoder_options* options, tcpu_decoder** decoder) {
   TCPU_CHECK_NOT_NULL(fn, model_dir);
   TCPU_CHECK_NOT_NULL(fn, decoder);
-  TCPU_CHECK_POSITIVE(fn, max_tokens);
   *decoder = nullptr;
+  TCPU_CHECK_POSITIVE(fn, max_tokens);
+  const int32_t weights = options != nullptr ? options->weights : TCPU_WEIGHTS_INT8;
+  if (weights != TCPU_WEIGHTS_INT8 && weights != TCPU_WEIGHTS_INT4) {
+    return tcpu::Fail(TCPU_ERR_INVALID_ARGUMENT,
+                      "%s: options->weights = %d is neither TCPU_WEIGHTS_INT8 (0) nor "
+                      "TCPU_WEIGHTS_INT4 (1)",
+                      fn, static_cast<int>(weights));
+  }
+  const tcpu::model::WeightFormat format = weights == TCPU_WEIGHTS_INT4
+                                               ? tcpu::model::WeightFormat::kInt4
+                                               : tcpu::model::WeightFormat::kInt8;
   auto d = std::unique_ptr<tcpu_decoder>(new (std::nothrow) tcpu_decoder());
   if (d == nullptr) return tcpu::Fail(TCPU_ERR_OUT_OF_MEMORY, "%s: out of memory", fn);
-  if (int s = tcpu::model::Model::Load(model_dir, &d->model); s != TCPU_OK) return s;
+  if (int s = tcpu::model::Model::Load(model_dir, format, &d->model); s != TCPU_OK) return s;
   const tcpu::model::ModelConfig& c = d->model->config();
   if (max_tokens > c.max_position_embeddings) {
     return tcpu::Fail(TCPU_ERR_INVALID_ARGUMENT,
@@ -62,22 +72,35 @@ int OpenDecoder(const char* fn, const char* model_dir, int64_t max_tokens,
   return TCPU_OK;
 }
 
+// Runs OpenDecoder so that nothing throws out of the C ABI.
+int OpenDecoderNoThrow(const char* fn, const char* model_dir, int64_t max_tokens,
+                       const tcpu_decoder_options* options, tcpu_decoder** decoder) {
+  int status;
+  try {
+    status = OpenDecoder(fn, model_dir, max_tokens, options, decoder);
+  } catch (const std::bad_alloc&) {
+    status = tcpu::Fail(TCPU_ERR_OUT_OF_MEMORY, "%s: out of memory", fn);
+  } catch (const std::exception& e) {  // nothing may throw out of the C ABI
+    status = tcpu::Fail(TCPU_ERR_INVALID_MODEL, "%s: %s", fn, e.what());
+  } catch (...) {
+    status = tcpu::Fail(TCPU_ERR_INVALID_MODEL, "%s: unexpected exception", fn);
+  }
+  if (status != TCPU_OK) return status;
+  return tcpu::Succeed();
+}
+
 }  // namespace
 
 extern "C" int tcpu_decoder_open(const char* model_dir, int64_t max_tokens,
                                  tcpu_decoder** decoder) {
-  int status;
-  try {
-    status = OpenDecoder("tcpu_decoder_open", model_dir, max_tokens, decoder);
-  } catch (const std::bad_alloc&) {
-    status = tcpu::Fail(TCPU_ERR_OUT_OF_MEMORY, "tcpu_decoder_open: out of memory");
-  } catch (const std::exception& e) {  // nothing may throw out of the C ABI
-    status = tcpu::Fail(TCPU_ERR_INVALID_MODEL, "tcpu_decoder_open: %s", e.what());
-  } catch (...) {
-    status = tcpu::Fail(TCPU_ERR_INVALID_MODEL, "tcpu_decoder_open: unexpected exception");
-  }
-  if (status != TCPU_OK) return status;
-  return tcpu::Succeed();
+  return OpenDecoderNoThrow("tcpu_decoder_open", model_dir, max_tokens, nullptr, decoder);
+}
+
+extern "C" int tcpu_decoder_open_with_options(const char* model_dir, int64_t max_tokens,
+                                              const tcpu_decoder_options* options,
+                                              tcpu_decoder** decoder) {
+  return OpenDecoderNoThrow("tcpu_decoder_open_with_options", model_dir, max_tokens, options,
+                            decoder);
 }
 
 extern "C" void tcpu_decoder_close(tcpu_decoder* decoder) { delete decoder; }

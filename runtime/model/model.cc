@@ -10,6 +10,7 @@
 #include "runtime/scratch_arena.h"
 #include "tcpu/bf16.h"
 #include "tcpu/gemv.h"
+#include "tcpu/gemv_q4.h"
 
 namespace tcpu::model {
 
@@ -37,9 +38,10 @@ bool AlignedBuffer::Allocate(int64_t bytes) {
   return true;
 }
 
-int Model::Load(const std::string& dir, std::unique_ptr<Model>* model) {
+int Model::Load(const std::string& dir, WeightFormat format, std::unique_ptr<Model>* model) {
   auto loaded = std::unique_ptr<Model>(new (std::nothrow) Model());
   if (loaded == nullptr) return Fail(TCPU_ERR_OUT_OF_MEMORY, "%s: out of memory", dir.c_str());
+  loaded->format_ = format;
   if (int s = loaded->Build(dir); s != TCPU_OK) return s;
   *model = std::move(loaded);
   return TCPU_OK;
@@ -93,10 +95,8 @@ int Model::LoadBias(const std::string& name, int64_t n, const float** out) {
   return TCPU_OK;
 }
 
-int Model::LoadLinear(const std::string& name, int64_t n, int64_t k, Linear* linear) {
-  const uint16_t* w = nullptr;
-  const size_t copies_before = bf16_copies_.size();
-  if (int s = LoadBf16(name, {n, k}, &w); s != TCPU_OK) return s;
+int Model::QuantizeInt8(const std::string& name, const uint16_t* w, int64_t n, int64_t k,
+                        Linear* linear) {
   std::vector<int8_t> w_i8;
   try {
     w_i8.resize(static_cast<size_t>(n * k));
@@ -107,7 +107,6 @@ int Model::LoadLinear(const std::string& name, int64_t n, int64_t k, Linear* lin
   if (tcpu_quantize_weights_bf16(w, n, k, w_i8.data(), linear->scales.data()) != TCPU_OK) {
     return Fail(TCPU_ERR_INVALID_MODEL, "tensor '%s': %s", name.c_str(), tcpu_last_error_detail());
   }
-  bf16_copies_.resize(copies_before);  // a converted copy is not needed after quantization
   const int64_t bytes = tcpu_packed_weights_size(n, k);
   if (bytes < 0 || !linear->packed.Allocate(bytes)) {
     return Fail(TCPU_ERR_OUT_OF_MEMORY, "tensor '%s': cannot allocate %lld packed bytes",
@@ -119,6 +118,43 @@ int Model::LoadLinear(const std::string& name, int64_t n, int64_t k, Linear* lin
   }
   bytes_per_token_ += bytes + n * static_cast<int64_t>(sizeof(float));
   return TCPU_OK;
+}
+
+int Model::QuantizeInt4(const std::string& name, const uint16_t* w, int64_t n, int64_t k,
+                        Linear* linear) {
+  const int64_t groups = tcpu_q4_groups(k);
+  std::vector<int8_t> q;
+  std::vector<float> scales;
+  try {
+    q.resize(static_cast<size_t>(n * k));
+    scales.resize(static_cast<size_t>(n * groups));  // at most n * k: the weights fit
+  } catch (const std::bad_alloc&) {
+    return Fail(TCPU_ERR_OUT_OF_MEMORY, "tensor '%s': out of memory", name.c_str());
+  }
+  if (tcpu_quantize_q4_bf16(w, n, k, q.data(), scales.data()) != TCPU_OK) {
+    return Fail(TCPU_ERR_INVALID_MODEL, "tensor '%s': %s", name.c_str(), tcpu_last_error_detail());
+  }
+  const int64_t bytes = tcpu_q4_packed_size(n, k);
+  if (bytes < 0 || !linear->packed.Allocate(bytes)) {
+    return Fail(TCPU_ERR_OUT_OF_MEMORY, "tensor '%s': cannot allocate %lld packed bytes",
+                name.c_str(), static_cast<long long>(bytes));
+  }
+  if (int s = tcpu_pack_q4(q.data(), scales.data(), n, k, linear->packed.data(), bytes);
+      s != TCPU_OK) {
+    return s;
+  }
+  bytes_per_token_ += bytes;  // the group scales are inside
+  return TCPU_OK;
+}
+
+int Model::LoadLinear(const std::string& name, int64_t n, int64_t k, Linear* linear) {
+  const uint16_t* w = nullptr;
+  const size_t copies_before = bf16_copies_.size();
+  if (int s = LoadBf16(name, {n, k}, &w); s != TCPU_OK) return s;
+  const int s = format_ == WeightFormat::kInt4 ? QuantizeInt4(name, w, n, k, linear)
+                                               : QuantizeInt8(name, w, n, k, linear);
+  bf16_copies_.resize(copies_before);  // a converted copy is not needed after quantization
+  return s;
 }
 
 int Model::Build(const std::string& dir) {
@@ -150,11 +186,11 @@ int Model::Build(const std::string& dir) {
   }
   const int64_t h = c.hidden_size;
 
-  auto linear = [&](const std::string& name, int64_t n, int64_t k, tcpu_linear_w8* out) {
+  auto linear = [&](const std::string& name, int64_t n, int64_t k, tcpu_linear* out) {
     linears_.push_back(std::make_unique<Linear>());
     Linear* l = linears_.back().get();
     if (int s = LoadLinear(name, n, k, l); s != TCPU_OK) return s;
-    *out = {l->packed.data(), l->scales.data()};
+    *out = {l->packed.data(), l->scales.empty() ? nullptr : l->scales.data()};
     return static_cast<int>(TCPU_OK);
   };
   auto norm = [&](const std::string& name, int64_t n, const uint16_t** out) {

@@ -1,10 +1,12 @@
 // Prefill (prefill.h): per block of up to kPrefillBlock tokens and per layer, the token-wise
 // steps of tcpu_transformer_layer_bf16 (RunLayer) with each projection batched into one
-// tcpu_gemm_i8 call. What makes it bit-identical to the decode step:
+// linear::RunRows call (tcpu_gemm_i8 or tcpu_gemm_w4a8). What makes it bit-identical to the
+// decode step:
 //   - a token's row is quantized by the GEMV kernel's own absmax and quantize functions (the
 //     all-zero row gives scale 0 and zeros, so its outputs are 0 or the bias, as the GEMV's);
-//   - the epilogue is the GEMV's, y = bf16(float(acc) * s_x * s_w) (fp32 + bias, then bf16,
-//     with a bias), each product its own statement so nothing is contracted into an FMA;
+//   - the epilogue is the GEMV's: int8 y = bf16(float(acc) * s_x * s_w), each product its own
+//     statement so nothing is contracted into an FMA; int4 each row the GEMV's arithmetic
+//     (tcpu/gemv_q4.h), then bf16 (fp32 + bias, then bf16, with a bias);
 //   - attention for token t runs after the block's keys and values are in the cache, over
 //     positions [0, position_t] only: the same call the decode step makes for that token.
 #include "runtime/model/prefill.h"
@@ -13,6 +15,7 @@
 #include <cstring>
 
 #include "kernels/gemv/gemv_w8a8.h"
+#include "kernels/linear/linear.h"
 #include "kernels/transformer_layer/transformer_layer_internal.h"
 #include "runtime/check.h"
 #include "runtime/scratch_arena.h"
@@ -39,8 +42,7 @@ struct Plan {
   int64_t u = 0;      // bf16 [block][intermediate]
   int64_t xq = 0;     // int8 [block][max k]
   int64_t sx = 0;     // fp32 [block] activation scales
-  int64_t acc = 0;    // int32 [block][max n], or [vocab] for the lm_head's one row
-  int64_t f32 = 0;    // fp32 [max n] (a row's dequantized sums before its bias)
+  int64_t acc = 0;    // fp32 [block][max n] (the layers' sums before bf16 and bias)
   int64_t total = 0;
 };
 
@@ -50,7 +52,6 @@ bool MakePlan(const tcpu_model_weights& m, Plan* p) {
   const tcpu_layer_shape& s = m.shape;
   const int64_t q_rows = s.num_heads * s.head_dim, kv_rows = s.num_kv_heads * s.head_dim;
   const int64_t max_k = Max(Max(s.hidden, q_rows), s.intermediate);
-  const int64_t max_n = Max(Max(max_k, kv_rows), m.vocab_size);
   int64_t total = 0;
   auto slot = [&](int64_t elements, int64_t bytes_each, int64_t* offset) {
     int64_t bytes = 0;
@@ -66,8 +67,7 @@ bool MakePlan(const tcpu_model_weights& m, Plan* p) {
                   slot(b * kv_rows, 2, &p->v) && slot(b * q_rows, 2, &p->attn) &&
                   slot(b * s.hidden, 2, &p->o) && slot(b * s.intermediate, 2, &p->g) &&
                   slot(b * s.intermediate, 2, &p->u) && slot(b * max_k, 1, &p->xq) &&
-                  slot(b, 4, &p->sx) && slot(acc_elements, 4, &p->acc) &&
-                  slot(max_n, 4, &p->f32);
+                  slot(b, 4, &p->sx) && slot(acc_elements, 4, &p->acc);
   p->total = total;
   return ok;
 }
@@ -76,11 +76,11 @@ bool MakePlan(const tcpu_model_weights& m, Plan* p) {
 class Block {
  public:
   Block(const Plan& p, uint8_t* ws, int64_t rows)
-      : rows_(rows), kernel_(gemv::Bf16W8Kernel()),
+      : rows_(rows),
+        kernel_(gemv::Bf16W8Kernel()),
         xq_(reinterpret_cast<int8_t*>(ws + p.xq)),
         sx_(reinterpret_cast<float*>(ws + p.sx)),
-        acc_(reinterpret_cast<int32_t*>(ws + p.acc)),
-        f32_(reinterpret_cast<float*>(ws + p.f32)) {}
+        acc_(reinterpret_cast<float*>(ws + p.acc)) {}
 
   // Quantizes rows of x (row stride k) into xq (row stride k).
   void Quantize(const uint16_t* x, int64_t k) {
@@ -97,32 +97,31 @@ class Block {
     }
   }
 
-  // y[t][:n] = the W8A8 linear layer on row t of the quantized x (k columns), bf16, with
-  // the GEMV's epilogue (and bias).
-  int Linear(const tcpu_linear_w8& w, const float* bias, int64_t n, int64_t k, uint16_t* y) {
-    if (int s = tcpu_gemm_i8(w.packed, xq_, acc_, rows_, n, k); s != TCPU_OK) return s;
+  // y[t][:n] = the linear layer (int8 or int4) on row t of the quantized x (k columns), bf16,
+  // with the GEMV's epilogue (and bias): the fp32 values of linear::RunRows, then one rounding.
+  int Linear(const tcpu_linear& w, const float* bias, int64_t n, int64_t k, uint16_t* y) {
+    linear::LinearView view;
+    if (int s = linear::View("prefill", w.packed, w.scales, n, k, &view); s != TCPU_OK) return s;
+    if (int s = linear::RunRows(view, xq_, sx_, rows_, k, acc_); s != TCPU_OK) return s;
     for (int64_t t = 0; t < rows_; ++t) {
-      const int32_t* acc = acc_ + t * n;
+      const float* acc = acc_ + t * n;
       uint16_t* out = y + t * n;
-      const float sx = sx_[t];
       if (bias == nullptr) {
-        for (int64_t i = 0; i < n; ++i) {
-          const float scaled = static_cast<float>(acc[i]) * sx;
-          out[i] = tcpu_f32_to_bf16(scaled * w.scales[i]);
-        }
+        for (int64_t i = 0; i < n; ++i) out[i] = tcpu_f32_to_bf16(acc[i]);
       } else {
-        for (int64_t i = 0; i < n; ++i) f32_[i] = static_cast<float>(acc[i]) * sx * w.scales[i];
-        transformer::AddBias(f32_, bias, out, n);
+        transformer::AddBias(acc, bias, out, n);
       }
     }
     return TCPU_OK;
   }
 
   // The lm_head on the (single) quantized row: fp32 logits, the decode step's epilogue.
-  int Logits(const tcpu_linear_w8& w, int64_t n, int64_t k, float* logits) {
-    if (int s = tcpu_gemm_i8(w.packed, xq_, acc_, 1, n, k); s != TCPU_OK) return s;
-    for (int64_t i = 0; i < n; ++i) logits[i] = static_cast<float>(acc_[i]) * sx_[0] * w.scales[i];
-    return TCPU_OK;
+  int Logits(const tcpu_linear& w, int64_t n, int64_t k, float* logits) {
+    linear::LinearView view;
+    if (int s = linear::View("prefill: lm_head", w.packed, w.scales, n, k, &view); s != TCPU_OK) {
+      return s;
+    }
+    return linear::RunRows(view, xq_, sx_, 1, k, logits);
   }
 
  private:
@@ -130,8 +129,7 @@ class Block {
   const gemv::GemvKernel& kernel_;
   int8_t* xq_;
   float* sx_;
-  int32_t* acc_;
-  float* f32_;
+  float* acc_;
 };
 
 }  // namespace
@@ -147,7 +145,7 @@ int64_t PrefillWorkspaceSize(const tcpu_model_weights& model) {
 int64_t PrefillGemmScratchSize(const tcpu_model_weights& model) {
   const tcpu_layer_shape& s = model.shape;
   const int64_t max_k = Max(Max(s.hidden, s.num_heads * s.head_dim), s.intermediate);
-  return tcpu_gemm_i8_scratch_size(kPrefillBlock, max_k);
+  return linear::RowsScratchBytes(kPrefillBlock, max_k);
 }
 
 int Prefill(const tcpu_model_weights& m, uint16_t* k_cache, uint16_t* v_cache,

@@ -1,8 +1,9 @@
 // Batched prefill: a block of prompt tokens through the model with every linear layer as one
-// INT8 GEMM (tcpu_gemm_i8: SMMLA on i8mm, SDOT on dotprod, NEON otherwise) instead of one GEMV
-// per token. Each token's activation row is quantized on its own exactly as the decode step
-// quantizes it, the GEMM's int32 sums are exact, and the epilogues, norms, RoPE, attention and
-// residuals are the decode step's own functions per token, so the logits and the KV cache are
+// GEMM (int8: tcpu_gemm_i8, int4: tcpu_gemm_w4a8; SMMLA on i8mm, SDOT on dotprod, NEON
+// otherwise) instead of one GEMV per token. Each token's activation row is quantized on its own
+// exactly as the decode step quantizes it, every row of the GEMM is the GEMV's own arithmetic
+// (int32 sums are exact; int4 groups in the same order), and the epilogues, norms, RoPE, attention
+// and residuals are the decode step's own functions per token, so the logits and the KV cache are
 // bit-identical to feeding the tokens one by one (tested).
 #ifndef TCPU_RUNTIME_MODEL_PREFILL_H_
 #define TCPU_RUNTIME_MODEL_PREFILL_H_

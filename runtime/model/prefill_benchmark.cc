@@ -62,7 +62,7 @@ Model* BuildModel() {
   m->linears.resize(7 * kLayers + 1);
   const int64_t shapes[7][2] = {{qd, h}, {kvd, h}, {kvd, h}, {h, qd}, {i, h}, {i, h}, {h, i}};
   uint32_t seed = 1;
-  auto lin = [](const Linear& x) { return tcpu_linear_w8{x.packed.get(), x.scales.data()}; };
+  auto lin = [](const Linear& x) { return tcpu_linear{x.packed.get(), x.scales.data()}; };
   for (int64_t layer = 0; layer < kLayers; ++layer) {
     Linear* l = &m->linears[7 * layer];
     for (int j = 0; j < 7; ++j) {

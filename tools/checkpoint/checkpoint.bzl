@@ -4,7 +4,7 @@
         -> <name>/config.json, <name>/model.safetensors ... (files must list what
            generate_checkpoint.py writes for these args)
     reference_decode(name = "tiny_llama_ref", checkpoint = ":tiny_llama", prompt = "1,2,3",
-                     new_tokens = 32)
+                     new_tokens = 32, weights = "int8")   # or "int4" (W4A8)
         -> <name>.ids (the reference decoder's greedy ids, one comma-separated line) and
            <name>.logits.f64 (its float64 logits, steps x vocab)
 """
@@ -24,7 +24,7 @@ def random_checkpoint(name, files, args = [], **kwargs):
         **kwargs
     )
 
-def reference_decode(name, checkpoint, prompt, new_tokens, **kwargs):
+def reference_decode(name, checkpoint, prompt, new_tokens, weights = "int8", **kwargs):
     native.genrule(
         name = name,
         srcs = [checkpoint],
@@ -32,8 +32,9 @@ def reference_decode(name, checkpoint, prompt, new_tokens, **kwargs):
         # The checkpoint directory is the one holding its config.json.
         cmd = ("dir=$$(dirname $$(echo $(locations %s) | tr ' ' '\\n' | grep /config.json$$)); " +
                "$(location //tools/reference_decoder:reference-decoder) --model $$dir " +
-               "--prompt-ids %s --max-new-tokens %d --dump-logits $(RULEDIR)/%s.logits.f64 " +
-               "> $(RULEDIR)/%s.ids") % (checkpoint, prompt, new_tokens, name, name),
+               "--prompt-ids %s --max-new-tokens %d --weights %s " +
+               "--dump-logits $(RULEDIR)/%s.logits.f64 > $(RULEDIR)/%s.ids") %
+              (checkpoint, prompt, new_tokens, weights, name, name),
         tools = ["//tools/reference_decoder:reference-decoder"],
         **kwargs
     )

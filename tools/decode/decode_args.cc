@@ -22,7 +22,7 @@ bool ParseInt(const std::string& text, int64_t lo, int64_t hi, int64_t* value) {
 
 const char kDecodeUsage[] =
     "usage: --model DIR --prompt-ids 1,2,3 --max-new-tokens N [--threads T] "
-    "[--dump-logits FILE]";
+    "[--dump-logits FILE] [--weights int8|int4]";
 
 bool ParseIdList(const std::string& text, std::vector<int32_t>* ids) {
   ids->clear();
@@ -84,6 +84,12 @@ bool ParseDecodeArgs(int argc, char** argv, DecodeArgs* args, std::string* error
       args->threads = static_cast<int>(number);
     } else if (flag == "--dump-logits") {
       args->dump_logits = value;
+    } else if (flag == "--weights") {
+      if (value != "int8" && value != "int4") {
+        *error = "--weights: '" + value.substr(0, 32) + "' is not int8 or int4";
+        return false;
+      }
+      args->int4 = value == "int4";
     } else {
       *error = "unknown flag '" + flag.substr(0, 64) + "' (" + kDecodeUsage + ")";
       return false;

@@ -1,6 +1,7 @@
 // Command line of tcpu-decode and reference-decoder (the same flags, so the demo and the
 // tests run both the same way):
 //   --model DIR --prompt-ids 1,2,3 --max-new-tokens N [--threads T] [--dump-logits FILE]
+//   [--weights int8|int4]
 #ifndef TCPU_TOOLS_DECODE_DECODE_ARGS_H_
 #define TCPU_TOOLS_DECODE_DECODE_ARGS_H_
 
@@ -16,6 +17,7 @@ struct DecodeArgs {
   int64_t max_new_tokens = 0;
   int threads = 0;  // 0: the runtime's default
   std::string dump_logits;
+  bool int4 = false;  // --weights int4 (default int8)
 };
 
 // Parses argv; false with *error naming the flag and what is wrong.

@@ -5,6 +5,7 @@
 //     N tokens; --print-ids adds the generated ids as a last line. The report goes to stderr.
 //   tcpu-decode --model DIR --prompt-ids 1,2,3 --max-new-tokens N
 //     prints the generated ids (one comma-separated line), then the report, on stdout.
+// --weights int8 (default) | int4 chooses how the linear weights are quantized at load.
 // Greedy by default; --temperature > 0 samples (with --top-k, --top-p, --min-p,
 // --repetition-penalty, --seed: the same seed gives the same text). The report: load time,
 // prefill and decode speed, the bytes of weights each token reads and the kernel variants.
@@ -38,6 +39,9 @@ ABSL_FLAG(bool, add_special_tokens, true,
 ABSL_FLAG(int64_t, max_new_tokens, 128, "generate at most this many tokens");
 ABSL_FLAG(bool, print_ids, false, "after the text, print the generated ids on one line");
 ABSL_FLAG(int32_t, threads, 0, "worker threads (0: the runtime's default)");
+ABSL_FLAG(std::string, weights, "int8",
+          "int8 (W8A8, per-channel scales) or int4 (W4A8, a scale per 32 weights): how the "
+          "linear weights are quantized at load");
 ABSL_FLAG(std::string, dump_logits, "", "write every step's fp32 logits to this file");
 ABSL_FLAG(double, temperature, 0.0, "0: greedy; > 0: sample from softmax(logits / T)");
 ABSL_FLAG(int32_t, top_k, 0, "sample among the k most likely tokens (0: all)");
@@ -61,6 +65,7 @@ const std::vector<std::string> kFlagNames = {"model",
                                              "max-new-tokens",
                                              "print-ids",
                                              "threads",
+                                             "weights",
                                              "dump-logits",
                                              "temperature",
                                              "top-k",
@@ -162,6 +167,15 @@ int main(int argc, char** argv) {
   if (threads < 0 || threads > 1024) {
     return UsageError("--threads: " + std::to_string(threads) + " is not in [0, 1024]");
   }
+  tcpu_decoder_options options{};
+  const std::string weights = absl::GetFlag(FLAGS_weights);
+  if (weights == "int8") {
+    options.weights = TCPU_WEIGHTS_INT8;
+  } else if (weights == "int4") {
+    options.weights = TCPU_WEIGHTS_INT4;
+  } else {
+    return UsageError("--weights: '" + weights.substr(0, 32) + "' is not int8 or int4");
+  }
   tcpu_sampler_params sampling;
   tcpu_sampler_default_params(&sampling);
   sampling.temperature = static_cast<float>(absl::GetFlag(FLAGS_temperature));
@@ -247,7 +261,8 @@ int main(int argc, char** argv) {
   }
   const int64_t max_tokens = static_cast<int64_t>(prompt_ids.size()) + max_new_tokens;
   const auto load_start = std::chrono::steady_clock::now();
-  if (int s = tcpu_decoder_open(model.c_str(), max_tokens, &decoder); s != TCPU_OK) {
+  if (int s = tcpu_decoder_open_with_options(model.c_str(), max_tokens, &options, &decoder);
+      s != TCPU_OK) {
     return finish(Fail(("loading " + model).c_str(), s));
   }
   const double load_seconds = Seconds(load_start);
@@ -349,12 +364,13 @@ int main(int argc, char** argv) {
                static_cast<double>(prompt_ids.size()) / prefill_seconds);
   std::fprintf(report, "decode: %.0f tokens, %.2f tokens/s\n", decode_steps,
                decode_steps > 0 ? decode_steps / decode_seconds : 0.0);
-  std::fprintf(report, "weights read per token: %lld bytes (%.1f MB)\n",
+  std::fprintf(report, "weights read per token: %lld bytes (%.1f MB, %s)\n",
                static_cast<long long>(info.weight_bytes_per_token),
-               static_cast<double>(info.weight_bytes_per_token) / 1e6);
+               static_cast<double>(info.weight_bytes_per_token) / 1e6, weights.c_str());
   std::fprintf(report, "kernels:");
-  for (const char* op :
-       {"gemv_bf16_w8", "flash_attn_decode_bf16", "rms_norm_bf16", "swiglu_bf16"}) {
+  const char* gemv = options.weights == TCPU_WEIGHTS_INT4 ? "gemv_w4a8" : "gemv_bf16_w8";
+  const char* gemm = options.weights == TCPU_WEIGHTS_INT4 ? "gemm_w4a8" : "gemm_i8";
+  for (const char* op : {gemv, gemm, "flash_attn_decode_bf16", "rms_norm_bf16", "swiglu_bf16"}) {
     const char* variant = tcpu_kernel_variant(op);
     std::fprintf(report, " %s", variant != nullptr ? variant : op);
   }

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # tcpu-decode end to end on the host: the generated checkpoint's ids equal the reference
-# decoder's, --dump-logits writes steps x vocab fp32 values, the report lines are there; text
+# decoder's (with int8 and with int4 weights), --dump-logits writes steps x vocab fp32 values, the report lines are there; text
 # in and out with a real (small byte-level) tokenizer: the same ids as the ids mode, the text
 # of those ids streamed, EOS stops, the same seed gives the same text; and bad flags or
 # inputs give an error naming them (exit 2) or the failing file (exit 1).
 set -uo pipefail
 decode="$1" model="$(dirname "$2")" expected_ids="$3"  # $2: the checkpoint's config.json
 tokenize="$4" tokenizer_dir="$(dirname "$5")"  # $5: the small tokenizer's tokenizer.json
+expected_int4_ids="$6"
 tmp="${TEST_TMPDIR:-$(mktemp -d)}"
 failures=0
 check() {  # check NAME CONDITION...
@@ -20,9 +21,20 @@ check "decodes (exit 0)" test $? -eq 0
 check "ids equal the reference decoder's" test "$(head -n 1 "$tmp/out.txt")" = "$(cat "$expected_ids")"
 # 8 prompt steps + 39 decode steps, vocab 1024, 4 bytes each.
 check "logits file is steps x vocab fp32" test "$(stat -c %s "$tmp/logits.bin")" -eq $((47 * 1024 * 4))
-for line in "^load: " "^prefill: 8 tokens, " "^decode: 39 tokens, " "^weights read per token: 3326784 bytes" \
-    "^kernels: gemv_bf16_w8:ref flash_attn_decode_bf16:ref rms_norm_bf16:ref swiglu_bf16:ref (threads: 2)"; do
-  check "prints '$line'" grep -q "$line" "$tmp/out.txt"
+for line in "^load: " "^prefill: 8 tokens, " "^decode: 39 tokens, " \
+    "^weights read per token: 3326784 bytes (3.3 MB, int8)" \
+    "^kernels: gemv_bf16_w8:ref gemm_i8:ref flash_attn_decode_bf16:ref rms_norm_bf16:ref swiglu_bf16:ref (threads: 2)"; do
+  check "prints '$line'" grep -qF -- "${line#^}" "$tmp/out.txt"
+done
+
+# --weights int4: the int4 reference decode's ids, 0.625 bytes per weight, the W4A8 kernels.
+"$decode" --model "$model" --prompt-ids 1,2,3,4,5,6,7,8 --max-new-tokens 40 --weights int4 \
+  > "$tmp/int4.txt" 2> /dev/null
+check "--weights int4 decodes (exit 0)" test $? -eq 0
+check "int4 ids equal the int4 reference decoder's" test "$(head -n 1 "$tmp/int4.txt")" = "$(cat "$expected_int4_ids")"
+for line in "weights read per token: 2054976 bytes (2.1 MB, int4)" \
+    "kernels: gemv_w4a8:ref gemm_w4a8:ref flash_attn_decode_bf16:ref"; do
+  check "prints '$line'" grep -qF -- "$line" "$tmp/int4.txt"
 done
 
 expect_error() {  # expect_error EXIT_CODE MESSAGE ARGS...
@@ -40,6 +52,7 @@ expect_error 2 "--max-new-tokens: 0 is not in [1, 2^30]" --model "$model" --prom
 expect_error 2 "--max-new-tokens: Illegal value 'x'" --model "$model" --prompt-ids 1 --max-new-tokens x
 expect_error 2 "--threads: 5000 is not in [0, 1024]" --model "$model" --prompt-ids 1 --max-new-tokens 2 --threads 5000
 expect_error 2 "unknown flag '--temp'" --model "$model" --prompt-ids 1 --max-new-tokens 2 --temp 1
+expect_error 2 "--weights: 'int5' is not int8 or int4" --model "$model" --prompt-ids 1 --weights int5
 expect_error 2 "top_p = 2, expected in (0, 1]" --model "$model" --prompt-ids 1 --temperature 1 --top-p 2
 expect_error 2 "temperature = -1" --model "$model" --prompt-ids 1 --temperature=-1
 expect_error 2 "--prompt-ids: id 5000 is outside the vocabulary [0, 1024)" --model "$model" --prompt-ids 5000 --max-new-tokens 2

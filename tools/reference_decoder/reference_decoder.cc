@@ -1,5 +1,6 @@
 #include "tools/reference_decoder/reference_decoder.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "tcpu/bf16.h"
@@ -35,6 +36,8 @@ QuantizedX QuantizeX(const std::vector<uint16_t>& x) {
   return out;
 }
 
+constexpr int64_t kGroup = 32;  // int4 weights per scale along k
+
 int64_t Dot(const int8_t* w, const int8_t* x, int64_t k) {
   int64_t acc = 0;
   for (int64_t j = 0; j < k; ++j) acc += int64_t{w[j]} * x[j];
@@ -61,6 +64,36 @@ bool ReferenceDecoder::LoadLinear(const std::string& name, int64_t n, int64_t k,
   out->n = n;
   out->k = k;
   out->q.resize(n * k);
+  for (uint16_t v : w) {
+    if (!std::isfinite(tcpu_bf16_to_f32(v))) {
+      *error = "tensor '" + name + "' holds a NaN or infinite weight";
+      return false;
+    }
+  }
+  if (int4_) {
+    // Groups of 32 along k: m = the weight of largest magnitude (the first on ties), scale =
+    // m / -8 (0 for an all-zero group), q = clamp(rne(w / scale), -8, 7) (0 when scale is 0).
+    out->groups = (k + kGroup - 1) / kGroup;
+    out->scales.resize(n * out->groups);
+    for (int64_t i = 0; i < n; ++i) {
+      for (int64_t g = 0; g < out->groups; ++g) {
+        const int64_t begin = g * kGroup, end = std::min(k, begin + kGroup);
+        float m = 0;
+        for (int64_t j = begin; j < end; ++j) {
+          const float v = tcpu_bf16_to_f32(w[i * k + j]);
+          if (std::fabs(v) > std::fabs(m)) m = v;
+        }
+        const float scale = m / -8.0f;
+        out->scales[i * out->groups + g] = scale;
+        for (int64_t j = begin; j < end; ++j) {
+          const float q =
+              scale == 0 ? 0.0f : std::nearbyint(tcpu_bf16_to_f32(w[i * k + j]) / scale);
+          out->q[i * k + j] = static_cast<int8_t>(q > 7.0f ? 7.0f : q < -8.0f ? -8.0f : q);
+        }
+      }
+    }
+    return true;
+  }
   out->scales.resize(n);
   for (int64_t i = 0; i < n; ++i) {
     // Per output channel: scale = absmax / 127 (1 for an all-zero row), q = rne(w / scale).
@@ -91,7 +124,9 @@ bool ReferenceDecoder::LoadBias(const std::string& name, Linear* out, std::strin
   return true;
 }
 
-bool ReferenceDecoder::Load(const std::string& dir, int64_t max_tokens, std::string* error) {
+bool ReferenceDecoder::Load(const std::string& dir, int64_t max_tokens, bool int4,
+                            std::string* error) {
+  int4_ = int4;
   bool io_error = false;
   if (!checkpoint_.Open(dir, error, &io_error)) return false;
   config_ = checkpoint_.config();
@@ -135,13 +170,28 @@ bool ReferenceDecoder::Load(const std::string& dir, int64_t max_tokens, std::str
                     c.vocab_size, h, &lm_head_, error);
 }
 
+float ReferenceDecoder::Sum(const Linear& w, int64_t i, const std::vector<int8_t>& x,
+                            float x_scale) const {
+  if (x_scale == 0) return 0.0f;  // an all-zero activation
+  if (w.groups == 0) {
+    const int64_t acc = Dot(&w.q[i * w.k], x.data(), w.k);
+    return static_cast<float>(acc) * x_scale * w.scales[i];
+  }
+  float f = 0.0f;  // tcpu/gemv_q4.h: exact group sums, fp32 FMA over the groups in order
+  for (int64_t g = 0; g < w.groups; ++g) {
+    const int64_t begin = g * kGroup, len = std::min(w.k - begin, kGroup);
+    const int64_t acc = Dot(&w.q[i * w.k + begin], &x[begin], len);
+    f = std::fma(static_cast<float>(acc), w.scales[i * w.groups + g], f);
+  }
+  return f * x_scale;
+}
+
 std::vector<uint16_t> ReferenceDecoder::Gemv(const Linear& w,
                                              const std::vector<uint16_t>& x) const {
   const QuantizedX q = QuantizeX(x);
   std::vector<uint16_t> y(w.n, 0);
   for (int64_t i = 0; i < w.n; ++i) {
-    const int64_t acc = q.scale == 0 ? 0 : Dot(&w.q[i * w.k], q.q.data(), w.k);
-    const float sum = static_cast<float>(acc) * q.scale * w.scales[i];
+    const float sum = Sum(w, i, q.q, q.scale);
     if (w.bias.empty()) {
       y[i] = tcpu_f32_to_bf16(sum);
     } else {
@@ -268,8 +318,13 @@ int32_t ReferenceDecoder::Step(int32_t token, std::vector<double>* logits) {
   logits->assign(c.vocab_size, 0.0);
   int32_t best = 0;
   for (int64_t i = 0; i < c.vocab_size; ++i) {
-    const int64_t acc = qx.scale == 0 ? 0 : Dot(&lm_head_.q[i * h], qx.q.data(), h);
-    (*logits)[i] = static_cast<double>(acc) * qx.scale * lm_head_.scales[i];
+    if (int4_) {  // the fp32 sum f of tcpu/gemv_q4.h, scaled in float64
+      const float f = qx.scale == 0 ? 0.0f : Sum(lm_head_, i, qx.q, 1.0f);
+      (*logits)[i] = static_cast<double>(f) * qx.scale;
+    } else {
+      const int64_t acc = qx.scale == 0 ? 0 : Dot(&lm_head_.q[i * h], qx.q.data(), h);
+      (*logits)[i] = static_cast<double>(acc) * qx.scale * lm_head_.scales[i];
+    }
     if ((*logits)[i] > (*logits)[best]) best = static_cast<int32_t>(i);
   }
   return best;

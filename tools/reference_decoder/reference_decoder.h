@@ -1,7 +1,8 @@
 // A plain scalar decoder of the same model, written from the math, not from the kernels: it
 // is what tcpu-decode is checked against. It reads the checkpoint through the same strict
 // loader (runtime/model), quantizes weights and activations with the documented W8A8 rules
-// (tcpu/gemv.h; the int8 values and scales are defined bit for bit), stores activations as
+// (tcpu/gemv.h; the int8 values and scales are defined bit for bit) or W4A8 rules
+// (tcpu/gemv_q4.h: groups of 32, fp32 group sums in order), stores activations as
 // bf16 at the same points as the fused kernels, and computes everything else (norms, RoPE,
 // softmax, SiLU, logits) in float64. The families' extras are applied where transformers
 // applies them: q/k/v (o) biases on the dequantized fp32 sum before its bf16 rounding, the
@@ -20,8 +21,8 @@ namespace tcpu::reference {
 
 class ReferenceDecoder {
  public:
-  // Loads `dir`; false with *error.
-  bool Load(const std::string& dir, int64_t max_tokens, std::string* error);
+  // Loads `dir` with int8 (W8A8) or int4 (W4A8, `int4`) linear weights; false with *error.
+  bool Load(const std::string& dir, int64_t max_tokens, bool int4, std::string* error);
 
   // Feeds `token` at the next position; fills logits (float64, vocab_size) and returns the
   // greedy token (first index of the maximum).
@@ -32,8 +33,9 @@ class ReferenceDecoder {
  private:
   struct Linear {
     int64_t n = 0, k = 0;
+    int64_t groups = 0;         // int4: groups of 32 along k per row; 0 for int8
     std::vector<int8_t> q;      // [n, k]
-    std::vector<float> scales;  // [n]
+    std::vector<float> scales;  // int8: [n]; int4: [n, groups]
     std::vector<float> bias;    // [n] or empty
   };
   struct Layer {
@@ -44,6 +46,8 @@ class ReferenceDecoder {
   bool LoadBf16(const std::string& name, const std::vector<int64_t>& shape,
                 std::vector<uint16_t>* out, std::string* error);
   bool LoadLinear(const std::string& name, int64_t n, int64_t k, Linear* out, std::string* error);
+  // Row i's dequantized fp32 sum on x (before any bias and bf16 rounding).
+  float Sum(const Linear& w, int64_t i, const std::vector<int8_t>& x, float x_scale) const;
   bool LoadBias(const std::string& name, Linear* out, std::string* error);
   std::vector<uint16_t> Gemv(const Linear& w, const std::vector<uint16_t>& x) const;
   std::vector<uint16_t> RmsNorm(const uint16_t* x, const uint16_t* w, int64_t d) const;
@@ -55,6 +59,7 @@ class ReferenceDecoder {
   std::vector<Layer> layers_;
   int64_t max_tokens_ = 0;
   int64_t position_ = 0;
+  bool int4_ = false;
 };
 
 }  // namespace tcpu::reference

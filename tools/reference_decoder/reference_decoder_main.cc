@@ -17,7 +17,7 @@ int main(int argc, char** argv) {
   }
   tcpu::reference::ReferenceDecoder decoder;
   const int64_t max_tokens = static_cast<int64_t>(args.prompt_ids.size()) + args.max_new_tokens;
-  if (!decoder.Load(args.model, max_tokens, &error)) {
+  if (!decoder.Load(args.model, max_tokens, args.int4, &error)) {
     std::fprintf(stderr, "reference-decoder: %s\n", error.c_str());
     return 1;
   }

@@ -1,7 +1,7 @@
 /* The decode engine: load a Hugging Face checkpoint directory (config.json and
  * model.safetensors or sharded model-0000i-of-0000n.safetensors with
  * model.safetensors.index.json; BF16, F16 or F32 weights), quantize and pack its linear
- * weights once, then decode token by token on tcpu_decode_step. */
+ * weights once (int8 or int4), then decode token by token on tcpu_decode_step. */
 #ifndef TCPU_DECODER_H_
 #define TCPU_DECODER_H_
 
@@ -18,6 +18,25 @@ typedef struct tcpu_decoder tcpu_decoder;
  * TCPU_ERR_INVALID_MODEL (malformed or unsupported checkpoint: the detail names the file,
  * tensor or config field), TCPU_ERR_INVALID_ARGUMENT (max_tokens), TCPU_ERR_OUT_OF_MEMORY. */
 int tcpu_decoder_open(const char* model_dir, int64_t max_tokens, tcpu_decoder** decoder);
+
+/* How the linear weights (attention, MLP, lm_head) are quantized at load. */
+typedef enum tcpu_weight_format {
+  /* W8A8: per output channel, absmax / 127 (tcpu/gemv.h); ~1 byte per weight. */
+  TCPU_WEIGHTS_INT8 = 0,
+  /* W4A8: groups of 32 along k, one fp32 scale each (tcpu/gemv_q4.h); 0.625 bytes per weight.
+   * Activations are int8 exactly as for TCPU_WEIGHTS_INT8. */
+  TCPU_WEIGHTS_INT4 = 1
+} tcpu_weight_format;
+
+typedef struct tcpu_decoder_options {
+  int32_t weights; /* a tcpu_weight_format */
+} tcpu_decoder_options;
+
+/* tcpu_decoder_open with options (NULL: the defaults, all-zero fields: TCPU_WEIGHTS_INT8).
+ * An unknown options->weights is TCPU_ERR_INVALID_ARGUMENT naming the value, before any
+ * file is read. */
+int tcpu_decoder_open_with_options(const char* model_dir, int64_t max_tokens,
+                                   const tcpu_decoder_options* options, tcpu_decoder** decoder);
 
 void tcpu_decoder_close(tcpu_decoder* decoder);
 
@@ -37,10 +56,10 @@ int tcpu_decoder_get_info(const tcpu_decoder* decoder, tcpu_decoder_info* info);
  * range (nothing changes then). */
 int tcpu_decoder_step(tcpu_decoder* decoder, int32_t token, float* logits, int32_t* next_token);
 
-/* Feeds tokens[0, n) at the next n positions (a prompt) in blocks of 64 through the INT8 GEMM
- * (SMMLA on i8mm CPUs, SDOT on dotprod, NEON otherwise): each token's activations are quantized
- * on their own as tcpu_decoder_step does, so the KV cache, last_logits and *next_token are
- * bit-identical to n tcpu_decoder_step calls, at a fraction of the instructions. last_logits:
+/* Feeds tokens[0, n) at the next n positions (a prompt) in blocks of 64 through the INT8 or
+ * INT4 GEMM (SMMLA on i8mm CPUs, SDOT on dotprod, NEON otherwise): each token's activations are
+ * quantized on their own as tcpu_decoder_step does, so the KV cache, last_logits and *next_token
+ * are bit-identical to n tcpu_decoder_step calls, at a fraction of the instructions. last_logits:
  * NULL or [vocab_size] fp32 out (the last token's); next_token: its greedy choice. Allocates
  * nothing (the workspace is sized at open, and the GEMM scratch reserved in the opening
  * thread's arena). TCPU_ERR_INVALID_ARGUMENT when the tokens do not fit the KV cache or one is

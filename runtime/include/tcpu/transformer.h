@@ -1,6 +1,7 @@
 /* One decoder layer and one whole decode step of a Llama-architecture model (Llama,
- * MiniCPM, Qwen3), fused on the W8A8 kernels: every linear layer is int8 (tcpu/gemv.h),
- * activations, norms, embeddings and the KV cache are bf16. */
+ * MiniCPM, Qwen3), fused on the W8A8 and W4A8 kernels: every linear layer is int8
+ * (tcpu/gemv.h) or int4 (tcpu/gemv_q4.h) on int8 activations; activations, norms, embeddings
+ * and the KV cache are bf16. */
 #ifndef TCPU_TRANSFORMER_H_
 #define TCPU_TRANSFORMER_H_
 
@@ -10,11 +11,17 @@
 extern "C" {
 #endif
 
-/* A W8A8 linear layer [out, in]: packed int8 weights and out per-row fp32 scales. */
-typedef struct tcpu_linear_w8 {
+/* A linear layer [out, in], one of:
+ *   W8A8: packed from tcpu_pack_weights_i8, scales = out per-row fp32 scales;
+ *     y = bf16((float)acc * s_x * scales[i])
+ *   W4A8: packed from tcpu_pack_q4 (told apart by its header), scales = NULL (the group
+ *     scales are packed with it); y = bf16(f * s_x), f as tcpu/gemv_q4.h defines it.
+ * Either way x is quantized as tcpu_gemv_bf16_w8 does it (once per vector). Formats may be
+ * mixed within a model. */
+typedef struct tcpu_linear {
   const void* packed;
   const float* scales;
-} tcpu_linear_w8;
+} tcpu_linear;
 
 /* The shape shared by every layer of a model. */
 typedef struct tcpu_layer_shape {
@@ -36,16 +43,16 @@ typedef struct tcpu_layer_shape {
  * to the dequantized sum before the bf16 rounding: y = bf16(acc * s_x * s_w + b). */
 typedef struct tcpu_layer_weights {
   const uint16_t* input_norm;           /* [hidden] */
-  tcpu_linear_w8 q_proj;                /* [num_heads * head_dim, hidden] */
-  tcpu_linear_w8 k_proj;                /* [num_kv_heads * head_dim, hidden] */
-  tcpu_linear_w8 v_proj;                /* [num_kv_heads * head_dim, hidden] */
+  tcpu_linear q_proj;                   /* [num_heads * head_dim, hidden] */
+  tcpu_linear k_proj;                   /* [num_kv_heads * head_dim, hidden] */
+  tcpu_linear v_proj;                   /* [num_kv_heads * head_dim, hidden] */
   const uint16_t* q_norm;               /* [head_dim] or NULL */
   const uint16_t* k_norm;               /* [head_dim] or NULL */
-  tcpu_linear_w8 o_proj;                /* [hidden, num_heads * head_dim] */
+  tcpu_linear o_proj;                   /* [hidden, num_heads * head_dim] */
   const uint16_t* post_attention_norm;  /* [hidden] */
-  tcpu_linear_w8 gate_proj;             /* [intermediate, hidden] */
-  tcpu_linear_w8 up_proj;               /* [intermediate, hidden] */
-  tcpu_linear_w8 down_proj;             /* [hidden, intermediate] */
+  tcpu_linear gate_proj;                /* [intermediate, hidden] */
+  tcpu_linear up_proj;                  /* [intermediate, hidden] */
+  tcpu_linear down_proj;                /* [hidden, intermediate] */
   const float* q_bias;                  /* [num_heads * head_dim] or NULL */
   const float* k_bias;                  /* [num_kv_heads * head_dim] or NULL */
   const float* v_bias;                  /* [num_kv_heads * head_dim] or NULL */
@@ -84,7 +91,7 @@ typedef struct tcpu_model_weights {
   const uint16_t* embed_tokens;      /* [vocab_size, hidden] bf16 */
   const tcpu_layer_weights* layers;  /* [num_layers] */
   const uint16_t* final_norm;        /* [hidden] */
-  tcpu_linear_w8 lm_head;            /* [vocab_size, hidden] */
+  tcpu_linear lm_head;               /* [vocab_size, hidden] */
   /* MiniCPM muP; 0 means 1 (plain Llama). */
   float embedding_scale;  /* h = bf16(embed_tokens[token] * embedding_scale) */
   float logit_divisor;    /* the normed h = bf16(h / logit_divisor) before lm_head */
@@ -93,10 +100,10 @@ typedef struct tcpu_model_weights {
 /* Workspace bytes tcpu_decode_step needs, or a negative tcpu_status. */
 int64_t tcpu_decode_step_workspace_size(const tcpu_model_weights* model);
 
-/* One token through the model: h = embed_tokens[token] (x embedding_scale); every layer (its KV cache is
- * k_cache + layer * num_kv_heads * cache_capacity * head_dim, likewise v_cache);
- * h = rms_norm(h, final_norm) (/ logit_divisor); logits[vocab_size] = lm_head(h) in fp32 (W8A8, the epilogue of
- * tcpu_gemv_bf16_w8 without the bf16 rounding); *next_token = the greedy token (the first
+/* One token through the model: h = embed_tokens[token] (x embedding_scale); every layer (its KV
+ * cache is k_cache + layer * num_kv_heads * cache_capacity * head_dim, likewise v_cache); h =
+ * rms_norm(h, final_norm) (/ logit_divisor); logits[vocab_size] = lm_head(h) in fp32 (the linear
+ * layer's value before its bf16 rounding); *next_token = the greedy token (the first
  * index of the largest logit; NaN logits never win). Allocates nothing. */
 int tcpu_decode_step(const tcpu_model_weights* model, uint16_t* k_cache, uint16_t* v_cache,
                      int64_t cache_capacity, int64_t position, int32_t token, float* logits,

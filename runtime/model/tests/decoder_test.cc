@@ -1,7 +1,8 @@
 // tcpu_decoder on the generated checkpoints (//tools/checkpoint): the greedy ids equal the
 // scalar float64 reference decoder's for 40 new tokens, in every variant of the QEMU matrix;
 // every step's logits are within a stated tolerance of the reference's; 1 and 4 threads give
-// identical ids and logits.
+// identical ids and logits (int8). With int8 weights (the default) on every family, with int4
+// weights (TCPU_WEIGHTS_INT4, against the reference decoder's --weights int4) on three.
 #include "tcpu/decoder.h"
 
 #include <cmath>
@@ -31,6 +32,15 @@ constexpr int kNewTokens = 40;
 // activation equal; the test log prints it ("max |logit error|").
 constexpr double kLogitTolerance = 1e-3;
 
+// int4: the reference quantizes to the same int4 values and group scales (tcpu/gemv_q4.h
+// defines them bit for bit) and forms each activation's fp32 sum as the kernels do (exact
+// group sums, fmaf over the groups in order, times the activation scale), so every bf16
+// activation again equals the reference's and the logits differ by the last fp32 scaling
+// only: f * s_x rounded to fp32 (engine) against float64 (reference), at most ~6e-8 x |logit|.
+// The same 1e-3 bound as int8 therefore holds with the same margin (a bf16 activation one ulp
+// apart would show as ~1e-3). Measured: see the test log ("max |logit error|").
+constexpr double kInt4LogitTolerance = 1e-3;
+
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   EXPECT_TRUE(in.good()) << "cannot read " << path;
@@ -42,12 +52,14 @@ struct Decode {
   std::vector<float> logits;  // steps x vocab
 };
 
-Decode RunDecoder(const std::string& model, int threads) {
+Decode RunDecoder(const std::string& model, int threads, int32_t weights) {
   Decode out;
   EXPECT_EQ(tcpu_set_num_threads(threads), TCPU_OK);
   tcpu_decoder* decoder = nullptr;
   const int64_t max_tokens = static_cast<int64_t>(kPrompt.size()) + kNewTokens;
-  EXPECT_EQ(tcpu_decoder_open(model.c_str(), max_tokens, &decoder), TCPU_OK)
+  tcpu_decoder_options options{};
+  options.weights = weights;
+  EXPECT_EQ(tcpu_decoder_open_with_options(model.c_str(), max_tokens, &options, &decoder), TCPU_OK)
       << tcpu_last_error_detail();
   if (decoder == nullptr) return out;
   tcpu_decoder_info info;
@@ -73,38 +85,93 @@ Decode RunDecoder(const std::string& model, int threads) {
   return out;
 }
 
-class DecoderTest : public ::testing::TestWithParam<const char*> {};
+struct Case {
+  const char* checkpoint;
+  int32_t weights;  // tcpu_weight_format
+};
+
+std::string CaseName(const ::testing::TestParamInfo<Case>& info) {
+  return std::string(info.param.checkpoint) +
+         (info.param.weights == TCPU_WEIGHTS_INT4 ? "_int4" : "_int8");
+}
+
+class DecoderTest : public ::testing::TestWithParam<Case> {};
 
 TEST_P(DecoderTest, GreedyIdsEqualTheReferenceDecoder) {
-  const std::string name = GetParam();
+  const std::string name = GetParam().checkpoint;
+  const int32_t weights = GetParam().weights;
+  const bool int4 = weights == TCPU_WEIGHTS_INT4;
+  const std::string reference_name = name + (int4 ? "_int4_reference" : "_reference");
   std::vector<int32_t> expected;
-  std::string text = ReadFile(kDir + name + "_reference.ids");
+  std::string text = ReadFile(kDir + reference_name + ".ids");
   while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
   ASSERT_TRUE(tcpu::decode::ParseIdList(text, &expected)) << text;
   ASSERT_EQ(expected.size(), static_cast<size_t>(kNewTokens));
-  const std::string f64 = ReadFile(kDir + name + "_reference.logits.f64");
+  const std::string f64 = ReadFile(kDir + reference_name + ".logits.f64");
   std::vector<double> reference(f64.size() / 8);
   std::memcpy(reference.data(), f64.data(), reference.size() * 8);
 
-  const Decode one = RunDecoder(kDir + name, 1);
+  const Decode one = RunDecoder(kDir + name, 1, weights);
   EXPECT_EQ(one.ids, expected) << "1 thread";
   ASSERT_EQ(one.logits.size(), reference.size());
   double worst = 0;
   for (size_t i = 0; i < reference.size(); ++i) {
     worst = std::max(worst, std::fabs(one.logits[i] - reference[i]));
   }
-  std::printf("%s: max |logit error| vs float64 reference = %.3g over %zu logits\n", name.c_str(),
-              worst, reference.size());
-  EXPECT_LE(worst, kLogitTolerance);
+  std::printf("%s (%s): max |logit error| vs float64 reference = %.3g over %zu logits\n",
+              name.c_str(), int4 ? "int4" : "int8", worst, reference.size());
+  EXPECT_LE(worst, int4 ? kInt4LogitTolerance : kLogitTolerance);
 
-  const Decode four = RunDecoder(kDir + name, 4);
+  // int4 skips this (QEMU time): these shapes stay below the split threshold of the W4A8
+  // GEMVs, so 4 threads would run the same single task; fused_mlp_test covers the split.
+  if (int4) return;
+  const Decode four = RunDecoder(kDir + name, 4, weights);
   EXPECT_EQ(four.ids, one.ids) << "4 threads";
   EXPECT_EQ(four.logits, one.logits) << "4 threads";
 }
 
-INSTANTIATE_TEST_SUITE_P(Checkpoints, DecoderTest,
-                         ::testing::Values("tiny_llama", "tiny_qwen3_sharded", "tiny_minicpm",
-                                           "tiny_llama3", "tiny_qwen2"));
+INSTANTIATE_TEST_SUITE_P(
+    Checkpoints, DecoderTest,
+    ::testing::Values(Case{"tiny_llama", TCPU_WEIGHTS_INT8},
+                      Case{"tiny_qwen3_sharded", TCPU_WEIGHTS_INT8},
+                      Case{"tiny_minicpm", TCPU_WEIGHTS_INT8},
+                      Case{"tiny_llama3", TCPU_WEIGHTS_INT8}, Case{"tiny_qwen2", TCPU_WEIGHTS_INT8},
+                      // int4: qk-norm + f16 + tied, muP + longrope, q/k/v/o biases.
+                      Case{"tiny_qwen3_sharded", TCPU_WEIGHTS_INT4},
+                      Case{"tiny_minicpm", TCPU_WEIGHTS_INT4},
+                      Case{"tiny_llama3", TCPU_WEIGHTS_INT4}),
+    CaseName);
+
+TEST(DecoderApiTest, RejectsAnUnknownWeightFormatBeforeReadingFiles) {
+  tcpu_decoder* decoder = nullptr;
+  tcpu_decoder_options options{};
+  options.weights = 3;
+  EXPECT_EQ(tcpu_decoder_open_with_options("no/such/dir", 8, &options, &decoder),
+            TCPU_ERR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(tcpu_last_error_detail()).find("options->weights = 3"), std::string::npos)
+      << tcpu_last_error_detail();
+  EXPECT_EQ(decoder, nullptr);
+  options.weights = -1;
+  EXPECT_EQ(tcpu_decoder_open_with_options("tools/checkpoint/tiny_llama", 8, &options, &decoder),
+            TCPU_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(decoder, nullptr);
+  // NULL options are the defaults (int8).
+  ASSERT_EQ(tcpu_decoder_open_with_options("tools/checkpoint/tiny_minicpm", 8, nullptr, &decoder),
+            TCPU_OK)
+      << tcpu_last_error_detail();
+  tcpu_decoder_info int8_info;
+  ASSERT_EQ(tcpu_decoder_get_info(decoder, &int8_info), TCPU_OK);
+  tcpu_decoder_close(decoder);
+  // int4 reads 0.625 bytes per weight (scales included) where int8 reads 1 + 4 / k.
+  options.weights = TCPU_WEIGHTS_INT4;
+  ASSERT_EQ(tcpu_decoder_open_with_options("tools/checkpoint/tiny_minicpm", 8, &options, &decoder),
+            TCPU_OK)
+      << tcpu_last_error_detail();
+  tcpu_decoder_info int4_info;
+  ASSERT_EQ(tcpu_decoder_get_info(decoder, &int4_info), TCPU_OK);
+  EXPECT_LT(int4_info.weight_bytes_per_token, int8_info.weight_bytes_per_token);
+  tcpu_decoder_close(decoder);
+}
 
 TEST(DecoderApiTest, RejectsBadArgumentsNamingThem) {
   tcpu_decoder* decoder = nullptr;

@@ -2,7 +2,8 @@
 // in every variant of the QEMU matrix: a 70-token prompt (a full block of 64 and a partial
 // one) gives bit-identical last logits and next token whether it is prefilled at once (4
 // threads), in two calls, or stepped token by token (1 thread); the KV caches are identical
-// too (the following steps match bit for bit); bad arguments change nothing.
+// too (the following steps match bit for bit); bad arguments change nothing. With int8 weights
+// on every checkpoint and int4 weights (tcpu_gemm_w4a8 against the W4A8 GEMV) on two.
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -25,12 +26,16 @@ struct Outputs {
 
 // Feeds the prompt with prefill calls of the given sizes (an empty list: token by token),
 // then kFollowingSteps greedy steps.
-Outputs Decode(const std::string& model, const std::vector<int32_t>& prompt,
-           const std::vector<int64_t>& chunks, int threads) {
+Outputs Decode(const std::string& model, int32_t weights, const std::vector<int32_t>& prompt,
+               const std::vector<int64_t>& chunks, int threads) {
   Outputs run;
   EXPECT_EQ(tcpu_set_num_threads(threads), TCPU_OK);
   tcpu_decoder* decoder = nullptr;
-  EXPECT_EQ(tcpu_decoder_open(model.c_str(), kPromptTokens + kFollowingSteps, &decoder), TCPU_OK)
+  tcpu_decoder_options options{};
+  options.weights = weights;
+  EXPECT_EQ(tcpu_decoder_open_with_options(model.c_str(), kPromptTokens + kFollowingSteps, &options,
+                                           &decoder),
+            TCPU_OK)
       << tcpu_last_error_detail();
   if (decoder == nullptr) return run;
   tcpu_decoder_info info;
@@ -69,15 +74,26 @@ bool BitIdentical(const std::vector<float>& a, const std::vector<float>& b) {
   return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
 }
 
-class PrefillTest : public ::testing::TestWithParam<const char*> {};
+struct Case {
+  const char* checkpoint;
+  int32_t weights;  // tcpu_weight_format
+};
+
+std::string CaseName(const ::testing::TestParamInfo<Case>& info) {
+  return std::string(info.param.checkpoint) +
+         (info.param.weights == TCPU_WEIGHTS_INT4 ? "_int4" : "_int8");
+}
+
+class PrefillTest : public ::testing::TestWithParam<Case> {};
 
 TEST_P(PrefillTest, BitIdenticalToTokenByToken) {
-  const std::string model = std::string("tools/checkpoint/") + GetParam();
+  const std::string model = std::string("tools/checkpoint/") + GetParam().checkpoint;
+  const int32_t weights = GetParam().weights;
   std::vector<int32_t> prompt;
   for (int64_t i = 0; i < kPromptTokens; ++i) prompt.push_back(static_cast<int32_t>(i * 37 % 251));
-  const Outputs stepped = Decode(model, prompt, {}, 1);
-  const Outputs batched = Decode(model, prompt, {kPromptTokens}, 4);
-  const Outputs split = Decode(model, prompt, {5, 65}, 1);
+  const Outputs stepped = Decode(model, weights, prompt, {}, 1);
+  const Outputs batched = Decode(model, weights, prompt, {kPromptTokens}, 4);
+  const Outputs split = Decode(model, weights, prompt, {5, 65}, 1);
   ASSERT_FALSE(stepped.logits.empty());
   EXPECT_TRUE(BitIdentical(batched.logits, stepped.logits)) << "one prefill call, 4 threads";
   EXPECT_EQ(batched.ids, stepped.ids);
@@ -85,9 +101,18 @@ TEST_P(PrefillTest, BitIdenticalToTokenByToken) {
   EXPECT_EQ(split.ids, stepped.ids);
 }
 
+// int4 (two cases: QEMU time): biases (each row's fp32 sum + bias, one rounding) and
+// tiny_wide_vocab, whose hidden size of 8 leaves every row a partial group of 32.
 INSTANTIATE_TEST_SUITE_P(Checkpoints, PrefillTest,
-                         ::testing::Values("tiny_llama", "tiny_qwen3_sharded", "tiny_minicpm",
-                                           "tiny_llama3", "tiny_qwen2", "tiny_wide_vocab"));
+                         ::testing::Values(Case{"tiny_llama", TCPU_WEIGHTS_INT8},
+                                           Case{"tiny_qwen3_sharded", TCPU_WEIGHTS_INT8},
+                                           Case{"tiny_minicpm", TCPU_WEIGHTS_INT8},
+                                           Case{"tiny_llama3", TCPU_WEIGHTS_INT8},
+                                           Case{"tiny_qwen2", TCPU_WEIGHTS_INT8},
+                                           Case{"tiny_wide_vocab", TCPU_WEIGHTS_INT8},
+                                           Case{"tiny_llama3", TCPU_WEIGHTS_INT4},
+                                           Case{"tiny_wide_vocab", TCPU_WEIGHTS_INT4}),
+                         CaseName);
 
 TEST(PrefillApiTest, RejectsBadArgumentsChangingNothing) {
   tcpu_decoder* decoder = nullptr;

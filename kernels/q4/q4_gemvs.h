@@ -1,0 +1,29 @@
+// Several W4A8 GEMVs on one int8 activation vector, for the decode engine's linear layers
+// (kernels/linear): the rows of all matrices run in one parallel region, each output by the
+// arithmetic of tcpu/gemv_q4.h, so each equals its own tcpu_gemv_w4a8 call bit for bit.
+#ifndef TCPU_KERNELS_Q4_Q4_GEMVS_H_
+#define TCPU_KERNELS_Q4_Q4_GEMVS_H_
+
+#include <cstdint>
+
+#include "kernels/q4/q4_packed.h"
+
+namespace tcpu::q4 {
+
+// One matrix: y_f32[i] = f * x_scale; when y is set, also y[i] = bf16_rne(y_f32[i]) (y_f32 is
+// then the matrix's fp32 scratch: the rounding happens per tile, right after its rows).
+struct SharedGemv {
+  Q4View w;  // validated for (n, k) with the k of x
+  float* y_f32 = nullptr;
+  uint16_t* y = nullptr;
+};
+
+inline constexpr int kMaxSharedGemvs = 4;
+
+// Runs `count` (<= kMaxSharedGemvs) GEMVs that share x: groups * 32 int8, zero past k (every
+// matrix has the same k). Returns a tcpu_status (only the thread pool can fail).
+int RunSharedGemvs(const int8_t* x, float x_scale, const SharedGemv* gemvs, int count);
+
+}  // namespace tcpu::q4
+
+#endif  // TCPU_KERNELS_Q4_Q4_GEMVS_H_
