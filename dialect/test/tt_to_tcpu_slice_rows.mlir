@@ -1,13 +1,20 @@
 // tcpu-slice-rows: a row of 16 floats (four NEON registers) becomes four vector<4xf32>
 // slices, and each slice's chain (load, subtract, exp) is emitted before the next slice's;
 // the sum reduces the slices as a balanced tree, then one vector<4xf32>.
-// RUN: tcpu-opt %s --tcpu-slice-rows | FileCheck %s
-// RUN: tcpu-opt %s --tcpu-slice-rows --tcpu-to-llvm | FileCheck %s --check-prefix=LLVM
+// RUN: tcpu-opt %s --tcpu-slice-rows=min-chain-ops=1 | FileCheck %s
+// RUN: tcpu-opt %s --tcpu-slice-rows=min-chain-ops=1 --tcpu-to-llvm | FileCheck %s --check-prefix=LLVM
+// RUN: tcpu-opt %s --tcpu-slice-rows | FileCheck %s --check-prefix=SHORT
 
+// The default slices only chains of 12 floating-point ops or more: these stay whole.
+// SHORT-NOT: tt.sliced_rows
+// SHORT-LABEL: func.func @chain(
+// SHORT: math.exp %{{.*}} : vector<16xf32>
+
+// CHECK: module attributes {tt.sliced_rows}
 // CHECK-LABEL: func.func @chain(
 // CHECK-SAME: %[[P:[^:]+]]: !llvm.ptr, %[[S:[^:]+]]: f32
-// CHECK: %[[SPLAT:.*]] = vector.broadcast %[[S]] : f32 to vector<4xf32>
 // CHECK: %[[L0:.*]] = llvm.load %[[P]] {alignment = 4 : i64} : !llvm.ptr -> vector<4xf32>
+// CHECK-NEXT: %[[SPLAT:.*]] = vector.broadcast %[[S]] : f32 to vector<4xf32>
 // CHECK-NEXT: %[[D0:.*]] = arith.subf %[[L0]], %[[SPLAT]] : vector<4xf32>
 // CHECK-NEXT: %[[E0:.*]] = math.exp %[[D0]] : vector<4xf32>
 // CHECK-NEXT: %[[P1:.*]] = llvm.getelementptr inbounds %[[P]][4] : (!llvm.ptr) -> !llvm.ptr, f32
@@ -37,18 +44,18 @@ func.func @chain(%p: !llvm.ptr, %s: f32) -> f32 {
   return %r : f32
 }
 
-// A log-step reduction's halves are slices already (no op); the row is needed again after
-// the maximum, so its slices stay live; the division's slices go to the store one by one,
-// after the loads (memory order), and the row whole to the op that is not sliced.
+// A log-step reduction's halves are slices already (no op): the maximum is a tree over the
+// loaded slices; the row is needed again after it, so its slices stay live; each quotient
+// goes to its store before the next is computed; the op that is not sliced (return) gets
+// the row whole.
 // CHECK-LABEL: func.func @normalize(
-// CHECK-COUNT-4: llvm.load %{{.*}} : !llvm.ptr -> vector<4xf32>
-// CHECK-NOT: vector.extract_strided_slice
-// CHECK: arith.maximumf %{{.*}}, %{{.*}} : vector<4xf32>
-// CHECK: arith.maximumf %{{.*}}, %{{.*}} : vector<4xf32>
+// CHECK-NOT: vector<16xf32> to
+// CHECK-COUNT-3: arith.maximumf %{{.*}}, %{{.*}} : vector<4xf32>
 // CHECK: vector.extract_strided_slice %{{.*}} {offsets = [0], sizes = [2], strides = [1]} : vector<4xf32> to vector<2xf32>
+// CHECK: vector.reduction <maximumf>
 // CHECK: arith.divf %{{.*}}, %{{.*}} : vector<4xf32>
 // CHECK-NEXT: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : vector<4xf32>, !llvm.ptr
-// CHECK: arith.divf %{{.*}}, %{{.*}} : vector<4xf32>
+// CHECK-NEXT: arith.divf %{{.*}}, %{{.*}} : vector<4xf32>
 // CHECK-NEXT: llvm.getelementptr inbounds %{{.*}}[4] : (!llvm.ptr) -> !llvm.ptr, f32
 // CHECK-NEXT: llvm.store
 // CHECK-COUNT-2: llvm.store

@@ -90,8 +90,14 @@ def TcpuSliceRows : TTToTcpuPass<"tcpu-slice-rows",
     and spilling every intermediate. This pass slices rows into 128-bit vectors and emits
     each slice's chain, from its load to its store or reduction, before the next slice's;
     reductions combine the slices as a balanced tree, depth first. Ops it does not slice
-    get the row whole (a shuffle tree). Memory order is kept.
+    get the row whole (a shuffle tree). Memory order is kept. Only rows with at least
+    `min-chain-ops` floating-point ops in one block are sliced: the backend splits a short
+    chain in place at little cost.
   }];
+  let options = [
+    Option<"minChainOps", "min-chain-ops", "int64_t", /*default=*/"12",
+           "Floating-point ops on a row in one block before it is sliced">,
+  ];
 }
 
 def TcpuEmitTritonLaunchers : Pass<"tcpu-emit-triton-launchers", "::mlir::ModuleOp"> {

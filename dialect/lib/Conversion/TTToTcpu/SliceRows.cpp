@@ -40,10 +40,7 @@ namespace {
 
 // NEON's register width.
 constexpr int64_t kNativeBits = 128;
-// Floating-point ops on a row (and rows connected to it) in one block before slicing pays:
-// softmax's subtract, exp polynomial, divide and reductions are ~30; layer norm's loop
-// bodies 4 (its address and mask arithmetic does not count).
-constexpr int64_t kMinChainOps = 12;
+
 
 enum class Kind {
   kElementwise,  // arith/math op: slice k from the operands' slices k
@@ -56,7 +53,10 @@ enum class Kind {
 };
 
 struct Slicer {
-  explicit Slicer(func::FuncOp func) : func_(func) {}
+  // Rows with at least `min_chain_ops` floating-point ops in one block are sliced (the
+  // option's default, 12: softmax's subtract, exp polynomial, divide and reductions are ~30;
+  // layer norm's loop bodies 4, and its address and mask arithmetic does not count).
+  Slicer(func::FuncOp func, int64_t min_chain_ops) : func_(func), min_chain_ops_(min_chain_ops) {}
 
   // True if it sliced anything.
   bool Run();
@@ -97,6 +97,7 @@ struct Slicer {
   Value Pointer(Value base, Type element, int64_t offset, Location loc);
 
   func::FuncOp func_;
+  int64_t min_chain_ops_;
   OpBuilder builder_{func_.getContext()};
   llvm::DenseMap<Value, Value> parent_;     // union-find of connected 1-D vectors
   llvm::DenseMap<Value, int64_t> narrowest_bits_;  // component leader -> narrowest element
@@ -281,7 +282,7 @@ void Slicer::Select() {
         block = def->getBlock();
       }
     }
-    if (chain_ops.lookup({Leader(row), block}) < kMinChainOps) short_chains.push_back(op);
+    if (chain_ops.lookup({Leader(row), block}) < min_chain_ops_) short_chains.push_back(op);
   }
   for (Operation* op : short_chains) sliced_.erase(op);
   bool changed = true;
@@ -517,7 +518,6 @@ void Slicer::VisitKept(Operation* op, Block& block) {
     }
   }
   if (op->hasTrait<OpTrait::IsTerminator>()) writes = true;  // everything before the exit
-  if (writes || reads) EmitPendingMemory(op, block, /*loads_too=*/writes);
 
   // Rows used inside `op` by sliced ops, slice-major; consumers' results; whole rows.
   SmallVector<Operation*> rows;
@@ -545,6 +545,8 @@ void Slicer::VisitKept(Operation* op, Block& block) {
       if (sliced_.lookup(row) != Kind::kSubRow && k < SliceCount(row)) Emit(row, k);
     }
   }
+  // Then the sliced loads and stores it must follow (what the uses did not pull in already).
+  if (writes || reads) EmitPendingMemory(op, block, /*loads_too=*/writes);
   // Uses by ops that stay take the row whole, built before the op at the top of the nearest
   // nested block (out of inner loops, inside the branch that needs it).
   op->walk([&](Operation* inner) {
@@ -603,9 +605,10 @@ bool Slicer::Run() {
 }
 
 struct TcpuSliceRows : impl::TcpuSliceRowsBase<TcpuSliceRows> {
+  using TcpuSliceRowsBase::TcpuSliceRowsBase;
   void runOnOperation() override {
     bool sliced = false;
-    getOperation().walk([&](func::FuncOp func) { sliced |= Slicer(func).Run(); });
+    getOperation().walk([&](func::FuncOp func) { sliced |= Slicer(func, minChainOps).Run(); });
     // tcpu-compile then keeps the machine scheduler from interleaving the slices again.
     if (sliced) getOperation()->setAttr(kSlicedRowsAttrName, UnitAttr::get(&getContext()));
   }
