@@ -41,7 +41,6 @@ namespace {
 // NEON's register width.
 constexpr int64_t kNativeBits = 128;
 
-
 enum class Kind {
   kElementwise,  // arith/math op: slice k from the operands' slices k
   kConstant,     // arith.constant: the constant's lanes of slice k
@@ -99,9 +98,9 @@ struct Slicer {
   func::FuncOp func_;
   int64_t min_chain_ops_;
   OpBuilder builder_{func_.getContext()};
-  llvm::DenseMap<Value, Value> parent_;     // union-find of connected 1-D vectors
+  llvm::DenseMap<Value, Value> parent_;            // union-find of connected 1-D vectors
   llvm::DenseMap<Value, int64_t> narrowest_bits_;  // component leader -> narrowest element
-  llvm::DenseMap<Value, int64_t> lanes_;        // component leader -> slice lanes
+  llvm::DenseMap<Value, int64_t> lanes_;           // component leader -> slice lanes
   llvm::MapVector<Operation*, Kind> sliced_;
   // Emitted slices: (op, k) for sliced ops, (value, k) for slices of other values. Entries
   // made inside a nested block are dropped when it is done (they do not dominate what follows).
@@ -336,9 +335,9 @@ Value Slicer::SliceOf(Value value, int64_t k) {
 // Slice k of a sliced op (null for a store), emitting it and what it needs first.
 Value Slicer::Emit(Operation* op, int64_t k) {
   Kind kind = sliced_.lookup(op);
-  if (kind == Kind::kBroadcast || (kind == Kind::kConstant &&
-                                   cast<DenseElementsAttr>(cast<arith::ConstantOp>(op).getValue())
-                                       .isSplat())) {
+  if (kind == Kind::kBroadcast ||
+      (kind == Kind::kConstant &&
+       cast<DenseElementsAttr>(cast<arith::ConstantOp>(op).getValue()).isSplat())) {
     k = 0;  // one value for every slice
   }
   auto key = std::make_pair(static_cast<void*>(op), k);
@@ -355,8 +354,8 @@ Value Slicer::Emit(Operation* op, int64_t k) {
       for (Value operand : op->getOperands()) {
         operands.push_back(IsWide(operand) ? SliceOf(operand, k) : Narrow(operand));
       }
-      OperationState state(loc, op->getName(), operands,
-                           TypeRange{slice_type(op->getResult(0))}, op->getAttrs());
+      OperationState state(loc, op->getName(), operands, TypeRange{slice_type(op->getResult(0))},
+                           op->getAttrs());
       result = builder_.create(state)->getResult(0);
       break;
     }
@@ -388,7 +387,8 @@ Value Slicer::Emit(Operation* op, int64_t k) {
         }
       }
       auto type = slice_type(load.getResult());
-      Value pointer = Pointer(Narrow(load.getAddr()), type.getElementType(), k * type.getDimSize(0), loc);
+      Value pointer =
+          Pointer(Narrow(load.getAddr()), type.getElementType(), k * type.getDimSize(0), loc);
       result = builder_.create<LLVM::LoadOp>(loc, type, pointer, load.getAlignment().value_or(0),
                                              /*isVolatile=*/false, load.getNontemporal());
       break;
@@ -403,7 +403,8 @@ Value Slicer::Emit(Operation* op, int64_t k) {
       }
       Value value = SliceOf(store.getValue(), k);
       auto type = cast<VectorType>(value.getType());
-      Value pointer = Pointer(Narrow(store.getAddr()), type.getElementType(), k * type.getDimSize(0), loc);
+      Value pointer =
+          Pointer(Narrow(store.getAddr()), type.getElementType(), k * type.getDimSize(0), loc);
       builder_.create<LLVM::StoreOp>(loc, value, pointer, store.getAlignment().value_or(0),
                                      /*isVolatile=*/false, store.getNontemporal());
       break;
@@ -506,8 +507,7 @@ void Slicer::VisitKept(Operation* op, Block& block) {
   builder_.setInsertionPoint(op);
   bool writes = false, reads = false;
   if (!isMemoryEffectFree(op)) {
-    std::optional<SmallVector<MemoryEffects::EffectInstance>> effects =
-        getEffectsRecursively(op);
+    std::optional<SmallVector<MemoryEffects::EffectInstance>> effects = getEffectsRecursively(op);
     if (!effects) {
       writes = reads = true;
     } else {
