@@ -22,6 +22,11 @@ namespace mlir::tt {
 inline constexpr llvm::StringLiteral kTritonKernelAttrName =
     tcpu::TcpuDialect::kTritonKernelAttrName;
 
+// The unit attribute tcpu-slice-rows puts on a module whose rows it sliced: the machine
+// scheduler would interleave the slices' chains again (tcpu-compile turns it off).
+// (A tt attribute: the tcpu dialect verifies its own; tcpu-compile removes it.)
+inline constexpr llvm::StringLiteral kSlicedRowsAttrName = "tt.sliced_rows";
+
 // True if the module holds tt operations (TTIR): tcpu-compile then runs the TTIR pipeline.
 bool isTritonModule(ModuleOp module);
 

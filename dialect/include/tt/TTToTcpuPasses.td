@@ -10,6 +10,7 @@
 //   7. tt-to-tcpu-debug       tt.print / tt.assert / llvm.intr.assume / barriers
 //   8. tt-to-tcpu-funcs       tt.func with the kernel ABI, tt.call, program ids, scf/cf types
 //   9. tcpu-expand-math       exp/log/tanh/erf/... as vector polynomials, not libm calls
+//   9b. tcpu-slice-rows       wide rows as 128-bit slices, one slice's whole chain at a time
 //  then the tcpu-to-llvm pipeline, and
 //  10. tcpu-emit-triton-launchers   tcpu_launch_NAME and the per-program trampoline.
 
@@ -89,6 +90,24 @@ def TTToTcpuFuncs : TTToTcpuPass<"tt-to-tcpu-funcs",
 
 def TcpuExpandMath : TTToTcpuPass<"tcpu-expand-math",
     "exp, exp2, log, tanh, erf, sin, cos, ... on vectors as polynomial approximations"> {}
+
+def TcpuSliceRows : TTToTcpuPass<"tcpu-slice-rows",
+    "Wide 1-D vectors as native slices, each slice's chain of ops before the next slice's"> {
+  let description = [{
+    A Triton row (vector<1024xf32>) is 256 NEON registers. Left wide, the backend splits
+    each op in place (all slices of one op, then the next op's), keeping the whole row live
+    and spilling every intermediate. This pass slices rows into 128-bit vectors and emits
+    each slice's chain, from its load to its store or reduction, before the next slice's;
+    reductions combine the slices as a balanced tree, depth first. Ops it does not slice
+    get the row whole (a shuffle tree). Memory order is kept. Only rows with at least
+    `min-chain-ops` floating-point ops in one block are sliced: the backend splits a short
+    chain in place at little cost.
+  }];
+  let options = [
+    Option<"minChainOps", "min-chain-ops", "int64_t", /*default=*/"12",
+           "Floating-point ops on a row in one block before it is sliced">,
+  ];
+}
 
 def TcpuEmitTritonLaunchers : Pass<"tcpu-emit-triton-launchers", "::mlir::ModuleOp"> {
   let summary = "tcpu_launch_NAME(args..., grid_x, grid_y, grid_z) for each Triton kernel";

@@ -34,6 +34,7 @@ void buildTritonToTcpuPipeline(OpPassManager& pm) {
   pm.addPass(tcpu::createTcpuHoistMmlaLayouts());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createTcpuExpandMath());
+  pm.addPass(createTcpuSliceRows());
 }
 
 void buildTritonToLlvmPipeline(OpPassManager& pm,
