@@ -121,13 +121,14 @@ def command_run(args):
     if not labels:
         print("shard: this shard has no tests", file=sys.stderr)
         return
-    remote = []
-    if os.environ.get("TCPU_REMOTE_CACHE"):  # as tools/ci/bazel_ci does
-        readonly = os.environ.get("TCPU_REMOTE_CACHE_READONLY") == "1"
-        remote = ["--config=remote_cache_readonly" if readonly else "--config=remote_cache",
-                  "--remote_cache=" + os.environ["TCPU_REMOTE_CACHE"]]
-    # `--` ends the flags: everything after it is a target (Bazel's own convention).
-    bazel("test", *remote, *args.bazel_flags, "--", *labels, capture=False)
+    # Through tools/ci/bazel_ci, which adds the shared cache's flags from the environment
+    # (TCPU_REMOTE_CACHE, TCPU_REMOTE_CACHE_READONLY) and runs $BAZEL or bazel. `--` ends the
+    # flags: everything after it is a target (Bazel's own convention).
+    command = [os.path.join(workspace(), "tools", "ci", "bazel_ci"), "test", *args.bazel_flags,
+               "--", *labels]
+    result = subprocess.run(command, cwd=workspace())
+    if result.returncode != 0:
+        sys.exit(f"shard: bazel_ci test failed with status {result.returncode}")
 
 
 def command_record(args):
