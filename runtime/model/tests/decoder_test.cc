@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "runtime/model/tests/checkpoint_case.h"
 #include "tcpu/status.h"
 #include "tcpu/threads.h"
 #include "tools/decode/decode_args.h"
@@ -85,15 +86,8 @@ Decode RunDecoder(const std::string& model, int threads, int32_t weights) {
   return out;
 }
 
-struct Case {
-  const char* checkpoint;
-  int32_t weights;  // tcpu_weight_format
-};
-
-std::string CaseName(const ::testing::TestParamInfo<Case>& info) {
-  return std::string(info.param.checkpoint) +
-         (info.param.weights == TCPU_WEIGHTS_INT4 ? "_int4" : "_int8");
-}
+using Case = ::tcpu::testing::CheckpointCase;
+using ::tcpu::testing::CheckpointCaseName;
 
 class DecoderTest : public ::testing::TestWithParam<Case> {};
 
@@ -140,7 +134,7 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"tiny_qwen3_sharded", TCPU_WEIGHTS_INT4},
                       Case{"tiny_minicpm", TCPU_WEIGHTS_INT4},
                       Case{"tiny_llama3", TCPU_WEIGHTS_INT4}),
-    CaseName);
+    CheckpointCaseName);
 
 TEST(DecoderApiTest, RejectsAnUnknownWeightFormatBeforeReadingFiles) {
   tcpu_decoder* decoder = nullptr;

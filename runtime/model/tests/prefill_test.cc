@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "runtime/model/tests/checkpoint_case.h"
 #include "tcpu/decoder.h"
 #include "tcpu/status.h"
 #include "tcpu/threads.h"
@@ -74,15 +75,8 @@ bool BitIdentical(const std::vector<float>& a, const std::vector<float>& b) {
   return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
 }
 
-struct Case {
-  const char* checkpoint;
-  int32_t weights;  // tcpu_weight_format
-};
-
-std::string CaseName(const ::testing::TestParamInfo<Case>& info) {
-  return std::string(info.param.checkpoint) +
-         (info.param.weights == TCPU_WEIGHTS_INT4 ? "_int4" : "_int8");
-}
+using Case = ::tcpu::testing::CheckpointCase;
+using ::tcpu::testing::CheckpointCaseName;
 
 class PrefillTest : public ::testing::TestWithParam<Case> {};
 
@@ -112,7 +106,7 @@ INSTANTIATE_TEST_SUITE_P(Checkpoints, PrefillTest,
                                            Case{"tiny_wide_vocab", TCPU_WEIGHTS_INT8},
                                            Case{"tiny_llama3", TCPU_WEIGHTS_INT4},
                                            Case{"tiny_wide_vocab", TCPU_WEIGHTS_INT4}),
-                         CaseName);
+                         CheckpointCaseName);
 
 TEST(PrefillApiTest, RejectsBadArgumentsChangingNothing) {
   tcpu_decoder* decoder = nullptr;
