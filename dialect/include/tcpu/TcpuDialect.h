@@ -2,8 +2,6 @@
 #ifndef TCPU_TCPUDIALECT_H_
 #define TCPU_TCPUDIALECT_H_
 
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Dialect.h"
 
 #include "tcpu/TcpuDialect.h.inc"
