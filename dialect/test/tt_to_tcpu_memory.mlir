@@ -1,6 +1,7 @@
 // tt-to-tcpu-memory: tt.load / tt.store become vector loads and stores where the contiguity
 // analysis proves consecutive addresses (make_range + splat + addptr + broadcast), a
-// full-width access under an all-lanes-on test plus a lane loop for masked runs, a loop of
+// full-width access under an all-lanes-on test (scalar for range-versus-bound masks) plus a
+// lane loop for masked runs, a loop of
 // scalar accesses (the gather) where addresses are irregular, one vector access per row of
 // a 2-D block, and at most vector_width elements per access under that hint.
 // RUN: tcpu-opt %s --tt-to-tcpu-memory | FileCheck %s
@@ -95,18 +96,32 @@ module {
     tt.store %in, %v, %m : !tt.ptr<f32>
     tt.return %v : f32
   }
-  // A masked run: one full-width access when every lane is on, lane by lane otherwise
-  // (masked-off lanes are never read or written).
+  // A masked run whose mask compares an index range with a bound: the whole-mask test is
+  // scalar (max(block_start + range) < n, computed in i64, with block_start + 15 checked to
+  // fit i32). When some lane is off, the lanes that are on are copied lane by lane into a
+  // stack buffer (allocated once, in the entry block) and the vector load reads the buffer:
+  // one select of the address, so the load stays where its value is used. Masked-off lanes
+  // are never read or written.
   // CHECK-LABEL: tt.func public @masked(
+  // CHECK: %[[BUFFER:[0-9]+]] = llvm.alloca %{{.*}} x f32 {alignment = 16 : i64}
   // CHECK: %[[MASK:[0-9]+]] = builtin.unrealized_conversion_cast %{{.*}} : tensor<16xi1> to vector<16xi1>
-  // CHECK: %[[ALL:[0-9]+]] = vector.reduction <and>, %[[MASK]] : vector<16xi1> into i1
-  // CHECK: %[[X:[0-9]+]] = scf.if %[[ALL]] -> (vector<16xf32>) {
-  // CHECK:   llvm.load %{{.*}} : !llvm.ptr -> vector<16xf32>
-  // CHECK: } else {
+  // CHECK: %[[START:[0-9]+]] = arith.extsi %{{.*}} : i32 to i64
+  // CHECK: %[[LAST:[0-9]+]] = arith.addi %c15_i64, %[[START]] : i64
+  // CHECK: %[[N:[0-9]+]] = arith.extsi %arg2 : i32 to i64
+  // CHECK: %[[BELOW:[0-9]+]] = arith.cmpi slt, %[[LAST]], %[[N]] : i64
+  // CHECK: %[[FITS:[0-9]+]] = arith.andi
+  // CHECK: %[[ALL:[0-9]+]] = arith.andi %[[BELOW]], %[[FITS]] : i1
+  // CHECK: %[[SOME_OFF:[0-9]+]] = arith.xori %[[ALL]], %{{.*}} : i1
+  // CHECK: scf.if %[[SOME_OFF]] {
   // CHECK:   scf.for
   // CHECK:     %[[ON:[0-9]+]] = vector.extract %[[MASK]][%{{.*}}] : i1 from vector<16xi1>
   // CHECK:     scf.if %[[ON]] -> (vector<16xf32>) {
   // CHECK:       llvm.load %{{.*}} : !llvm.ptr -> f32
+  // CHECK:   %[[PLACE:[0-9]+]] = llvm.getelementptr %[[BUFFER]][%{{.*}}]
+  // CHECK:   llvm.store %{{.*}}, %[[PLACE]] {alignment = 4 : i64} : vector<16xf32>, !llvm.ptr
+  // CHECK: }
+  // CHECK: %[[FROM:[0-9]+]] = arith.select %[[SOME_OFF]], %{{.*}}, %{{.*}} : !llvm.ptr
+  // CHECK: %[[X:[0-9]+]] = llvm.load %[[FROM]] {alignment = 4 : i64} : !llvm.ptr -> vector<16xf32>
   // CHECK: scf.if %{{.*}} {
   // CHECK:   llvm.store %[[X]], %{{.*}} : vector<16xf32>, !llvm.ptr
   // CHECK: } else {
@@ -150,5 +165,62 @@ module {
     %s = arith.addf %v, %w : tensor<f32>
     tt.store %q, %s, %on : tensor<!tt.ptr<f32>>
     tt.return
+  }
+
+  // A mask of another form (here an equality) is tested lane by lane: its rows widened to
+  // bytes, ANDed and reduced.
+  // CHECK-LABEL: tt.func public @other_mask(
+  // CHECK: arith.extui %{{.*}} : vector<2x8xi1> to vector<2x8xi8>
+  // CHECK: arith.andi %{{.*}}, %{{.*}} : vector<8xi8>
+  // CHECK: vector.reduction <and>, %{{.*}} : vector<8xi8> into i8
+  tt.func public @other_mask(%in: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %k: i32) -> tensor<2x8xf32> {
+    %r = tt.make_range {end = 2 : i32, start = 0 : i32} : tensor<2xi32>
+    %c = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
+    %r1 = tt.expand_dims %r {axis = 1 : i32} : tensor<2xi32> -> tensor<2x1xi32>
+    %r2 = arith.muli %r1, %r1 : tensor<2x1xi32>
+    %r3 = tt.broadcast %r2 : tensor<2x1xi32> -> tensor<2x8xi32>
+    %c1 = tt.expand_dims %c {axis = 0 : i32} : tensor<8xi32> -> tensor<1x8xi32>
+    %c2 = tt.broadcast %c1 : tensor<1x8xi32> -> tensor<2x8xi32>
+    %o = arith.addi %r3, %c2 : tensor<2x8xi32>
+    %ks = tt.splat %k : i32 -> tensor<2x8xi32>
+    %m = arith.cmpi ne, %o, %ks : tensor<2x8xi32>
+    %p = tt.splat %in : !tt.ptr<f32> -> tensor<2x8x!tt.ptr<f32>>
+    %p1 = tt.addptr %p, %o : tensor<2x8x!tt.ptr<f32>>, tensor<2x8xi32>
+    %v = tt.load %p1, %m : tensor<2x8x!tt.ptr<f32>>
+    tt.return %v : tensor<2x8xf32>
+  }
+
+  // A 2-D tile under the ANDed row and column masks of a matmul: the test is the conjunction
+  // of the two scalar comparisons (the column bound k is already an i32, so only the rows'
+  // last index is checked to fit i32).
+  // CHECK-LABEL: tt.func public @tile_mask(
+  // CHECK: %[[ROWS:[0-9]+]] = arith.cmpi slt, %{{.*}}, %{{.*}} : i64
+  // CHECK: %[[COLUMNS:[0-9]+]] = arith.cmpi slt, %c7_i64, %{{.*}} : i64
+  // CHECK: arith.andi %{{.*}}, %[[COLUMNS]] : i1
+  // CHECK-NOT: vector.reduction
+  // CHECK: scf.if
+  tt.func public @tile_mask(%in: !tt.ptr<i8> {tt.divisibility = 16 : i32}, %row0: i32, %m: i32, %k: i32, %stride: i32) -> tensor<4x8xi8> {
+    %r = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>
+    %rs = tt.splat %row0 : i32 -> tensor<4xi32>
+    %rows = arith.addi %rs, %r : tensor<4xi32>
+    %r1 = tt.expand_dims %rows {axis = 1 : i32} : tensor<4xi32> -> tensor<4x1xi32>
+    %st = tt.splat %stride : i32 -> tensor<4x1xi32>
+    %r2 = arith.muli %r1, %st : tensor<4x1xi32>
+    %r3 = tt.broadcast %r2 : tensor<4x1xi32> -> tensor<4x8xi32>
+    %c = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
+    %c1 = tt.expand_dims %c {axis = 0 : i32} : tensor<8xi32> -> tensor<1x8xi32>
+    %c2 = tt.broadcast %c1 : tensor<1x8xi32> -> tensor<4x8xi32>
+    %o = arith.addi %r3, %c2 : tensor<4x8xi32>
+    %ms = tt.splat %m : i32 -> tensor<4x1xi32>
+    %mm = arith.cmpi slt, %r1, %ms : tensor<4x1xi32>
+    %mm2 = tt.broadcast %mm : tensor<4x1xi1> -> tensor<4x8xi1>
+    %ks = tt.splat %k : i32 -> tensor<1x8xi32>
+    %mk = arith.cmpi slt, %c1, %ks : tensor<1x8xi32>
+    %mk2 = tt.broadcast %mk : tensor<1x8xi1> -> tensor<4x8xi1>
+    %mask = arith.andi %mm2, %mk2 : tensor<4x8xi1>
+    %p = tt.splat %in : !tt.ptr<i8> -> tensor<4x8x!tt.ptr<i8>>
+    %p1 = tt.addptr %p, %o : tensor<4x8x!tt.ptr<i8>>, tensor<4x8xi32>
+    %v = tt.load %p1, %mask : tensor<4x8x!tt.ptr<i8>>
+    tt.return %v : tensor<4x8xi8>
   }
 }

@@ -2,20 +2,27 @@
 //
 // A tensor of pointers is an i64 address vector (TypeConverter.h). Along its last dimension
 // the contiguity analysis gives runs of consecutive elements; each run is one vector access
-// from the run's first address. A masked access of several runs first tests the whole mask:
-// all on (the common case away from a tensor's edge), every run is a plain vector access.
-// Otherwise each run loads or stores the whole vector when its lanes are all on and goes lane
-// by lane if not, never touching lanes that are off. Runs of one element (irregular addresses)
-// become a loop of scalar accesses, each under its own mask. Memory holds i1 as one byte, as
-// Triton. (NEON has no masked loads; an SVE target could use predicated ones: not done yet.)
+// from the run's first address. A masked access of several runs first tests the whole mask,
+// with a few scalar instructions when the mask compares index ranges with bounds
+// (MaskBounds.h): all on (the common case away from a tensor's edge), every run is a plain
+// vector access. Otherwise each run loads or stores the whole vector when its lanes are all
+// on and goes lane by lane if not, never touching lanes that are off; a load then copies the
+// tile to a stack buffer, and the runs are loaded from the buffer or from the tensor by one
+// select of the address, so the loads sit with their users instead of the tile joining two
+// branches (a tile wider than the registers would be spilled at the join). Runs of one
+// element (irregular addresses) become a loop of scalar accesses, each under its own mask.
+// Memory holds i1 as one byte, as Triton. (NEON has no masked loads; an SVE target could use
+// predicated ones: not done yet.)
 #include <numeric>
 
+#include "MaskBounds.h"
 #include "TypeConverter.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "tcpu/TcpuDialect.h"
 #include "tt/Analysis/Contiguity.h"
 #include "tt/TTOps.h"
@@ -239,12 +246,32 @@ Value AllOn(OpBuilder& b, Location loc, Value mask) {
   return b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, all, Zeros(b, loc, byte));
 }
 
-// A masked access of several runs first asks whether the whole mask is on (inside a tensor,
+// A masked access of vector runs first asks whether the whole mask is on (inside a tensor,
 // away from its edges): then every run is one plain vector access, with no per-run test.
-bool WantsWholeMaskTest(Value mask, int64_t run, ArrayRef<int64_t> shape) {
+// Worth it for several runs, or for one when the question is a scalar one.
+bool WantsWholeMaskTest(Value tt_mask, Value mask, int64_t run, ArrayRef<int64_t> shape) {
   int64_t elements = 1;
   for (int64_t size : shape) elements *= size;
-  return mask && run > 1 && elements > run;
+  return mask && run > 1 && (elements > run || hasScalarAllOn(tt_mask));
+}
+
+// Whether every lane of a masked access is on: one scalar condition when the mask's TTIR form
+// allows (MaskBounds.h), else a test of every lane of the converted mask.
+Value WholeMaskOn(OpBuilder& b, Location loc, Value tt_mask, Value mask) {
+  if (hasScalarAllOn(tt_mask)) return buildScalarAllOn(b, loc, tt_mask);
+  return AllOn(b, loc, mask);
+}
+
+// A stack buffer of `elements` values of `element` type, allocated once in the function's
+// entry block (not per loop iteration).
+Value EntryBuffer(OpBuilder& b, Operation* op, Type element, int64_t elements) {
+  OpBuilder::InsertionGuard guard(b);
+  Block& entry = op->getParentOfType<FunctionOpInterface>().getFunctionBody().front();
+  b.setInsertionPointToStart(&entry);
+  Location loc = op->getLoc();
+  Value count = b.create<LLVM::ConstantOp>(loc, b.getI64Type(), elements);
+  return b.create<LLVM::AllocaOp>(loc, LLVM::LLVMPointerType::get(b.getContext()), element, count,
+                                  /*alignment=*/16);
 }
 
 // The element of a 0-D vector; anything else (a scalar, or null) as it is.
@@ -305,10 +332,24 @@ struct LoadConversion : OpConversionPattern<LoadOp> {
     int64_t run = std::gcd(runs_.lookup(op), width);
     if (run < 1) run = 1;
     auto row_type = VectorType::get({width}, vector_type.getElementType());
+    auto run_type = VectorType::get({run}, vector_type.getElementType());
     Value other = adaptor.getOther() ? adaptor.getOther() : Zeros(rewriter, loc, result_type);
+    SmallVector<SmallVector<int64_t>> positions = RowPositions(shape);
+    // Each run's pointer: its address, or (`copied`) the select of its address and its place
+    // in `copy` (row i's run at offset o at element i * width + o).
+    Value copy, copied;
+    auto run_pointer = [&](OpBuilder& b, Value addresses, size_t row, int64_t offset) {
+      Value pointer = AddressToPointer(b, loc, b.create<vector::ExtractOp>(loc, addresses, offset));
+      if (!copy) return pointer;
+      Value index = b.create<LLVM::ConstantOp>(loc, b.getI64Type(),
+                                               static_cast<int64_t>(row) * width + offset);
+      Value place = b.create<LLVM::GEPOp>(
+          loc, copy.getType(), MemoryType(run_type.getElementType()), copy, ValueRange{index});
+      return b.create<arith::SelectOp>(loc, copied, place, pointer).getResult();
+    };
     auto load_rows = [&](OpBuilder& b, Value whole_mask) {
       Value result = Zeros(b, loc, result_type);
-      for (const SmallVector<int64_t>& position : RowPositions(shape)) {
+      for (auto [row_index, position] : llvm::enumerate(positions)) {
         Value addresses = Row(b, loc, adaptor.getPtr(), position);
         Value mask = Row(b, loc, whole_mask, position);
         Value other_row = Row(b, loc, other, position);
@@ -320,11 +361,9 @@ struct LoadConversion : OpConversionPattern<LoadOp> {
           row = GatherRow(b, loc, lane_pointer, row_type, mask, other_row);
         } else {
           row = Zeros(b, loc, row_type);
-          auto run_type = VectorType::get({run}, vector_type.getElementType());
           for (int64_t offset = 0; offset < width; offset += run) {
-            Value address = b.create<vector::ExtractOp>(loc, addresses, offset);
             Value loaded =
-                LoadRun(b, loc, AddressToPointer(b, loc, address), run_type,
+                LoadRun(b, loc, run_pointer(b, addresses, row_index, offset), run_type,
                         Slice(b, loc, mask, offset, run), Slice(b, loc, other_row, offset, run));
             row = run == width
                       ? loaded
@@ -337,17 +376,31 @@ struct LoadConversion : OpConversionPattern<LoadOp> {
       return result;
     };
     Value mask = adaptor.getMask();
-    if (!WantsWholeMaskTest(mask, run, shape)) {
+    if (!WantsWholeMaskTest(op.getMask(), mask, run, shape)) {
       rewriter.replaceOp(op, load_rows(rewriter, mask));
       return success();
     }
-    auto branch = rewriter.create<scf::IfOp>(
-        loc, AllOn(rewriter, loc, mask),
-        [&](OpBuilder& then, Location l) { then.create<scf::YieldOp>(l, load_rows(then, {})); },
-        [&](OpBuilder& otherwise, Location l) {
-          otherwise.create<scf::YieldOp>(l, load_rows(otherwise, mask));
-        });
-    rewriter.replaceOp(op, branch.getResults());
+    // Not all on: the masked tile (`other` where off) goes to a stack buffer, and every run is
+    // then loaded from there or from the tensor.
+    Value all_on = WholeMaskOn(rewriter, loc, op.getMask(), mask);
+    Value some_off = rewriter.create<arith::XOrIOp>(
+        loc, all_on, rewriter.create<arith::ConstantIntOp>(loc, 1, 1));
+    int64_t elements = positions.size() * width;
+    Value buffer = EntryBuffer(rewriter, op, MemoryType(run_type.getElementType()), elements);
+    rewriter.create<scf::IfOp>(loc, some_off, [&](OpBuilder& then, Location l) {
+      Value tile = load_rows(then, mask);
+      for (auto [row_index, position] : llvm::enumerate(positions)) {
+        Value index = then.create<LLVM::ConstantOp>(l, then.getI64Type(),
+                                                    static_cast<int64_t>(row_index) * width);
+        Value place = then.create<LLVM::GEPOp>(
+            l, buffer.getType(), MemoryType(run_type.getElementType()), buffer, ValueRange{index});
+        StoreValue(then, l, place, Row(then, l, tile, position));
+      }
+      then.create<scf::YieldOp>(l);
+    });
+    copy = buffer;
+    copied = some_off;
+    rewriter.replaceOp(op, load_rows(rewriter, {}));
     return success();
   }
 
@@ -407,11 +460,11 @@ struct StoreConversion : OpConversionPattern<StoreOp> {
       }
     };
     Value mask = adaptor.getMask();
-    if (!WantsWholeMaskTest(mask, run, shape)) {
+    if (!WantsWholeMaskTest(op.getMask(), mask, run, shape)) {
       store_rows(rewriter, mask);
     } else {
       rewriter.create<scf::IfOp>(
-          loc, AllOn(rewriter, loc, mask),
+          loc, WholeMaskOn(rewriter, loc, op.getMask(), mask),
           [&](OpBuilder& then, Location l) {
             store_rows(then, {});
             then.create<scf::YieldOp>(l);
