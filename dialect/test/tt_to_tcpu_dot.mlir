@@ -4,6 +4,8 @@
 // FMA per k) otherwise; f32 and bf16 dots are f32 outer products (bf16 widened first).
 // `tcpu.hints = {dot = "fma"}` forces the outer products; fp8 operands are refused.
 // RUN: tcpu-opt %s -split-input-file --tt-to-tcpu-dot -verify-diagnostics | FileCheck %s
+// With the shapes pass first (tt.trans becomes vector.transpose, as in the pipeline):
+// RUN: tcpu-opt %s -split-input-file --tt-to-tcpu-shapes --tt-to-tcpu-dot -verify-diagnostics | FileCheck %s --check-prefix=TRANS
 
 module attributes {tcpu.target = #tcpu.target<arch = "armv8.6-a", features = ["i8mm", "dotprod"], vector_bits = 0>} {
   // CHECK-LABEL: tt.func @dot_i8mm(
@@ -14,6 +16,21 @@ module attributes {tcpu.target = #tcpu.target<arch = "armv8.6-a", features = ["i
   // CHECK-NOT: tt.dot
   // CHECK: tt.return
   tt.func @dot_i8mm(%a: tensor<4x8xi8>, %b: tensor<8x4xi8>, %c: tensor<4x4xi32>) -> tensor<4x4xi32> {
+    %d = tt.dot %a, %b, %c : tensor<4x8xi8> * tensor<8x4xi8> -> tensor<4x4xi32>
+    tt.return %d : tensor<4x4xi32>
+  }
+
+  // b as the transpose of an [N, K] tile (tl.dot(x, tl.trans(w)), x times a weight matrix):
+  // b's SMMLA operands are pairs of w's rows like a's, one shuffle each, with no byte
+  // transpose; with 2x2 blocks (4 of them, in registers) the loop runs one 8-k chunk of every
+  // block at a time.
+  // TRANS-LABEL: tt.func @dot_i8mm_transposed(
+  // TRANS-COUNT-4: vector.shuffle %{{.*}}, %{{.*}} [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] : vector<8xi8>, vector<8xi8>
+  // TRANS-NOT: vector.shuffle
+  // TRANS-COUNT-4: tcpu.smmla
+  // TRANS: tcpu.from_mmla_blocks %{{.*}} {column_stride = 1 : i64}
+  tt.func @dot_i8mm_transposed(%a: tensor<4x8xi8>, %w: tensor<4x8xi8>, %c: tensor<4x4xi32>) -> tensor<4x4xi32> {
+    %b = tt.trans %w {order = array<i32: 1, 0>} : tensor<4x8xi8> -> tensor<8x4xi8>
     %d = tt.dot %a, %b, %c : tensor<4x8xi8> * tensor<8x4xi8> -> tensor<4x4xi32>
     tt.return %d : tensor<4x4xi32>
   }

@@ -142,43 +142,94 @@ SmallVector<SmallVector<Value>> MmlaOperandsOfB(OpBuilder& b, Location loc, Valu
   return operands;
 }
 
-// c[M, N] += a[M, K] x b[K, N] (i8 -> i32) on SMMLA, in the block layout of
-// tcpu.to_mmla_blocks (each block 2 rows x 2 columns, each instruction 8 k). Blocks are
-// visited four block columns at a time so their b operands stay in registers across the row
-// pairs. Needs M even, N even and K % 8 == 0.
-Value SmmlaTiles(OpBuilder& b, Location loc, Value a, Value bm, Value c) {
-  auto c_type = cast<VectorType>(c.getType());
-  int64_t m = c_type.getDimSize(0), n = c_type.getDimSize(1);
-  int64_t k = cast<VectorType>(a.getType()).getDimSize(1);
-  int64_t stride = n % 16 == 0 ? 8 : 1;
-  auto blocks_type = VectorType::get({m / 2, n / 2, 4}, c_type.getElementType());
-  IntegerAttr stride_attr = b.getI64IntegerAttr(stride);
-  Value blocks = b.create<tcpu::ToMmlaBlocksOp>(loc, blocks_type, c, stride_attr);
-  SmallVector<SmallVector<Value>> b_operands = MmlaOperandsOfB(b, loc, bm, stride);
-  SmallVector<Value> a_rows = Rows(b, loc, a);
-  SmallVector<SmallVector<Value>> a_operands(m / 2);
-  for (int64_t p = 0; p < m / 2; ++p) {
+// SMMLA operands of the rows of `matrix` [R, K] taken in pairs: operands[p][chunk] holds rows
+// 2p and 2p + 1 at k 8 chunk .. 8 chunk + 7 (one ZIP of 64-bit lanes each). These are a's
+// operands, and b's when b is the transpose of an [N, K] tile (x times a weight matrix).
+SmallVector<SmallVector<Value>> MmlaOperandsOfRowPairs(OpBuilder& b, Location loc, Value matrix) {
+  SmallVector<Value> rows = Rows(b, loc, matrix);
+  int64_t k = cast<VectorType>(matrix.getType()).getDimSize(1);
+  SmallVector<SmallVector<Value>> operands(rows.size() / 2);
+  for (size_t p = 0; p < operands.size(); ++p) {
     for (int64_t chunk = 0; chunk < k / 8; ++chunk) {
       SmallVector<int64_t> indices;
       for (int64_t kk = 0; kk < 8; ++kk) indices.push_back(8 * chunk + kk);
       for (int64_t kk = 0; kk < 8; ++kk) indices.push_back(k + 8 * chunk + kk);
-      a_operands[p].push_back(
-          b.create<vector::ShuffleOp>(loc, a_rows[2 * p], a_rows[2 * p + 1], indices));
+      operands[p].push_back(
+          b.create<vector::ShuffleOp>(loc, rows[2 * p], rows[2 * p + 1], indices));
     }
   }
+  return operands;
+}
+
+// `matrix` when it is the transpose of a 2-D vector: that vector, else null. The operand may
+// still pass through the conversion's casts (tensor <-> vector) of the shapes pass's result.
+Value TransposedSource(Value matrix) {
+  while (auto cast = matrix.getDefiningOp<UnrealizedConversionCastOp>()) {
+    if (cast->getNumOperands() != 1) break;
+    matrix = cast->getOperand(0);
+  }
+  auto transpose = matrix.getDefiningOp<vector::TransposeOp>();
+  if (!transpose || transpose.getPermutation() != ArrayRef<int64_t>{1, 0}) return {};
+  return transpose.getVector();
+}
+
+// Accumulator blocks that fit in NEON's 32 registers beside a chunk's operands.
+constexpr int64_t kRegisterBlocks = 16;
+
+// c[M, N] += a[M, K] x b[K, N] (i8 -> i32) on SMMLA, in the block layout of
+// tcpu.to_mmla_blocks (each block 2 rows x 2 columns, each instruction 8 k). b's operands come from
+// its rows by a byte transpose, or straight from the rows of [N, K] when b is such a tile
+// transposed (tt.trans). Needs M even, N even and K % 8 == 0.
+Value SmmlaTiles(OpBuilder& b, Location loc, Value a, Value bm, Value c) {
+  auto c_type = cast<VectorType>(c.getType());
+  int64_t m = c_type.getDimSize(0), n = c_type.getDimSize(1);
+  int64_t k = cast<VectorType>(a.getType()).getDimSize(1);
+  Value b_rows_of_n = TransposedSource(bm);
+  // Column blocks of neighbouring columns for the transposed form (its operands pair columns
+  // 2t and 2t + 1); otherwise blocks 8 columns apart when N allows the 16-column transposes.
+  int64_t stride = !b_rows_of_n && n % 16 == 0 ? 8 : 1;
+  auto blocks_type = VectorType::get({m / 2, n / 2, 4}, c_type.getElementType());
+  IntegerAttr stride_attr = b.getI64IntegerAttr(stride);
+  Value blocks = b.create<tcpu::ToMmlaBlocksOp>(loc, blocks_type, c, stride_attr);
+  SmallVector<SmallVector<Value>> b_operands = b_rows_of_n
+                                                   ? MmlaOperandsOfRowPairs(b, loc, b_rows_of_n)
+                                                   : MmlaOperandsOfB(b, loc, bm, stride);
+  SmallVector<SmallVector<Value>> a_operands = MmlaOperandsOfRowPairs(b, loc, a);
   auto acc_type = VectorType::get({4}, b.getI32Type());
-  Value result = blocks;
-  constexpr int64_t kColumnsAtOnce = 4;
-  for (int64_t first = 0; first < n / 2; first += kColumnsAtOnce) {
-    for (int64_t p = 0; p < m / 2; ++p) {
-      for (int64_t t = first; t < std::min(n / 2, first + kColumnsAtOnce); ++t) {
-        Value acc = b.create<vector::ExtractOp>(loc, blocks, ArrayRef<int64_t>{p, t});
-        for (int64_t chunk = 0; chunk < k / 8; ++chunk) {
-          acc = b.create<tcpu::SmmlaOp>(loc, acc_type, acc, a_operands[p][chunk],
+  SmallVector<SmallVector<Value>> acc(m / 2);
+  for (int64_t p = 0; p < m / 2; ++p) {
+    for (int64_t t = 0; t < n / 2; ++t) {
+      acc[p].push_back(b.create<vector::ExtractOp>(loc, blocks, ArrayRef<int64_t>{p, t}));
+    }
+  }
+  auto step = [&](int64_t p, int64_t t, int64_t chunk) {
+    acc[p][t] = b.create<tcpu::SmmlaOp>(loc, acc_type, acc[p][t], a_operands[p][chunk],
                                         b_operands[t][chunk]);
-        }
-        result = b.create<vector::InsertOp>(loc, acc, result, ArrayRef<int64_t>{p, t});
+  };
+  if ((m / 2) * (n / 2) <= kRegisterBlocks) {
+    // The blocks stay in registers: one 8-k chunk of every block at a time, so only that
+    // chunk's operands are live beside them.
+    for (int64_t chunk = 0; chunk < k / 8; ++chunk) {
+      for (int64_t p = 0; p < m / 2; ++p) {
+        for (int64_t t = 0; t < n / 2; ++t) step(p, t, chunk);
       }
+    }
+  } else {
+    // Too many blocks for the registers: each block is finished (every chunk) while it is
+    // loaded, four block columns at a time so their b operands stay in registers.
+    constexpr int64_t kColumnsAtOnce = 4;
+    for (int64_t first = 0; first < n / 2; first += kColumnsAtOnce) {
+      for (int64_t p = 0; p < m / 2; ++p) {
+        for (int64_t t = first; t < std::min(n / 2, first + kColumnsAtOnce); ++t) {
+          for (int64_t chunk = 0; chunk < k / 8; ++chunk) step(p, t, chunk);
+        }
+      }
+    }
+  }
+  Value result = blocks;
+  for (int64_t p = 0; p < m / 2; ++p) {
+    for (int64_t t = 0; t < n / 2; ++t) {
+      result = b.create<vector::InsertOp>(loc, acc[p][t], result, ArrayRef<int64_t>{p, t});
     }
   }
   return b.create<tcpu::FromMmlaBlocksOp>(loc, c_type, result, stride_attr);
