@@ -2,7 +2,8 @@
 // ids with GROUP_SIZE_M = 4, ragged masks) against references: f32 and bf16 (f32
 // accumulation, bf16 output) within rounding of a float64 sum, int8 (int32 accumulation)
 // exactly. Shapes with tails in M, N and K, padded strides, 1/2/4 threads; nothing outside
-// C's M x N block is written.
+// C's M x N block is written. linear_i8.ttir is the LLM layer's form of the int8 product,
+// y = x w^T with w as [N, K] (tl.dot(x, tl.trans(w))), in 8x8 tiles.
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "kernels/triton/linear_i8.h"
 #include "kernels/triton/matmul_bf16.h"
 #include "kernels/triton/matmul_f32.h"
 #include "kernels/triton/matmul_i8.h"
@@ -133,16 +135,46 @@ TEST(TritonMatmulTest, Int8AccumulatesExactlyInInt32) {
   });
 }
 
-// The int8 kernel is also compiled as SMMLA (i8mm) and SDOT (dotprod) tiles: the launcher
+TEST(TritonMatmulTest, LinearInt8IsXTimesWTransposed) {
+  ForShapesAndThreads([](const Shape& s, int threads) {
+    const int32_t ldx = s.k + kPad, ldw = s.k + kPad, ldy = s.n + kPad;
+    std::vector<int8_t> x(static_cast<size_t>(s.m) * ldx), w(static_cast<size_t>(s.n) * ldw);
+    for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<int8_t>((i * 37 + 11) % 255 - 127);
+    for (size_t i = 0; i < w.size(); ++i) w[i] = static_cast<int8_t>((i * 53 + 7) % 255 - 127);
+    std::vector<int32_t> y(static_cast<size_t>(s.m) * ldy, -7);
+    const int32_t grid = ((s.m + 7) / 8) * ((s.n + 7) / 8);
+    ASSERT_EQ(tcpu_launch_linear_kernel_i8(x.data(), w.data(), y.data(), s.m, s.n, s.k, ldx, ldw,
+                                           ldy, grid, 1, 1),
+              TCPU_OK);
+    for (int32_t i = 0; i < s.m; ++i) {
+      for (int32_t j = 0; j < ldy; ++j) {
+        int32_t expected = -7;
+        if (j < s.n) {
+          expected = 0;
+          for (int32_t p = 0; p < s.k; ++p) {
+            expected += int32_t{x[static_cast<size_t>(i) * ldx + p]} *
+                        w[static_cast<size_t>(j) * ldw + p];
+          }
+        }
+        ASSERT_EQ(y[static_cast<size_t>(i) * ldy + j], expected)
+            << s.m << "x" << s.n << "x" << s.k << " at " << i << "," << j << " threads "
+            << threads;
+      }
+    }
+  });
+}
+
+// The int8 kernels are also compiled as SMMLA (i8mm) and SDOT (dotprod) tiles: the launchers
 // must pick the best the QEMU variant's CPU has (TCPU_EXPECT_FEATURES, set by the matrix).
 TEST(TritonMatmulTest, Int8RunsTheBestVariantForThisCpu) {
   const char* features = std::getenv("TCPU_EXPECT_FEATURES");
   if (features == nullptr) GTEST_SKIP() << "not run by the QEMU matrix";
   const std::string list = std::string(",") + features + ",";
-  const char* expected = list.find(",i8mm,") != std::string::npos      ? "matmul_kernel_i8:i8mm"
-                         : list.find(",dotprod,") != std::string::npos ? "matmul_kernel_i8:dotprod"
-                                                                       : "matmul_kernel_i8:baseline";
-  EXPECT_STREQ(tcpu_variant_matmul_kernel_i8(), expected);
+  const std::string variant = list.find(",i8mm,") != std::string::npos      ? "i8mm"
+                              : list.find(",dotprod,") != std::string::npos ? "dotprod"
+                                                                            : "baseline";
+  EXPECT_EQ(tcpu_variant_matmul_kernel_i8(), "matmul_kernel_i8:" + variant);
+  EXPECT_EQ(tcpu_variant_linear_kernel_i8(), "linear_kernel_i8:" + variant);
   EXPECT_STREQ(tcpu_variant_matmul_kernel_f32(), "matmul_kernel_f32:baseline");
 }
 

@@ -2,7 +2,9 @@
 // performance table): run under tools/perf's counting plugin, one thread, one region per call.
 //   bazel build --config=aarch64 -c opt //kernels/triton:triton_perf
 //   bazel run //tools/perf:count -- --variant=vl128 bazel-bin/kernels/triton/triton_perf
-// Regions: the int8 matmul (TTIR, SMMLA tiles) and tcpu_gemm_i8 at M=16 N=512 K=2048 (MACs);
+// Regions: the int8 matmul (TTIR: b as [K, N], tutorial 03) and linear layer (TTIR: x times
+// w transposed, w as [N, K]) and tcpu_gemm_i8 (x times w transposed, w packed) at M=16 N=512
+// K=2048 (MACs);
 // softmax and layer norm (TTIR, vectorized) and the same TTIR compiled without NEON
 // (NAME__scalar, from tcpu-compile --mattr=-neon), per element.
 #include <cmath>
@@ -11,6 +13,7 @@
 #include <vector>
 
 #include "kernels/triton/layer_norm.h"
+#include "kernels/triton/linear_i8.h"
 #include "kernels/triton/matmul_i8.h"
 #include "kernels/triton/softmax.h"
 #include "tcpu/gemm.h"
@@ -54,6 +57,12 @@ bool Matmul() {
                                             (m / 16) * (n / 32), 1, 1);
   tcpu_perf_region_end("triton matmul_i8 m=16 n=512 k=2048");
   if (!Check(status, "tcpu_launch_matmul_kernel_i8")) return false;
+  std::vector<int32_t> c_linear(c_triton.size());
+  tcpu_perf_region_begin("triton linear_i8 m=16 n=512 k=2048");
+  status = tcpu_launch_linear_kernel_i8(a.data(), w.data(), c_linear.data(), m, n, k, k, k, n,
+                                        (m / 8) * (n / 8), 1, 1);
+  tcpu_perf_region_end("triton linear_i8 m=16 n=512 k=2048");
+  if (!Check(status, "tcpu_launch_linear_kernel_i8")) return false;
 
   std::vector<uint8_t> packed(static_cast<size_t>(tcpu_packed_weights_size(n, k)));
   if (!Check(tcpu_pack_weights_i8(w.data(), n, k, packed.data(), packed.size()),
@@ -64,8 +73,8 @@ bool Matmul() {
   status = tcpu_gemm_i8(packed.data(), a.data(), c_gemm.data(), m, n, k);
   tcpu_perf_region_end("tcpu_gemm_i8 m=16 n=512 k=2048");
   if (!Check(status, "tcpu_gemm_i8")) return false;
-  if (c_triton != c_gemm) {
-    std::fprintf(stderr, "the Triton int8 matmul and tcpu_gemm_i8 disagree\n");
+  if (c_triton != c_gemm || c_linear != c_gemm) {
+    std::fprintf(stderr, "the Triton int8 matmul or linear layer and tcpu_gemm_i8 disagree\n");
     return false;
   }
   std::printf("matmul: %lld MACs per call\n", static_cast<long long>(m) * n * k);
