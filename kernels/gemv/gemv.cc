@@ -21,9 +21,11 @@ using gemv::GemvArgs;
 using gemv::GemvKernel;
 using GemvVariant = KernelVariant<const GemvKernel*>;
 
+#if defined(__aarch64__)
 // SVE2 from 256-bit vectors on: at 128 bits the dotprod kernel's 64-byte NEON loads execute
 // fewer instructions (tools/perf: 0.094 against 0.127 per weight byte at N=512, K=2048).
 constexpr int kSve2MinBits = 256;
+#endif
 
 constexpr GemvVariant kGemvI8Variants[] = {
 #if defined(__aarch64__)
