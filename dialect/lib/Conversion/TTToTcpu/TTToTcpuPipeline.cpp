@@ -33,6 +33,8 @@ void buildTritonToTcpuPipeline(OpPassManager& pm) {
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(tcpu::createTcpuHoistMmlaLayouts());
   pm.addPass(createCanonicalizerPass());
+  // Lane masks and the like used only by a partial tile's branch are computed in it.
+  pm.addPass(createControlFlowSinkPass());
   pm.addPass(createTcpuExpandMath());
   pm.addPass(createTcpuSliceRows());
 }
