@@ -129,6 +129,7 @@ std::optional<Interval> IntervalOfOp(Value value) {
   }
   if (!factor) return std::nullopt;
   int64_t c = factor->low.constant;
+  if (c > kMaxCoefficient || c < -kMaxCoefficient) return std::nullopt;
   if (c >= 0) return Interval{other->low.Scaled(c), other->high.Scaled(c)};
   return Interval{other->high.Scaled(c), other->low.Scaled(c)};
 }
