@@ -1,7 +1,8 @@
 // --tcpu-hoist-mmla-layouts: an scf.for accumulator that every iteration rearranges into SMMLA
 // blocks (tcpu.to_mmla_blocks) and back (tcpu.from_mmla_blocks at the yield) is carried in
 // blocks instead; the two conversions run once, before and after the loop. Inner loops go
-// first, so a K loop nested in another loop hands its blocks outwards.
+// first, so a K loop nested in another loop hands its blocks outwards. A loop body versioned
+// by tt-version-masked-loops yields the blocks from both branches of its scf.if.
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -16,22 +17,46 @@ namespace mlir::tcpu {
 namespace {
 
 // The conversions of iteration argument `index` when they can move out of `loop`: every use
-// of the argument converts it to blocks with one stride, and the yield converts back.
+// of the argument converts it to blocks with one stride, and the yield converts back, itself
+// or in both branches of the scf.if that yields the value (a versioned loop body).
 struct LoopLayout {
   SmallVector<ToMmlaBlocksOp> to_blocks;
-  FromMmlaBlocksOp from_blocks;
+  SmallVector<FromMmlaBlocksOp> from_blocks;
+  scf::IfOp branch;  // the if whose result `branch_result` the loop yields, or null
+  unsigned branch_result = 0;
 };
 
 std::optional<LoopLayout> FindLoopLayout(scf::ForOp loop, unsigned index) {
   BlockArgument argument = loop.getRegionIterArg(index);
   auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
-  auto from_blocks = yield.getOperand(index).getDefiningOp<FromMmlaBlocksOp>();
-  if (!from_blocks || argument.use_empty()) return std::nullopt;
-  LoopLayout layout{{}, from_blocks};
+  Value yielded = yield.getOperand(index);
+  LoopLayout layout;
+  if (auto from_blocks = yielded.getDefiningOp<FromMmlaBlocksOp>()) {
+    layout.from_blocks.push_back(from_blocks);
+  } else if (auto branch = yielded.getDefiningOp<scf::IfOp>()) {
+    unsigned result = cast<OpResult>(yielded).getResultNumber();
+    for (Region* region : {&branch.getThenRegion(), &branch.getElseRegion()}) {
+      if (region->empty()) return std::nullopt;
+      auto branch_yield = cast<scf::YieldOp>(region->front().getTerminator());
+      auto from_blocks = branch_yield.getOperand(result).getDefiningOp<FromMmlaBlocksOp>();
+      if (!from_blocks) return std::nullopt;
+      layout.from_blocks.push_back(from_blocks);
+    }
+    layout.branch = branch;
+    layout.branch_result = result;
+  }
+  if (layout.from_blocks.empty() || argument.use_empty()) return std::nullopt;
+  FromMmlaBlocksOp model = layout.from_blocks.front();
+  for (FromMmlaBlocksOp from_blocks : layout.from_blocks) {
+    if (from_blocks.getColumnStride() != model.getColumnStride() ||
+        from_blocks.getSource().getType() != model.getSource().getType()) {
+      return std::nullopt;
+    }
+  }
   for (Operation* user : argument.getUsers()) {
     auto to_blocks = dyn_cast<ToMmlaBlocksOp>(user);
-    if (!to_blocks || to_blocks.getColumnStride() != from_blocks.getColumnStride() ||
-        to_blocks.getResult().getType() != from_blocks.getSource().getType()) {
+    if (!to_blocks || to_blocks.getColumnStride() != model.getColumnStride() ||
+        to_blocks.getResult().getType() != model.getSource().getType()) {
       return std::nullopt;
     }
     layout.to_blocks.push_back(to_blocks);
@@ -40,8 +65,9 @@ std::optional<LoopLayout> FindLoopLayout(scf::ForOp loop, unsigned index) {
 }
 
 void CarryBlocks(scf::ForOp loop, unsigned index, LoopLayout layout) {
-  IntegerAttr stride = layout.from_blocks.getColumnStrideAttr();
-  VectorType blocks = layout.from_blocks.getSource().getType();
+  FromMmlaBlocksOp model = layout.from_blocks.front();
+  IntegerAttr stride = model.getColumnStrideAttr();
+  VectorType blocks = model.getSource().getType();
   Location loc = loop.getLoc();
 
   OpBuilder before(loop);
@@ -54,9 +80,19 @@ void CarryBlocks(scf::ForOp loop, unsigned index, LoopLayout layout) {
     to_blocks.getResult().replaceAllUsesWith(argument);
     to_blocks->erase();
   }
+  // The blocks themselves are yielded (by the branches, and the if's result is blocks).
+  for (FromMmlaBlocksOp from_blocks : layout.from_blocks) {
+    Operation* yield = from_blocks->getBlock()->getTerminator();
+    for (OpOperand& operand : yield->getOpOperands()) {
+      if (operand.get() == from_blocks.getResult()) operand.set(from_blocks.getSource());
+    }
+  }
+  if (layout.branch) layout.branch->getResult(layout.branch_result).setType(blocks);
   auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
-  yield->setOperand(index, layout.from_blocks.getSource());
-  if (layout.from_blocks->use_empty()) layout.from_blocks->erase();
+  if (!layout.branch) yield->setOperand(index, model.getSource());
+  for (FromMmlaBlocksOp from_blocks : layout.from_blocks) {
+    if (from_blocks->use_empty()) from_blocks->erase();
+  }
 
   Value result = loop.getResult(index);
   Type rows = result.getType();

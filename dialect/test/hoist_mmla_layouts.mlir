@@ -1,6 +1,7 @@
 // tcpu-hoist-mmla-layouts: a loop accumulator converted to SMMLA blocks at the top of the
 // body and back at the yield is carried in blocks; the conversions run once, before and after
-// the loop. An accumulator the body also reads in rows keeps its conversions.
+// the loop, also when both branches of an scf.if (a body versioned by tt-version-masked-loops)
+// convert back. An accumulator the body also reads in rows keeps its conversions.
 // RUN: tcpu-opt %s --tcpu-hoist-mmla-layouts | FileCheck %s
 
 module {
@@ -45,6 +46,37 @@ module {
       %nb = vector.insert %s, %blocks [0, 0] : vector<4xi32> into vector<2x8x4xi32>
       %back = tcpu.from_mmla_blocks %nb {column_stride = 8 : i64} : vector<2x8x4xi32> to vector<4x16xi32>
       scf.yield %back : vector<4x16xi32>
+    }
+    return %r : vector<4x16xi32>
+  }
+
+  // CHECK-LABEL: func.func @versioned(
+  // CHECK: scf.for {{.*}} -> (vector<2x8x4xi32>)
+  // CHECK-NOT: mmla_blocks
+  // CHECK: scf.if %{{.*}} -> (vector<2x8x4xi32>)
+  // CHECK-NOT: mmla_blocks
+  // CHECK: scf.yield %{{[0-9]+}} : vector<2x8x4xi32>
+  // CHECK: tcpu.from_mmla_blocks %{{.*}} {column_stride = 8 : i64} : vector<2x8x4xi32> to vector<4x16xi32>
+  func.func @versioned(%c: vector<4x16xi32>, %a: vector<16xi8>, %n: index, %on: i1) -> vector<4x16xi32> {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %c) -> (vector<4x16xi32>) {
+      %v = scf.if %on -> (vector<4x16xi32>) {
+        %blocks = tcpu.to_mmla_blocks %acc {column_stride = 8 : i64} : vector<4x16xi32> to vector<2x8x4xi32>
+        %b = vector.extract %blocks[0, 0] : vector<4xi32> from vector<2x8x4xi32>
+        %s = tcpu.smmla %b, %a, %a : vector<16xi8> into vector<4xi32>
+        %nb = vector.insert %s, %blocks [0, 0] : vector<4xi32> into vector<2x8x4xi32>
+        %back = tcpu.from_mmla_blocks %nb {column_stride = 8 : i64} : vector<2x8x4xi32> to vector<4x16xi32>
+        scf.yield %back : vector<4x16xi32>
+      } else {
+        %blocks = tcpu.to_mmla_blocks %acc {column_stride = 8 : i64} : vector<4x16xi32> to vector<2x8x4xi32>
+        %b = vector.extract %blocks[1, 0] : vector<4xi32> from vector<2x8x4xi32>
+        %s = tcpu.smmla %b, %a, %a : vector<16xi8> into vector<4xi32>
+        %nb = vector.insert %s, %blocks [1, 0] : vector<4xi32> into vector<2x8x4xi32>
+        %back = tcpu.from_mmla_blocks %nb {column_stride = 8 : i64} : vector<2x8x4xi32> to vector<4x16xi32>
+        scf.yield %back : vector<4x16xi32>
+      }
+      scf.yield %v : vector<4x16xi32>
     }
     return %r : vector<4x16xi32>
   }

@@ -1,6 +1,7 @@
 // The TTIR -> tcpu -> LLVM lowering, one pass per file under lib/Conversion/TTToTcpu/. The
 // stages, in the order buildTritonToLlvmPipeline runs them (TTToTcpuPipeline.cpp):
 //   0. tt-loop-pointers-to-offsets  loop-carried pointer tensors as a base and a scalar offset
+//   0b. tt-version-masked-loops  loop bodies twice: every mask on (no masks) or the original
 //   1. tt-to-tcpu-memory      loads and stores, chosen by the contiguity analysis
 //   2. tt-to-tcpu-pointers    pointer arithmetic: tensors of pointers become i64 addresses
 //   3. tt-to-tcpu-shapes      make_range, splat, broadcast, expand_dims, reshape, trans, ...
@@ -43,6 +44,22 @@ def TTLoopPointersToOffsets : TTToTcpuPass<"tt-loop-pointers-to-offsets",
     addresses are the same (offsets are summed in i64, as repeated pointer additions would
     be), the contiguity analysis sees %p0's structure, and the loop no longer updates one
     address per element.
+  }];
+}
+
+def TTVersionMaskedLoops : TTToTcpuPass<"tt-version-masked-loops",
+    "A loop body with masked loads and stores runs unmasked when every mask is on"> {
+  let description = [{
+    In the body of an scf.for that holds a tt.dot (a K loop), the loads and stores whose masks
+    compare index ranges with bounds
+    (the scalar whole-mask test of the memory lowering) are versioned together: from the first
+    of them to the end of the body, the ops are cloned into
+    `scf.if %every_mask_on { the same ops, unmasked } else { the original ops }`. The
+    iterations away from a tensor's edges (all but the last of a K loop) run straight-line
+    loads and arithmetic, with no copy branches or address selects between them. The masks'
+    own computations (pure) move above the first versioned access so the test can be built
+    there; a body where that is not possible is left as it is. Other loops measured slower
+    versioned (a wide accumulator spilled where the two versions join).
   }];
 }
 

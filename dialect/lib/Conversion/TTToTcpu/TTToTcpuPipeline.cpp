@@ -22,6 +22,7 @@ bool isTritonModule(ModuleOp module) {
 
 void buildTritonToTcpuPipeline(OpPassManager& pm) {
   pm.addPass(createTTLoopPointersToOffsets());
+  pm.addPass(createTTVersionMaskedLoops());
   pm.addPass(createTTToTcpuMemory());
   pm.addPass(createTTToTcpuPointers());
   pm.addPass(createTTToTcpuShapes());
