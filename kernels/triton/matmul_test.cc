@@ -107,60 +107,61 @@ TEST(TritonMatmulTest, Bf16AccumulatesInF32) {
   });
 }
 
+// int8 values covering the whole range, a different sequence per `seed`.
+std::vector<int8_t> Int8Values(size_t count, size_t step, size_t seed) {
+  std::vector<int8_t> values(count);
+  for (size_t i = 0; i < count; ++i) values[i] = static_cast<int8_t>((i * step + seed) % 255 - 127);
+  return values;
+}
+
+// c[i][j] == sum_p a[i][p] * b_at(p, j) exactly for j < n, and the padding (poisoned with -7
+// before the call) untouched.
+template <typename BAt>
+void ExpectExactInt8Product(const Shape& s, int threads, const std::vector<int8_t>& a, int32_t lda,
+                            BAt&& b_at, const std::vector<int32_t>& c, int32_t ldc) {
+  for (int32_t i = 0; i < s.m; ++i) {
+    for (int32_t j = 0; j < ldc; ++j) {
+      int32_t expected = -7;
+      if (j < s.n) {
+        expected = 0;
+        for (int32_t p = 0; p < s.k; ++p) {
+          expected += int32_t{a[static_cast<size_t>(i) * lda + p]} * b_at(p, j);
+        }
+      }
+      ASSERT_EQ(c[static_cast<size_t>(i) * ldc + j], expected)
+          << s.m << "x" << s.n << "x" << s.k << " at " << i << "," << j << " threads " << threads;
+    }
+  }
+}
+
 TEST(TritonMatmulTest, Int8AccumulatesExactlyInInt32) {
   ForShapesAndThreads([](const Shape& s, int threads) {
     const int32_t lda = s.k + kPad, ldb = s.n + kPad, ldc = s.n + kPad;
-    std::vector<int8_t> a(static_cast<size_t>(s.m) * lda), b(static_cast<size_t>(s.k) * ldb);
-    for (size_t i = 0; i < a.size(); ++i) a[i] = static_cast<int8_t>((i * 37 + 11) % 255 - 127);
-    for (size_t i = 0; i < b.size(); ++i) b[i] = static_cast<int8_t>((i * 53 + 7) % 255 - 127);
+    std::vector<int8_t> a = Int8Values(static_cast<size_t>(s.m) * lda, 37, 11);
+    std::vector<int8_t> b = Int8Values(static_cast<size_t>(s.k) * ldb, 53, 7);
     std::vector<int32_t> c(static_cast<size_t>(s.m) * ldc, -7);
     ASSERT_EQ(tcpu_launch_matmul_kernel_i8(a.data(), b.data(), c.data(), s.m, s.n, s.k, lda, ldb,
                                            ldc, Grid(s), 1, 1),
               TCPU_OK);
-    for (int32_t i = 0; i < s.m; ++i) {
-      for (int32_t j = 0; j < ldc; ++j) {
-        int32_t expected = -7;
-        if (j < s.n) {
-          expected = 0;
-          for (int32_t p = 0; p < s.k; ++p) {
-            expected += int32_t{a[static_cast<size_t>(i) * lda + p]} *
-                        b[static_cast<size_t>(p) * ldb + j];
-          }
-        }
-        ASSERT_EQ(c[static_cast<size_t>(i) * ldc + j], expected)
-            << s.m << "x" << s.n << "x" << s.k << " at " << i << "," << j << " threads "
-            << threads;
-      }
-    }
+    auto b_at = [&](int32_t p, int32_t j) { return b[static_cast<size_t>(p) * ldb + j]; };
+    ExpectExactInt8Product(s, threads, a, lda, b_at, c, ldc);
   });
 }
 
 TEST(TritonMatmulTest, LinearInt8IsXTimesWTransposed) {
   ForShapesAndThreads([](const Shape& s, int threads) {
     const int32_t ldx = s.k + kPad, ldw = s.k + kPad, ldy = s.n + kPad;
-    std::vector<int8_t> x(static_cast<size_t>(s.m) * ldx), w(static_cast<size_t>(s.n) * ldw);
-    for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<int8_t>((i * 37 + 11) % 255 - 127);
-    for (size_t i = 0; i < w.size(); ++i) w[i] = static_cast<int8_t>((i * 53 + 7) % 255 - 127);
+    std::vector<int8_t> x = Int8Values(static_cast<size_t>(s.m) * ldx, 37, 11);
+    std::vector<int8_t> w = Int8Values(static_cast<size_t>(s.n) * ldw, 53, 7);
     std::vector<int32_t> y(static_cast<size_t>(s.m) * ldy, -7);
     const int32_t grid = ((s.m + 7) / 8) * ((s.n + 7) / 8);
     ASSERT_EQ(tcpu_launch_linear_kernel_i8(x.data(), w.data(), y.data(), s.m, s.n, s.k, ldx, ldw,
                                            ldy, grid, 1, 1),
               TCPU_OK);
-    for (int32_t i = 0; i < s.m; ++i) {
-      for (int32_t j = 0; j < ldy; ++j) {
-        int32_t expected = -7;
-        if (j < s.n) {
-          expected = 0;
-          for (int32_t p = 0; p < s.k; ++p) {
-            expected += int32_t{x[static_cast<size_t>(i) * ldx + p]} *
-                        w[static_cast<size_t>(j) * ldw + p];
-          }
-        }
-        ASSERT_EQ(y[static_cast<size_t>(i) * ldy + j], expected)
-            << s.m << "x" << s.n << "x" << s.k << " at " << i << "," << j << " threads "
-            << threads;
-      }
-    }
+    auto w_transposed_at = [&](int32_t p, int32_t j) {
+      return w[static_cast<size_t>(j) * ldw + p];
+    };
+    ExpectExactInt8Product(s, threads, x, ldx, w_transposed_at, y, ldy);
   });
 }
 
