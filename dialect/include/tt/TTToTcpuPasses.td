@@ -63,6 +63,27 @@ def TTVersionMaskedLoops : TTToTcpuPass<"tt-version-masked-loops",
   }];
 }
 
+def TTSplitWideLoops : TTToTcpuPass<"tt-split-wide-loops",
+    "A loop over rows wider than the registers becomes one loop per slice of lanes"> {
+  let description = [{
+    An scf.for whose iter_args are 1-D tensors (layer norm's `_mean += x` over a 256-wide
+    block: 64 NEON registers), or that carries nothing but computes such rows, and whose body
+    works lane by lane (ranges, splats, constants, elementwise ops, tt.addptr, non-volatile
+    tt.load and tt.store) is emitted once per slice of lanes, each slice a loop of its own
+    whose carried rows (carrying nothing: whose widest row) fill at most `carried-registers`
+    128-bit registers. Rows the body takes from outside the loop are rebuilt per slice. Each
+    lane computes what it did, in the same order; only accesses of different lanes are
+    reordered, which Triton does not order either (a GPU runs the lanes on different threads,
+    with no barrier between a load and a store). The loop's results may only feed tt.reduce
+    ops along the row: each slice is reduced after its loop, and the slices' results are
+    combined in lane order by the reduction's combine region.
+  }];
+  let options = [
+    Option<"carriedRegisters", "carried-registers", "int64_t", /*default=*/"8",
+           "128-bit registers a sliced loop's rows may fill">,
+  ];
+}
+
 def TTToTcpuMemory : TTToTcpuPass<"tt-to-tcpu-memory",
     "tt.load / tt.store as vector loads and stores, or gathers where addresses are irregular",
     ["::mlir::LLVM::LLVMDialect"]> {

@@ -23,6 +23,7 @@ bool isTritonModule(ModuleOp module) {
 void buildTritonToTcpuPipeline(OpPassManager& pm) {
   pm.addPass(createTTLoopPointersToOffsets());
   pm.addPass(createTTVersionMaskedLoops());
+  pm.addPass(createTTSplitWideLoops());
   pm.addPass(createTTToTcpuMemory());
   pm.addPass(createTTToTcpuPointers());
   pm.addPass(createTTToTcpuShapes());
@@ -40,8 +41,7 @@ void buildTritonToTcpuPipeline(OpPassManager& pm) {
   pm.addPass(createTcpuSliceRows());
 }
 
-void buildTritonToLlvmPipeline(OpPassManager& pm,
-                               const TcpuEmitTritonLaunchersOptions& launchers) {
+void buildTritonToLlvmPipeline(OpPassManager& pm, const TcpuEmitTritonLaunchersOptions& launchers) {
   buildTritonToTcpuPipeline(pm);
   tcpu::buildTcpuToLlvmPipeline(pm);
   pm.addPass(createTcpuEmitTritonLaunchers(launchers));
