@@ -9,7 +9,8 @@
 module {
   // CHECK-LABEL: tt.func public @copy(
   // CHECK-NOT: scf.for
-  // CHECK: %[[IN:[0-9]+]] = llvm.inttoptr %{{.*}} : i64 to !llvm.ptr
+  // CHECK: %[[FIRST:[0-9]+]] = tt.addptr %arg0, %{{[0-9]+}} : !tt.ptr<f32>, i32
+  // CHECK: %[[IN:[0-9]+]] = builtin.unrealized_conversion_cast %[[FIRST]] : !tt.ptr<f32> to !llvm.ptr
   // CHECK: %[[V:[0-9]+]] = llvm.load %[[IN]] {alignment = 4 : i64} : !llvm.ptr -> vector<8xf32>
   // CHECK-NOT: scf.for
   // CHECK: llvm.store %[[V]], %{{.*}} {alignment = 4 : i64} : vector<8xf32>, !llvm.ptr
@@ -101,10 +102,10 @@ module {
   // fit i32). When some lane is off, the lanes that are on are copied lane by lane into a
   // stack buffer (allocated once, in the entry block) and the vector load reads the buffer:
   // one select of the address, so the load stays where its value is used. Masked-off lanes
-  // are never read or written.
+  // are never read or written. The run's first address and each lane's mask bit are scalars
+  // (block_start + lane < n), so the mask vector is never built.
   // CHECK-LABEL: tt.func public @masked(
   // CHECK: %[[BUFFER:[0-9]+]] = llvm.alloca %{{.*}} x f32 {alignment = 16 : i64}
-  // CHECK: %[[MASK:[0-9]+]] = builtin.unrealized_conversion_cast %{{.*}} : tensor<16xi1> to vector<16xi1>
   // CHECK: %[[START:[0-9]+]] = arith.extsi %{{.*}} : i32 to i64
   // CHECK: %[[LAST:[0-9]+]] = arith.addi %c15_i64, %[[START]] : i64
   // CHECK: %[[N:[0-9]+]] = arith.extsi %arg2 : i32 to i64
@@ -113,10 +114,18 @@ module {
   // CHECK: %[[ALL:[0-9]+]] = arith.andi %[[BELOW]], %[[FITS]] : i1
   // CHECK: %[[SOME_OFF:[0-9]+]] = arith.xori %[[ALL]], %{{.*}} : i1
   // CHECK: scf.if %[[SOME_OFF]] {
-  // CHECK:   scf.for
-  // CHECK:     %[[ON:[0-9]+]] = vector.extract %[[MASK]][%{{.*}}] : i1 from vector<16xi1>
-  // CHECK:     scf.if %[[ON]] -> (vector<16xf32>) {
-  // CHECK:       llvm.load %{{.*}} : !llvm.ptr -> f32
+  // CHECK:   %[[FIRST_ADDR:[0-9]+]] = tt.addptr %arg0, %{{[0-9]+}} : !tt.ptr<f32>, i32
+  // CHECK:   %[[PART_FITS:[0-9]+]] = arith.andi %{{[0-9]+}}, %{{[0-9]+}} : i1
+  // CHECK:   %[[PART_ON:[0-9]+]] = arith.andi %{{[0-9]+}}, %[[PART_FITS]] : i1
+  // CHECK:   scf.if %[[PART_ON]] -> (vector<16xf32>) {
+  // CHECK:   } else {
+  // CHECK:     scf.for %[[LANE:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+  // CHECK:       %[[L:[0-9]+]] = arith.index_cast %[[LANE]] : index to i32
+  // CHECK:       %[[I:[0-9]+]] = arith.addi %{{.*}}, %[[L]] : i32
+  // CHECK:       %[[AT:[0-9]+]] = arith.addi %{{[0-9]+}}, %[[I]] : i32
+  // CHECK:       %[[ON:[0-9]+]] = arith.cmpi slt, %[[AT]], %arg2 : i32
+  // CHECK:       scf.if %[[ON]] -> (vector<16xf32>) {
+  // CHECK:         llvm.load %{{.*}} : !llvm.ptr -> f32
   // CHECK:   %[[PLACE:[0-9]+]] = llvm.getelementptr %[[BUFFER]][%{{.*}}]
   // CHECK:   llvm.store %{{.*}}, %[[PLACE]] {alignment = 4 : i64} : vector<16xf32>, !llvm.ptr
   // CHECK: }

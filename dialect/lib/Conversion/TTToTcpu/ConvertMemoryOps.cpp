@@ -15,6 +15,7 @@
 // predicated ones: not done yet.)
 #include <numeric>
 
+#include "LaneValues.h"
 #include "MaskBounds.h"
 #include "TypeConverter.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -98,9 +99,68 @@ Value LaneOfRun(OpBuilder& b, Location loc, Value first, Type element, Value lan
   return b.create<LLVM::GEPOp>(loc, first.getType(), MemoryType(element), first, ValueRange{index});
 }
 
+// The mask of lanes [offset, offset + width) of the row at `position`: that slice of the
+// converted mask vector, or, when the TTIR mask compares index ranges with bounds, scalars
+// built from the TTIR mask itself (MaskBounds.h, LaneValues.h), so that a partial tile never
+// builds the mask vector (LLVM would hoist it, constants and all, out of the loop). Null when
+// there is no mask.
+class RunMask {
+ public:
+  RunMask() = default;
+  static RunMask OfVector(Value vector) {
+    RunMask mask;
+    mask.vector_ = vector;
+    return mask;
+  }
+  static RunMask OfScalars(Value tt_mask, ArrayRef<int64_t> position, int64_t offset,
+                           int64_t width) {
+    RunMask mask;
+    mask.tt_mask_ = tt_mask;
+    mask.position_.assign(position.begin(), position.end());
+    mask.offset_ = offset;
+    mask.width_ = width;
+    return mask;
+  }
+  // Whether a TTIR mask is taken as scalars: a row's (a tile of several rows keeps the vector,
+  // whose per-row tests measured slower on the int8 linear layer).
+  static bool Scalar(Value tt_mask) {
+    return cast<RankedTensorType>(tt_mask.getType()).getRank() == 1 && hasScalarAllOn(tt_mask) &&
+           hasLaneValues(tt_mask);
+  }
+
+  explicit operator bool() const { return vector_ || tt_mask_; }
+
+  Value AllOn(OpBuilder& b, Location loc) const {
+    if (vector_) return b.create<vector::ReductionOp>(loc, vector::CombiningKind::AND, vector_);
+    return buildScalarAllOn(b, loc, tt_mask_, position_, offset_, offset_ + width_ - 1);
+  }
+
+  // Lane `lane` (an index) of the run.
+  Value Lane(OpBuilder& b, Location loc, Value lane) const {
+    if (vector_) return b.create<vector::ExtractOp>(loc, vector_, lane);
+    SmallVector<Value> coordinates;
+    for (int64_t coordinate : position_) {
+      coordinates.push_back(b.create<arith::ConstantIntOp>(loc, coordinate, 32));
+    }
+    Value last = b.create<arith::IndexCastOp>(loc, b.getI32Type(), lane);
+    if (offset_ != 0) {
+      last = b.create<arith::AddIOp>(loc, last, b.create<arith::ConstantIntOp>(loc, offset_, 32));
+    }
+    coordinates.push_back(last);
+    return buildLaneValue(b, loc, tt_mask_, coordinates);
+  }
+
+ private:
+  Value vector_;
+  Value tt_mask_;
+  SmallVector<int64_t> position_;
+  int64_t offset_ = 0;
+  int64_t width_ = 0;
+};
+
 // Lane by lane, each access only if its mask lane is on.
-Value GatherRow(OpBuilder& b, Location loc, LanePointer pointer_of, VectorType type, Value mask,
-                Value other) {
+Value GatherRow(OpBuilder& b, Location loc, LanePointer pointer_of, VectorType type,
+                const RunMask& mask, Value other) {
   int64_t width = type.getDimSize(0);
   Value lower = b.create<arith::ConstantIndexOp>(loc, 0);
   Value upper = b.create<arith::ConstantIndexOp>(loc, width);
@@ -117,9 +177,8 @@ Value GatherRow(OpBuilder& b, Location loc, LanePointer pointer_of, VectorType t
         if (!mask) {
           updated = load(body, l);
         } else {
-          Value on = body.create<vector::ExtractOp>(l, mask, lane);
           updated = body.create<scf::IfOp>(
-                            l, on,
+                            l, mask.Lane(body, l, lane),
                             [&](OpBuilder& then, Location il) {
                               then.create<scf::YieldOp>(il, load(then, il));
                             },
@@ -133,7 +192,8 @@ Value GatherRow(OpBuilder& b, Location loc, LanePointer pointer_of, VectorType t
   return loop.getResult(0);
 }
 
-void ScatterRow(OpBuilder& b, Location loc, LanePointer pointer_of, Value value, Value mask) {
+void ScatterRow(OpBuilder& b, Location loc, LanePointer pointer_of, Value value,
+                const RunMask& mask) {
   int64_t width = cast<VectorType>(value.getType()).getDimSize(0);
   Value lower = b.create<arith::ConstantIndexOp>(loc, 0);
   Value upper = b.create<arith::ConstantIndexOp>(loc, width);
@@ -147,11 +207,11 @@ void ScatterRow(OpBuilder& b, Location loc, LanePointer pointer_of, Value value,
                          if (!mask) {
                            store(body, l);
                          } else {
-                           Value on = body.create<vector::ExtractOp>(l, mask, lane);
-                           body.create<scf::IfOp>(l, on, [&](OpBuilder& then, Location il) {
-                             store(then, il);
-                             then.create<scf::YieldOp>(il);
-                           });
+                           body.create<scf::IfOp>(l, mask.Lane(body, l, lane),
+                                                  [&](OpBuilder& then, Location il) {
+                                                    store(then, il);
+                                                    then.create<scf::YieldOp>(il);
+                                                  });
                          }
                          body.create<scf::YieldOp>(l);
                        });
@@ -160,14 +220,14 @@ void ScatterRow(OpBuilder& b, Location loc, LanePointer pointer_of, Value value,
 // One run of consecutive elements from `pointer`, under `mask` (null: all lanes), other lanes
 // taking `other`. All lanes on: one vector load. Otherwise lane by lane: NEON has no masked
 // load, and this keeps the code small.
-Value LoadRun(OpBuilder& b, Location loc, Value pointer, VectorType type, Value mask, Value other) {
+Value LoadRun(OpBuilder& b, Location loc, Value pointer, VectorType type, const RunMask& mask,
+              Value other) {
   if (!mask) return LoadValue(b, loc, pointer, type);
   auto lane_pointer = [&](OpBuilder& inner, Location l, Value lane) {
     return LaneOfRun(inner, l, pointer, type.getElementType(), lane);
   };
-  Value all_on = b.create<vector::ReductionOp>(loc, vector::CombiningKind::AND, mask);
   auto branch = b.create<scf::IfOp>(
-      loc, all_on,
+      loc, mask.AllOn(b, loc),
       [&](OpBuilder& then, Location l) {
         then.create<scf::YieldOp>(l, LoadValue(then, l, pointer, type));
       },
@@ -177,15 +237,14 @@ Value LoadRun(OpBuilder& b, Location loc, Value pointer, VectorType type, Value 
   return branch.getResult(0);
 }
 
-void StoreRun(OpBuilder& b, Location loc, Value pointer, Value value, Value mask) {
+void StoreRun(OpBuilder& b, Location loc, Value pointer, Value value, const RunMask& mask) {
   if (!mask) return StoreValue(b, loc, pointer, value);
   Type element = cast<VectorType>(value.getType()).getElementType();
   auto lane_pointer = [&](OpBuilder& inner, Location l, Value lane) {
     return LaneOfRun(inner, l, pointer, element, lane);
   };
-  Value all_on = b.create<vector::ReductionOp>(loc, vector::CombiningKind::AND, mask);
   b.create<scf::IfOp>(
-      loc, all_on,
+      loc, mask.AllOn(b, loc),
       [&](OpBuilder& then, Location l) {
         StoreValue(then, l, pointer, value);
         then.create<scf::YieldOp>(l);
@@ -274,6 +333,32 @@ Value EntryBuffer(OpBuilder& b, Operation* op, Type element, int64_t elements) {
                                   /*alignment=*/16);
 }
 
+// The mask of lanes [offset, offset + width) of the row at `position` whose converted mask is
+// `row_mask` (null: no mask).
+RunMask MaskOfRun(OpBuilder& b, Location loc, Value tt_mask, Value row_mask,
+                  ArrayRef<int64_t> position, int64_t offset, int64_t width) {
+  if (!row_mask) return {};
+  if (RunMask::Scalar(tt_mask)) return RunMask::OfScalars(tt_mask, position, offset, width);
+  return RunMask::OfVector(Slice(b, loc, row_mask, offset, width));
+}
+
+// The first element of a run at `offset` of a 1-D tensor of pointers: from the scalars that
+// define the tensor when its lanes are index arithmetic (LaneValues.h), else extracted from the
+// converted address vector. (A tile of several rows keeps the vector: its rows' addresses
+// held in general registers spilled, measured on the int8 matmul.)
+Value RunStart(OpBuilder& b, Location loc, Value tt_pointers, Value addresses, int64_t offset) {
+  if (cast<RankedTensorType>(tt_pointers.getType()).getRank() == 1 && hasLaneValues(tt_pointers)) {
+    Value lane = b.create<arith::ConstantIntOp>(loc, offset, 32);
+    if (Value pointer = buildLaneValue(b, loc, tt_pointers, {lane})) {
+      return b
+          .create<UnrealizedConversionCastOp>(loc, LLVM::LLVMPointerType::get(b.getContext()),
+                                              pointer)
+          .getResult(0);
+    }
+  }
+  return AddressToPointer(b, loc, b.create<vector::ExtractOp>(loc, addresses, offset));
+}
+
 // The element of a 0-D vector; anything else (a scalar, or null) as it is.
 Value Scalar(OpBuilder& b, Location loc, Value value) {
   auto type = value ? dyn_cast<VectorType>(value.getType()) : VectorType();
@@ -339,7 +424,7 @@ struct LoadConversion : OpConversionPattern<LoadOp> {
     // in `copy` (row i's run at offset o at element i * width + o).
     Value copy, copied;
     auto run_pointer = [&](OpBuilder& b, Value addresses, size_t row, int64_t offset) {
-      Value pointer = AddressToPointer(b, loc, b.create<vector::ExtractOp>(loc, addresses, offset));
+      Value pointer = RunStart(b, loc, op.getPtr(), addresses, offset);
       if (!copy) return pointer;
       Value index = b.create<LLVM::ConstantOp>(loc, b.getI64Type(),
                                                static_cast<int64_t>(row) * width + offset);
@@ -358,13 +443,14 @@ struct LoadConversion : OpConversionPattern<LoadOp> {
           auto lane_pointer = [&](OpBuilder& inner, Location l, Value lane) {
             return LaneOfAddresses(inner, l, addresses, lane);
           };
-          row = GatherRow(b, loc, lane_pointer, row_type, mask, other_row);
+          row = GatherRow(b, loc, lane_pointer, row_type,
+                          MaskOfRun(b, loc, op.getMask(), mask, position, 0, width), other_row);
         } else {
           row = Zeros(b, loc, row_type);
           for (int64_t offset = 0; offset < width; offset += run) {
-            Value loaded =
-                LoadRun(b, loc, run_pointer(b, addresses, row_index, offset), run_type,
-                        Slice(b, loc, mask, offset, run), Slice(b, loc, other_row, offset, run));
+            Value loaded = LoadRun(b, loc, run_pointer(b, addresses, row_index, offset), run_type,
+                                   MaskOfRun(b, loc, op.getMask(), mask, position, offset, run),
+                                   Slice(b, loc, other_row, offset, run));
             row = run == width
                       ? loaded
                       : b.create<vector::InsertStridedSliceOp>(
@@ -449,13 +535,14 @@ struct StoreConversion : OpConversionPattern<StoreOp> {
           auto lane_pointer = [&](OpBuilder& inner, Location l, Value lane) {
             return LaneOfAddresses(inner, l, addresses, lane);
           };
-          ScatterRow(b, loc, lane_pointer, values, mask);
+          ScatterRow(b, loc, lane_pointer, values,
+                     MaskOfRun(b, loc, op.getMask(), mask, position, 0, width));
           continue;
         }
         for (int64_t offset = 0; offset < width; offset += run) {
-          Value address = b.create<vector::ExtractOp>(loc, addresses, offset);
-          StoreRun(b, loc, AddressToPointer(b, loc, address), Slice(b, loc, values, offset, run),
-                   Slice(b, loc, mask, offset, run));
+          StoreRun(b, loc, RunStart(b, loc, op.getPtr(), addresses, offset),
+                   Slice(b, loc, values, offset, run),
+                   MaskOfRun(b, loc, op.getMask(), mask, position, offset, run));
         }
       }
     };

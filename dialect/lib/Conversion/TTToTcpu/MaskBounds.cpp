@@ -73,18 +73,44 @@ std::optional<int64_t> ConstantScalar(Value scalar) {
   return value.getValue().getSExtValue();
 }
 
-std::optional<Interval> IntervalOf(Value value);
+// The lanes in question: per dimension, the first and last position (empty: every lane).
+using Box = SmallVector<std::pair<int64_t, int64_t>>;
+
+// The box of a broadcast's source: its size-1 dimensions read position 0.
+Box SourceBox(BroadcastOp broadcast, const Box& box) {
+  if (box.empty()) return box;
+  Box source = box;
+  auto type = cast<RankedTensorType>(broadcast.getSrc().getType());
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    if (type.getDimSize(d) == 1) source[d] = {0, 0};
+  }
+  return source;
+}
+
+// The box of an expand_dims' source: the new dimension dropped.
+Box SourceBox(ExpandDimsOp expand, const Box& box) {
+  if (box.empty()) return box;
+  Box source = box;
+  source.erase(source.begin() + expand.getAxis());
+  return source;
+}
+
+std::optional<Interval> IntervalOf(Value value, const Box& box);
 
 std::optional<Interval> Checked(std::optional<Interval> interval) {
   if (!interval || !Small(interval->low) || !Small(interval->high)) return std::nullopt;
   return interval;
 }
 
-std::optional<Interval> IntervalOfOp(Value value) {
+std::optional<Interval> IntervalOfOp(Value value, const Box& box) {
   Operation* op = value.getDefiningOp();
   if (!op) return std::nullopt;
   if (auto range = dyn_cast<MakeRangeOp>(op)) {
     if (range.getEnd() <= range.getStart()) return std::nullopt;
+    if (!box.empty()) {
+      return Interval{{range.getStart() + box[0].first, {}},
+                      {range.getStart() + box[0].second, {}}};
+    }
     return Interval{{range.getStart(), {}}, {int64_t{range.getEnd()} - 1, {}}};
   }
   if (auto splat = dyn_cast<SplatOp>(op)) {
@@ -96,8 +122,12 @@ std::optional<Interval> IntervalOfOp(Value value) {
     Affine exact{0, {{scalar, 1}}};
     return Interval{exact, exact};
   }
-  if (auto broadcast = dyn_cast<BroadcastOp>(op)) return IntervalOf(broadcast.getSrc());
-  if (auto expand = dyn_cast<ExpandDimsOp>(op)) return IntervalOf(expand.getSrc());
+  if (auto broadcast = dyn_cast<BroadcastOp>(op)) {
+    return IntervalOf(broadcast.getSrc(), SourceBox(broadcast, box));
+  }
+  if (auto expand = dyn_cast<ExpandDimsOp>(op)) {
+    return IntervalOf(expand.getSrc(), SourceBox(expand, box));
+  }
   if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
     auto elements = dyn_cast<DenseIntElementsAttr>(constant.getValue());
     if (!elements || elements.empty()) return std::nullopt;
@@ -109,8 +139,8 @@ std::optional<Interval> IntervalOfOp(Value value) {
     return Interval{{low, {}}, {high, {}}};
   }
   if (!isa<arith::AddIOp, arith::SubIOp, arith::MulIOp>(op)) return std::nullopt;
-  std::optional<Interval> lhs = IntervalOf(op->getOperand(0));
-  std::optional<Interval> rhs = IntervalOf(op->getOperand(1));
+  std::optional<Interval> lhs = IntervalOf(op->getOperand(0), box);
+  std::optional<Interval> rhs = IntervalOf(op->getOperand(1), box);
   if (!lhs || !rhs) return std::nullopt;
   if (isa<arith::AddIOp>(op)) return Interval{lhs->low.Plus(rhs->low), lhs->high.Plus(rhs->high)};
   if (isa<arith::SubIOp>(op)) {
@@ -134,10 +164,10 @@ std::optional<Interval> IntervalOfOp(Value value) {
   return Interval{other->high.Scaled(c), other->low.Scaled(c)};
 }
 
-std::optional<Interval> IntervalOf(Value value) {
+std::optional<Interval> IntervalOf(Value value, const Box& box) {
   auto type = dyn_cast<RankedTensorType>(value.getType());
   if (!type || !type.getElementType().isInteger(32)) return std::nullopt;
-  return Checked(IntervalOfOp(value));
+  return Checked(IntervalOfOp(value, box));
 }
 
 class ConditionBuilder {
@@ -213,23 +243,27 @@ bool Analysable(Value mask) {
     case arith::CmpIPredicate::sle:
     case arith::CmpIPredicate::sgt:
     case arith::CmpIPredicate::sge:
-      return IntervalOf(compare.getLhs()) && IntervalOf(compare.getRhs());
+      return IntervalOf(compare.getLhs(), {}) && IntervalOf(compare.getRhs(), {});
     default:
       return false;
   }
 }
 
-Value Build(ConditionBuilder& builder, Value mask) {
+Value Build(ConditionBuilder& builder, Value mask, const Box& box) {
   Operation* op = mask.getDefiningOp();
   if (auto splat = dyn_cast<SplatOp>(op)) return splat.getSrc();
-  if (auto broadcast = dyn_cast<BroadcastOp>(op)) return Build(builder, broadcast.getSrc());
-  if (auto expand = dyn_cast<ExpandDimsOp>(op)) return Build(builder, expand.getSrc());
+  if (auto broadcast = dyn_cast<BroadcastOp>(op)) {
+    return Build(builder, broadcast.getSrc(), SourceBox(broadcast, box));
+  }
+  if (auto expand = dyn_cast<ExpandDimsOp>(op)) {
+    return Build(builder, expand.getSrc(), SourceBox(expand, box));
+  }
   if (auto both = dyn_cast<arith::AndIOp>(op)) {
-    return builder.And(Build(builder, both.getLhs()), Build(builder, both.getRhs()));
+    return builder.And(Build(builder, both.getLhs(), box), Build(builder, both.getRhs(), box));
   }
   if (isa<arith::ConstantOp>(op)) return builder.True();
   auto compare = cast<arith::CmpIOp>(op);
-  Interval lhs = *IntervalOf(compare.getLhs()), rhs = *IntervalOf(compare.getRhs());
+  Interval lhs = *IntervalOf(compare.getLhs(), box), rhs = *IntervalOf(compare.getRhs(), box);
   Value holds;
   switch (compare.getPredicate()) {
     case arith::CmpIPredicate::slt:
@@ -253,7 +287,16 @@ bool hasScalarAllOn(Value mask) { return mask && Analysable(mask); }
 
 Value buildScalarAllOn(OpBuilder& b, Location loc, Value mask) {
   ConditionBuilder builder(b, loc);
-  return Build(builder, mask);
+  return Build(builder, mask, {});
+}
+
+Value buildScalarAllOn(OpBuilder& b, Location loc, Value mask, ArrayRef<int64_t> position,
+                       int64_t first, int64_t last) {
+  Box box;
+  for (int64_t coordinate : position) box.push_back({coordinate, coordinate});
+  box.push_back({first, last});
+  ConditionBuilder builder(b, loc);
+  return Build(builder, mask, box);
 }
 
 }  // namespace mlir::tt

@@ -19,6 +19,11 @@ bool hasScalarAllOn(Value mask);
 // built at `b`'s insertion point from the scalars the mask's splats take.
 Value buildScalarAllOn(OpBuilder& b, Location loc, Value mask);
 
+// The same test for the lanes [first, last] of the row at `position` (the leading
+// dimensions' coordinates) only: a run of a partial tile.
+Value buildScalarAllOn(OpBuilder& b, Location loc, Value mask, ArrayRef<int64_t> position,
+                       int64_t first, int64_t last);
+
 }  // namespace mlir::tt
 
 #endif  // TCPU_DIALECT_LIB_CONVERSION_TTTOTCPU_MASKBOUNDS_H_
