@@ -1,8 +1,10 @@
-// --tcpu-hoist-mmla-layouts: an scf.for accumulator that every iteration rearranges into SMMLA
+// --tcpu-hoist-mmla-layouts: a loop accumulator that every iteration rearranges into SMMLA
 // blocks (tcpu.to_mmla_blocks) and back (tcpu.from_mmla_blocks at the yield) is carried in
 // blocks instead; the two conversions run once, before and after the loop. Inner loops go
-// first, so a K loop nested in another loop hands its blocks outwards. A loop body versioned
-// by tt-version-masked-loops yields the blocks from both branches of its scf.if.
+// first, so a K loop nested in another loop hands its blocks outwards. Loops are scf.for (its
+// body possibly versioned per iteration by tt-version-masked-loops: both branches of the
+// scf.if convert back) and the do-while scf.while of unmasked iterations that the same pass
+// puts before a K loop.
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -16,36 +18,74 @@ namespace mlir::tcpu {
 
 namespace {
 
-// The conversions of iteration argument `index` when they can move out of `loop`: every use
-// of the argument converts it to blocks with one stride, and the yield converts back, itself
-// or in both branches of the scf.if that yields the value (a versioned loop body).
-struct LoopLayout {
+// A value a loop carries from one iteration to the next.
+struct Carried {
+  OpOperand* init;                         // its value before the loop
+  BlockArgument argument;                  // where the body reads it
+  OpOperand* yielded;                      // the terminator operand giving the next value
+  std::optional<BlockArgument> forwarded;  // scf.while: the region that only forwards it
+  OpResult result;                         // the loop's result
+};
+
+SmallVector<Carried> CarriedValues(scf::ForOp loop) {
+  SmallVector<Carried> values;
+  Operation* yield = loop.getBody()->getTerminator();
+  for (unsigned i = 0; i < loop.getNumRegionIterArgs(); ++i) {
+    values.push_back({&loop.getInitArgsMutable()[i], loop.getRegionIterArg(i),
+                      &yield->getOpOperand(i), std::nullopt, loop->getResult(i)});
+  }
+  return values;
+}
+
+// The values of an scf.while whose body is its condition region (a do-while): the condition
+// passes the next values, and the other region forwards them unchanged.
+SmallVector<Carried> CarriedValues(scf::WhileOp loop) {
+  SmallVector<Carried> values;
+  Block* before = loop.getBeforeBody();
+  Block* after = loop.getAfterBody();
+  Operation* forward = after->getTerminator();
+  if (!llvm::equal(forward->getOperands(), after->getArguments()) ||
+      before->getNumArguments() != after->getNumArguments()) {
+    return values;
+  }
+  scf::ConditionOp condition = loop.getConditionOp();
+  for (unsigned i = 0; i < before->getNumArguments(); ++i) {
+    values.push_back({&loop.getInitsMutable()[i], before->getArgument(i),
+                      &condition.getArgsMutable()[i], after->getArgument(i), loop->getResult(i)});
+  }
+  return values;
+}
+
+// The conversions of `value` when they can move out of its loop: every use in the body
+// converts it to blocks with one stride, the yield converts back (itself, or in both branches
+// of the scf.if whose result it yields: a body versioned per iteration), and (scf.while) the
+// other region only forwards it.
+struct Layout {
   SmallVector<ToMmlaBlocksOp> to_blocks;
   SmallVector<FromMmlaBlocksOp> from_blocks;
-  scf::IfOp branch;  // the if whose result `branch_result` the loop yields, or null
+  scf::IfOp branch;  // the if whose result `branch_result` is yielded, or null
   unsigned branch_result = 0;
 };
 
-std::optional<LoopLayout> FindLoopLayout(scf::ForOp loop, unsigned index) {
-  BlockArgument argument = loop.getRegionIterArg(index);
-  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
-  Value yielded = yield.getOperand(index);
-  LoopLayout layout;
+std::optional<Layout> FindLayout(const Carried& value) {
+  Layout layout;
+  Value yielded = value.yielded->get();
   if (auto from_blocks = yielded.getDefiningOp<FromMmlaBlocksOp>()) {
     layout.from_blocks.push_back(from_blocks);
   } else if (auto branch = yielded.getDefiningOp<scf::IfOp>()) {
     unsigned result = cast<OpResult>(yielded).getResultNumber();
     for (Region* region : {&branch.getThenRegion(), &branch.getElseRegion()}) {
       if (region->empty()) return std::nullopt;
-      auto branch_yield = cast<scf::YieldOp>(region->front().getTerminator());
-      auto from_blocks = branch_yield.getOperand(result).getDefiningOp<FromMmlaBlocksOp>();
+      Value branch_yielded = region->front().getTerminator()->getOperand(result);
+      auto from_blocks = branch_yielded.getDefiningOp<FromMmlaBlocksOp>();
       if (!from_blocks) return std::nullopt;
       layout.from_blocks.push_back(from_blocks);
     }
     layout.branch = branch;
     layout.branch_result = result;
   }
-  if (layout.from_blocks.empty() || argument.use_empty()) return std::nullopt;
+  if (layout.from_blocks.empty() || value.argument.use_empty()) return std::nullopt;
+  if (value.forwarded && !value.forwarded->hasOneUse()) return std::nullopt;
   FromMmlaBlocksOp model = layout.from_blocks.front();
   for (FromMmlaBlocksOp from_blocks : layout.from_blocks) {
     if (from_blocks.getColumnStride() != model.getColumnStride() ||
@@ -53,7 +93,7 @@ std::optional<LoopLayout> FindLoopLayout(scf::ForOp loop, unsigned index) {
       return std::nullopt;
     }
   }
-  for (Operation* user : argument.getUsers()) {
+  for (Operation* user : value.argument.getUsers()) {
     auto to_blocks = dyn_cast<ToMmlaBlocksOp>(user);
     if (!to_blocks || to_blocks.getColumnStride() != model.getColumnStride() ||
         to_blocks.getResult().getType() != model.getSource().getType()) {
@@ -64,55 +104,52 @@ std::optional<LoopLayout> FindLoopLayout(scf::ForOp loop, unsigned index) {
   return layout;
 }
 
-void CarryBlocks(scf::ForOp loop, unsigned index, LoopLayout layout) {
+void CarryBlocks(Operation* loop, Carried value, const Layout& layout) {
   FromMmlaBlocksOp model = layout.from_blocks.front();
   IntegerAttr stride = model.getColumnStrideAttr();
   VectorType blocks = model.getSource().getType();
-  Location loc = loop.getLoc();
+  Location loc = loop->getLoc();
 
   OpBuilder before(loop);
-  OpOperand& init = loop.getInitArgsMutable()[index];
-  init.set(before.create<ToMmlaBlocksOp>(loc, blocks, init.get(), stride));
-
-  BlockArgument argument = loop.getRegionIterArg(index);
-  argument.setType(blocks);
+  value.init->set(before.create<ToMmlaBlocksOp>(loc, blocks, value.init->get(), stride));
+  value.argument.setType(blocks);
+  if (value.forwarded) value.forwarded->setType(blocks);
   for (ToMmlaBlocksOp to_blocks : layout.to_blocks) {
-    to_blocks.getResult().replaceAllUsesWith(argument);
+    to_blocks.getResult().replaceAllUsesWith(value.argument);
     to_blocks->erase();
   }
   // The blocks themselves are yielded (by the branches, and the if's result is blocks).
   for (FromMmlaBlocksOp from_blocks : layout.from_blocks) {
-    Operation* yield = from_blocks->getBlock()->getTerminator();
-    for (OpOperand& operand : yield->getOpOperands()) {
+    for (OpOperand& operand : from_blocks->getBlock()->getTerminator()->getOpOperands()) {
       if (operand.get() == from_blocks.getResult()) operand.set(from_blocks.getSource());
     }
   }
   if (layout.branch) layout.branch->getResult(layout.branch_result).setType(blocks);
-  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
-  if (!layout.branch) yield->setOperand(index, model.getSource());
   for (FromMmlaBlocksOp from_blocks : layout.from_blocks) {
     if (from_blocks->use_empty()) from_blocks->erase();
   }
 
-  Value result = loop.getResult(index);
-  Type rows = result.getType();
-  result.setType(blocks);
+  Type rows = value.result.getType();
+  value.result.setType(blocks);
   OpBuilder after(loop->getContext());
   after.setInsertionPointAfter(loop);
-  auto back = after.create<FromMmlaBlocksOp>(loc, rows, result, stride);
-  result.replaceAllUsesExcept(back, back);
+  auto back = after.create<FromMmlaBlocksOp>(loc, rows, value.result, stride);
+  value.result.replaceAllUsesExcept(back, back);
+}
+
+void HoistLayouts(Operation* loop, ArrayRef<Carried> values) {
+  for (Carried value : values) {
+    if (std::optional<Layout> layout = FindLayout(value)) CarryBlocks(loop, value, *layout);
+  }
 }
 
 class HoistMmlaLayoutsPass : public impl::TcpuHoistMmlaLayoutsBase<HoistMmlaLayoutsPass> {
  public:
   void runOnOperation() override {
     // walk() visits nested loops before the loops holding them.
-    getOperation().walk([](scf::ForOp loop) {
-      for (unsigned index = 0; index < loop.getNumRegionIterArgs(); ++index) {
-        if (std::optional<LoopLayout> layout = FindLoopLayout(loop, index)) {
-          CarryBlocks(loop, index, *layout);
-        }
-      }
+    getOperation().walk([](Operation* op) {
+      if (auto loop = dyn_cast<scf::ForOp>(op)) HoistLayouts(loop, CarriedValues(loop));
+      if (auto loop = dyn_cast<scf::WhileOp>(op)) HoistLayouts(loop, CarriedValues(loop));
     });
   }
 };

@@ -1,7 +1,9 @@
 // tcpu-hoist-mmla-layouts: a loop accumulator converted to SMMLA blocks at the top of the
 // body and back at the yield is carried in blocks; the conversions run once, before and after
 // the loop, also when both branches of an scf.if (a body versioned by tt-version-masked-loops)
-// convert back. An accumulator the body also reads in rows keeps its conversions.
+// convert back, and through the do-while scf.while of unmasked iterations that the same pass
+// splits off (its body is the condition region, the other region forwards). An accumulator
+// the body also reads in rows keeps its conversions.
 // RUN: tcpu-opt %s --tcpu-hoist-mmla-layouts | FileCheck %s
 
 module {
@@ -79,5 +81,33 @@ module {
       scf.yield %v : vector<4x16xi32>
     }
     return %r : vector<4x16xi32>
+  }
+
+  // CHECK-LABEL: func.func @do_while(
+  // CHECK: %[[IN:[0-9]+]] = tcpu.to_mmla_blocks %{{.*}} {column_stride = 8 : i64} : vector<4x16xi32> to vector<2x8x4xi32>
+  // CHECK: %[[LOOP:[0-9]+]]:2 = scf.while (%{{.*}} = %{{.*}}, %[[ACC:.*]] = %[[IN]]) : (index, vector<2x8x4xi32>) -> (index, vector<2x8x4xi32>)
+  // CHECK-NOT: mmla_blocks
+  // CHECK: vector.extract %[[ACC]][0, 0]
+  // CHECK: scf.condition(%{{[0-9]+}}) %{{[0-9]+}}, %{{[0-9]+}} : index, vector<2x8x4xi32>
+  // CHECK: } do {
+  // CHECK: ^bb0(%{{.*}}: index, %{{.*}}: vector<2x8x4xi32>):
+  // CHECK: tcpu.from_mmla_blocks %[[LOOP]]#1 {column_stride = 8 : i64} : vector<2x8x4xi32> to vector<4x16xi32>
+  func.func @do_while(%c: vector<4x16xi32>, %a: vector<16xi8>, %n: index) -> vector<4x16xi32> {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %r:2 = scf.while (%i = %c0, %acc = %c) : (index, vector<4x16xi32>) -> (index, vector<4x16xi32>) {
+      %blocks = tcpu.to_mmla_blocks %acc {column_stride = 8 : i64} : vector<4x16xi32> to vector<2x8x4xi32>
+      %b = vector.extract %blocks[0, 0] : vector<4xi32> from vector<2x8x4xi32>
+      %s = tcpu.smmla %b, %a, %a : vector<16xi8> into vector<4xi32>
+      %nb = vector.insert %s, %blocks [0, 0] : vector<4xi32> into vector<2x8x4xi32>
+      %back = tcpu.from_mmla_blocks %nb {column_stride = 8 : i64} : vector<2x8x4xi32> to vector<4x16xi32>
+      %next = arith.addi %i, %c1 : index
+      %go = arith.cmpi slt, %next, %n : index
+      scf.condition(%go) %next, %back : index, vector<4x16xi32>
+    } do {
+    ^bb0(%j: index, %v: vector<4x16xi32>):
+      scf.yield %j, %v : index, vector<4x16xi32>
+    }
+    return %r#1 : vector<4x16xi32>
   }
 }

@@ -1,22 +1,34 @@
 // tt-version-masked-loops: a K loop (it holds a tt.dot) whose loads have range-versus-bound
-// masks runs its body twice over: unmasked when the scalar test says every mask is on, the
-// original otherwise. The mask computations move above the first load so the test can be
-// built there. A loop without a dot is left alone.
+// masks runs unmasked while the scalar test says every mask is on. An accumulator that fits
+// the registers (16 of them) gets a loop of its own for those iterations, a do-while guarded by
+// the first iteration's test, and the original loop finishes from where it stopped; a larger
+// one (in memory either way) has its body versioned per iteration instead. A loop without a
+// dot is left alone.
 // RUN: tcpu-opt %s --tt-version-masked-loops | FileCheck %s
 
 module {
   // CHECK-LABEL: tt.func @k_loop(
-  // CHECK: scf.for
-  // CHECK: %[[MASK:[0-9]+]] = arith.cmpi slt, %{{.*}}, %{{.*}} : tensor<1x8xi32>
-  // CHECK: %[[ON:[0-9]+]] = arith.cmpi slt, %c7_i64, %{{.*}} : i64
-  // CHECK: %[[DOT:[0-9]+]] = scf.if %{{[0-9]+}} -> (tensor<2x2xi32>) {
-  // CHECK:   %[[A:[0-9]+]] = tt.load %{{[0-9]+}} : tensor<2x8x!tt.ptr<i8>>
-  // CHECK:   tt.dot %[[A]]
+  // CHECK: %[[FIRST:[0-9]+]] = arith.andi %{{[0-9]+}}, %{{[0-9]+}} : i1
+  // CHECK: %[[SPLIT:[0-9]+]]:2 = scf.if %[[FIRST]] -> (i32, tensor<2x2xi32>) {
+  // CHECK:   %[[LOOP:[0-9]+]]:2 = scf.while (%[[K:.*]] = %c0_i32, %[[ACC:.*]] = %cst) : (i32, tensor<2x2xi32>) -> (i32, tensor<2x2xi32>) {
+  // CHECK:     %[[A:[0-9]+]] = tt.load %{{[0-9]+}} : tensor<2x8x!tt.ptr<i8>>
+  // CHECK:     %[[DOT:[0-9]+]] = tt.dot %[[A]], %{{.*}}, %[[ACC]]
+  // CHECK:     %[[NEXT:[0-9]+]] = arith.addi %[[K]], %c1_i32 : i32
+  // CHECK:     %[[IN:[0-9]+]] = arith.cmpi slt, %[[NEXT]], %arg3 : i32
+  // CHECK:     %[[GO:[0-9]+]] = arith.andi %[[IN]], %{{[0-9]+}} : i1
+  // CHECK:     scf.condition(%[[GO]]) %[[NEXT]], %[[DOT]] : i32, tensor<2x2xi32>
+  // CHECK:   } do {
+  // CHECK:   ^bb0(%[[K2:.*]]: i32, %[[ACC2:.*]]: tensor<2x2xi32>):
+  // CHECK:     scf.yield %[[K2]], %[[ACC2]] : i32, tensor<2x2xi32>
+  // CHECK:   }
+  // CHECK:   scf.yield %[[LOOP]]#0, %[[LOOP]]#1 : i32, tensor<2x2xi32>
   // CHECK: } else {
+  // CHECK:   scf.yield %c0_i32, %cst : i32, tensor<2x2xi32>
+  // CHECK: }
+  // CHECK: %[[REST:[0-9]+]] = scf.for %{{.*}} = %[[SPLIT]]#0 to %arg3 step %c1_i32 iter_args(%{{.*}} = %[[SPLIT]]#1) -> (tensor<2x2xi32>)
   // CHECK:   tt.load %{{[0-9]+}}, %{{[0-9]+}}, %{{.*}} : tensor<2x8x!tt.ptr<i8>>
   // CHECK:   tt.dot
-  // CHECK: }
-  // CHECK: scf.yield %[[DOT]] : tensor<2x2xi32>
+  // CHECK: tt.return %[[REST]] : tensor<2x2xi32>
   tt.func @k_loop(%a: !tt.ptr<i8>, %b: tensor<8x2xi8>, %k: i32, %n: i32) -> tensor<2x2xi32> {
     %c0 = arith.constant 0 : i32
     %c1 = arith.constant 1 : i32
@@ -39,6 +51,43 @@ module {
       scf.yield %d : tensor<2x2xi32>
     }
     tt.return %r : tensor<2x2xi32>
+  }
+
+  // A 16x32 int32 accumulator (128 registers): the body is versioned per iteration.
+  // CHECK-LABEL: tt.func @k_loop_in_memory(
+  // CHECK-NOT: scf.while
+  // CHECK: scf.for
+  // CHECK: %[[ON:[0-9]+]] = arith.cmpi slt, %c7_i64, %{{.*}} : i64
+  // CHECK: %[[DOT:[0-9]+]] = scf.if %[[ON]] -> (tensor<16x32xi32>) {
+  // CHECK:   %[[A:[0-9]+]] = tt.load %{{[0-9]+}} : tensor<16x8x!tt.ptr<i8>>
+  // CHECK:   tt.dot %[[A]]
+  // CHECK: } else {
+  // CHECK:   tt.load %{{[0-9]+}}, %{{[0-9]+}}, %{{.*}} : tensor<16x8x!tt.ptr<i8>>
+  // CHECK:   tt.dot
+  // CHECK: }
+  // CHECK: scf.yield %[[DOT]] : tensor<16x32xi32>
+  tt.func @k_loop_in_memory(%a: !tt.ptr<i8>, %b: tensor<8x32xi8>, %k: i32, %n: i32) -> tensor<16x32xi32> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c8 = arith.constant 8 : i32
+    %zero = arith.constant dense<0> : tensor<16x32xi32>
+    %other = arith.constant dense<0> : tensor<16x8xi8>
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<16x32xi32>) : i32 {
+      %col = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
+      %col1 = tt.expand_dims %col {axis = 0 : i32} : tensor<8xi32> -> tensor<1x8xi32>
+      %col2 = tt.broadcast %col1 : tensor<1x8xi32> -> tensor<16x8xi32>
+      %base = tt.splat %a : !tt.ptr<i8> -> tensor<16x8x!tt.ptr<i8>>
+      %ptrs = tt.addptr %base, %col2 : tensor<16x8x!tt.ptr<i8>>, tensor<16x8xi32>
+      %start = arith.muli %i, %c8 : i32
+      %left = arith.subi %k, %start : i32
+      %bound = tt.splat %left : i32 -> tensor<1x8xi32>
+      %in = arith.cmpi slt, %col1, %bound : tensor<1x8xi32>
+      %mask = tt.broadcast %in : tensor<1x8xi1> -> tensor<16x8xi1>
+      %x = tt.load %ptrs, %mask, %other : tensor<16x8x!tt.ptr<i8>>
+      %d = tt.dot %x, %b, %acc : tensor<16x8xi8> * tensor<8x32xi8> -> tensor<16x32xi32>
+      scf.yield %d : tensor<16x32xi32>
+    }
+    tt.return %r : tensor<16x32xi32>
   }
 
   // CHECK-LABEL: tt.func @no_dot(

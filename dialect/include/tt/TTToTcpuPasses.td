@@ -48,18 +48,20 @@ def TTLoopPointersToOffsets : TTToTcpuPass<"tt-loop-pointers-to-offsets",
 }
 
 def TTVersionMaskedLoops : TTToTcpuPass<"tt-version-masked-loops",
-    "A loop body with masked loads and stores runs unmasked when every mask is on"> {
+    "A K loop runs its iterations unmasked while every mask of its loads and stores is on"> {
   let description = [{
-    In the body of an scf.for that holds a tt.dot (a K loop), the loads and stores whose masks
-    compare index ranges with bounds
-    (the scalar whole-mask test of the memory lowering) are versioned together: from the first
-    of them to the end of the body, the ops are cloned into
-    `scf.if %every_mask_on { the same ops, unmasked } else { the original ops }`. The
-    iterations away from a tensor's edges (all but the last of a K loop) run straight-line
-    loads and arithmetic, with no copy branches or address selects between them. The masks'
-    own computations (pure) move above the first versioned access so the test can be built
-    there; a body where that is not possible is left as it is. Other loops measured slower
-    versioned (a wide accumulator spilled where the two versions join).
+    In an scf.for that holds a tt.dot (a K loop), the loads and stores whose masks compare
+    index ranges with bounds (the scalar whole-mask test of the memory lowering) are versioned
+    together. When the loop's carried tensors fit 16 NEON registers, the iterations whose
+    masks are all on run first as a loop of their own:
+    `scf.if (first iteration unmasked) { scf.while: unmasked body, then the next iteration's
+    test, in one region }`, and the original loop finishes from where it stopped (the edge
+    iterations), so the hot loop holds neither masks nor a second version. A larger carried
+    tensor lives in memory either way and splitting measured slower; its body is versioned per
+    iteration instead: from the first versioned access to the end of the body,
+    `scf.if %every_mask_on { the same ops, unmasked } else { the original ops }`. The masks'
+    own computations must be pure; a body where they are not is left as it is. Other loops
+    measured slower versioned (a wide accumulator spilled where the two versions join).
   }];
 }
 
