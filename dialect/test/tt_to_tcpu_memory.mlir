@@ -49,12 +49,19 @@ module {
     tt.store %y_1, %v : tensor<8x!tt.ptr<f32>>
     tt.return
   }
-  // Rows of a 2-D block are contiguous, the rows themselves strided: one load per row.
+  // Rows of a 2-D block are contiguous, the rows themselves strided: one load per row, from
+  // the row's first address built from the scalars (row * stride + column 0; an unmasked
+  // tile, so not from the address vector).
   // CHECK-LABEL: tt.func public @rows(
   // CHECK-NOT: scf.for
   // CHECK: llvm.load %{{.*}} : !llvm.ptr -> vector<4xf32>
   // CHECK: vector.insert %{{.*}}, %{{.*}} [0] : vector<4xf32> into vector<2x4xf32>
-  // CHECK: llvm.load %{{.*}} : !llvm.ptr -> vector<4xf32>
+  // CHECK: %[[ROW1:[0-9]+]] = arith.addi %{{.*}}, %c1_i32 : i32
+  // CHECK: %[[AT1:[0-9]+]] = arith.muli %[[ROW1]], %arg1 : i32
+  // CHECK: %[[OFF1:[0-9]+]] = arith.addi %[[AT1]], %{{[0-9]+}} : i32
+  // CHECK: %[[P1:[0-9]+]] = tt.addptr %arg0, %[[OFF1]] : !tt.ptr<f32>, i32
+  // CHECK: %[[Q1:[0-9]+]] = builtin.unrealized_conversion_cast %[[P1]] : !tt.ptr<f32> to !llvm.ptr
+  // CHECK: llvm.load %[[Q1]] {alignment = 4 : i64} : !llvm.ptr -> vector<4xf32>
   // CHECK: vector.insert %{{.*}}, %{{.*}} [1] : vector<4xf32> into vector<2x4xf32>
   tt.func public @rows(%in: !tt.ptr<f32>, %stride: i32) -> tensor<2x4xf32> {
     %r = tt.make_range {end = 2 : i32, start = 0 : i32} : tensor<2xi32>

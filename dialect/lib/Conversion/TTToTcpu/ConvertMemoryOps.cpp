@@ -342,14 +342,31 @@ RunMask MaskOfRun(OpBuilder& b, Location loc, Value tt_mask, Value row_mask,
   return RunMask::OfVector(Slice(b, loc, row_mask, offset, width));
 }
 
-// The first element of a run at `offset` of a 1-D tensor of pointers: from the scalars that
-// define the tensor when its lanes are index arithmetic (LaneValues.h), else extracted from the
-// converted address vector. (A tile of several rows keeps the vector: its rows' addresses
-// held in general registers spilled, measured on the int8 matmul.)
-Value RunStart(OpBuilder& b, Location loc, Value tt_pointers, Value addresses, int64_t offset) {
-  if (cast<RankedTensorType>(tt_pointers.getType()).getRank() == 1 && hasLaneValues(tt_pointers)) {
-    Value lane = b.create<arith::ConstantIntOp>(loc, offset, 32);
-    if (Value pointer = buildLaneValue(b, loc, tt_pointers, {lane})) {
+// Whether `access` takes its runs' first addresses from the scalars that define its tensor of
+// pointers (LaneValues.h): a row always; a tile of several rows when unmasked and not one of
+// the two versions of a loop body (tt-version-masked-loops), which share the address vectors.
+// Measured on the int8 matmuls: scalar tile addresses in the loop of unmasked iterations, -20%
+// on the linear layer; in a body versioned per iteration, or under masks, +16% and more (LLVM
+// keeps both versions' row pointers live in general registers and spills).
+bool ScalarRunStarts(Operation* access, Value tt_pointers) {
+  if (!hasLaneValues(tt_pointers)) return false;
+  if (cast<RankedTensorType>(tt_pointers.getType()).getRank() == 1) return true;
+  Value mask =
+      isa<LoadOp>(access) ? cast<LoadOp>(access).getMask() : cast<StoreOp>(access).getMask();
+  return !mask && !isa<scf::IfOp>(access->getParentOp());
+}
+
+// The first element of a run at `offset` of the row at `position` of a tensor of pointers:
+// from the scalars (ScalarRunStarts), else extracted from the converted address vector.
+Value RunStart(OpBuilder& b, Location loc, Operation* access, Value tt_pointers, Value addresses,
+               ArrayRef<int64_t> position, int64_t offset) {
+  if (ScalarRunStarts(access, tt_pointers)) {
+    SmallVector<Value> coordinates;
+    for (int64_t coordinate : position) {
+      coordinates.push_back(b.create<arith::ConstantIntOp>(loc, coordinate, 32));
+    }
+    coordinates.push_back(b.create<arith::ConstantIntOp>(loc, offset, 32));
+    if (Value pointer = buildLaneValue(b, loc, tt_pointers, coordinates)) {
       return b
           .create<UnrealizedConversionCastOp>(loc, LLVM::LLVMPointerType::get(b.getContext()),
                                               pointer)
@@ -423,8 +440,9 @@ struct LoadConversion : OpConversionPattern<LoadOp> {
     // Each run's pointer: its address, or (`copied`) the select of its address and its place
     // in `copy` (row i's run at offset o at element i * width + o).
     Value copy, copied;
-    auto run_pointer = [&](OpBuilder& b, Value addresses, size_t row, int64_t offset) {
-      Value pointer = RunStart(b, loc, op.getPtr(), addresses, offset);
+    auto run_pointer = [&](OpBuilder& b, Value addresses, size_t row, ArrayRef<int64_t> position,
+                           int64_t offset) {
+      Value pointer = RunStart(b, loc, op, op.getPtr(), addresses, position, offset);
       if (!copy) return pointer;
       Value index = b.create<LLVM::ConstantOp>(loc, b.getI64Type(),
                                                static_cast<int64_t>(row) * width + offset);
@@ -448,9 +466,10 @@ struct LoadConversion : OpConversionPattern<LoadOp> {
         } else {
           row = Zeros(b, loc, row_type);
           for (int64_t offset = 0; offset < width; offset += run) {
-            Value loaded = LoadRun(b, loc, run_pointer(b, addresses, row_index, offset), run_type,
-                                   MaskOfRun(b, loc, op.getMask(), mask, position, offset, run),
-                                   Slice(b, loc, other_row, offset, run));
+            Value loaded =
+                LoadRun(b, loc, run_pointer(b, addresses, row_index, position, offset), run_type,
+                        MaskOfRun(b, loc, op.getMask(), mask, position, offset, run),
+                        Slice(b, loc, other_row, offset, run));
             row = run == width
                       ? loaded
                       : b.create<vector::InsertStridedSliceOp>(
@@ -540,7 +559,7 @@ struct StoreConversion : OpConversionPattern<StoreOp> {
           continue;
         }
         for (int64_t offset = 0; offset < width; offset += run) {
-          StoreRun(b, loc, RunStart(b, loc, op.getPtr(), addresses, offset),
+          StoreRun(b, loc, RunStart(b, loc, op, op.getPtr(), addresses, position, offset),
                    Slice(b, loc, values, offset, run),
                    MaskOfRun(b, loc, op.getMask(), mask, position, offset, run));
         }
