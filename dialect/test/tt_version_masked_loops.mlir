@@ -90,6 +90,34 @@ module {
     tt.return %r : tensor<16x32xi32>
   }
 
+  // A mask computed outside the loop: its test is built from the outside values.
+  // CHECK-LABEL: tt.func @invariant_mask(
+  // CHECK: scf.if %{{[0-9]+}} -> (i32, tensor<2x2xi32>) {
+  // CHECK:   scf.while
+  // CHECK:     tt.load %{{[0-9]+}} : tensor<2x8x!tt.ptr<i8>>
+  // CHECK: scf.for
+  // CHECK:   tt.load %{{[0-9]+}}, %{{[0-9]+}}, %{{.*}} : tensor<2x8x!tt.ptr<i8>>
+  tt.func @invariant_mask(%a: !tt.ptr<i8>, %b: tensor<8x2xi8>, %k: i32, %n: i32) -> tensor<2x2xi32> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = arith.constant dense<0> : tensor<2x2xi32>
+    %other = arith.constant dense<0> : tensor<2x8xi8>
+    %col = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
+    %col1 = tt.expand_dims %col {axis = 0 : i32} : tensor<8xi32> -> tensor<1x8xi32>
+    %col2 = tt.broadcast %col1 : tensor<1x8xi32> -> tensor<2x8xi32>
+    %bound = tt.splat %k : i32 -> tensor<1x8xi32>
+    %in = arith.cmpi slt, %col1, %bound : tensor<1x8xi32>
+    %mask = tt.broadcast %in : tensor<1x8xi1> -> tensor<2x8xi1>
+    %base = tt.splat %a : !tt.ptr<i8> -> tensor<2x8x!tt.ptr<i8>>
+    %ptrs = tt.addptr %base, %col2 : tensor<2x8x!tt.ptr<i8>>, tensor<2x8xi32>
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<2x2xi32>) : i32 {
+      %x = tt.load %ptrs, %mask, %other : tensor<2x8x!tt.ptr<i8>>
+      %d = tt.dot %x, %b, %acc : tensor<2x8xi8> * tensor<8x2xi8> -> tensor<2x2xi32>
+      scf.yield %d : tensor<2x2xi32>
+    }
+    tt.return %r : tensor<2x2xi32>
+  }
+
   // CHECK-LABEL: tt.func @no_dot(
   // CHECK-NOT: scf.if
   // CHECK: tt.return

@@ -1,7 +1,8 @@
-// tt-version-masked-loops: an scf.for whose masked loads and stores have range-versus-bound
-// masks first runs as an scf.while of unmasked iterations, for as long as every mask is on, and
-// then as itself from where that loop stopped (TTToTcpuPasses.td). The test is the memory
-// lowering's scalar whole-mask test (MaskBounds.h), built once per iteration.
+// tt-version-masked-loops: a K loop whose masked loads and stores have range-versus-bound masks
+// runs its iterations unmasked while every mask is on (TTToTcpuPasses.td): as a do-while loop
+// of their own before the original loop when the carried tensors fit the registers, else by
+// versioning the body per iteration. The test is the memory lowering's scalar whole-mask test
+// (MaskBounds.h), built once per iteration.
 #include "MaskBounds.h"
 #include "llvm/ADT/SetVector.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -72,7 +73,9 @@ bool CarriesInRegisters(scf::ForOp loop) {
   for (Type type : loop.getResultTypes()) {
     auto tensor = dyn_cast<RankedTensorType>(type);
     if (!tensor) continue;
-    bits += tensor.getNumElements() * tensor.getElementType().getIntOrFloatBitWidth();
+    Type element = tensor.getElementType();
+    bits += tensor.getNumElements() *
+            (isa<PointerType>(element) ? 64 : element.getIntOrFloatBitWidth());
   }
   return bits <= kSplitMaxCarriedRegisters * 128;
 }
@@ -142,7 +145,7 @@ void SplitOffUnmaskedIterations(scf::ForOp loop, ArrayRef<Operation*> accesses,
     Value on = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::slt, state.front(),
                                        loop.getUpperBound());
     for (Value mask : masks) {
-      on = b.create<arith::AndIOp>(loc, on, buildScalarAllOn(b, loc, map.lookup(mask)));
+      on = b.create<arith::AndIOp>(loc, on, buildScalarAllOn(b, loc, map.lookupOrDefault(mask)));
     }
     return on;
   };
