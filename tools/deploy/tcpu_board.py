@@ -209,6 +209,13 @@ def cmd_bench(args):
             except Exception as error:  # Anything else still fails only this board.
                 results[board.name] = ("failed", f"{board.name}: {type(error).__name__}: "
                                                  f"{error}")
+    if cancelled.is_set():
+        # An interrupted bench leaves no record, also a board's that was written between its
+        # last benchmark and the interrupt (the run reports "interrupted" either way).
+        for name, (status, detail) in results.items():
+            if status == "ok":
+                os.remove(detail)
+                results[name] = ("failed", f"{name}: bench: interrupted")
     code = 0
     for index, board in enumerate(boards):
         status, detail = results[board.name]
