@@ -26,10 +26,11 @@ namespace {
 
 constexpr int64_t kRegisterBits = 128;
 
+// Bits a lane of `type` holds; 0 for element types the pass leaves alone.
 unsigned ElementBits(Type type) {
   Type element = getElementTypeOrSelf(type);
-  if (isa<PointerType>(element)) return 64;
-  return element.getIntOrFloatBitWidth();
+  if (isa<PointerType>(element) || element.isIndex()) return 64;
+  return element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 0;
 }
 
 // A 1-D tensor of `width` lanes.
@@ -45,7 +46,7 @@ bool TypesFit(Operation* op, int64_t width) {
 }
 
 // An op whose lane k of every result depends only on lane k of its operands (and scalars), with
-// no effect but reading memory.
+// no effect but reading (non-volatile) or writing its lanes' own memory.
 bool IsLaneWise(Operation* op, int64_t width) {
   if (op->getNumRegions() != 0 || !TypesFit(op, width)) return false;
   if (auto load = dyn_cast<LoadOp>(op)) {
@@ -56,8 +57,11 @@ bool IsLaneWise(Operation* op, int64_t width) {
     return !isa<ShapedType>(constant.getType()) || isa<DenseElementsAttr>(constant.getValue());
   }
   if (isa<MakeRangeOp, SplatOp>(op)) return true;
-  return isPure(op) && (op->hasTrait<OpTrait::Elementwise>() ||
-                        llvm::none_of(op->getResultTypes(), llvm::IsaPred<ShapedType>));
+  // Pure elementwise ops, and pure ops on scalars alone (the same in every slice).
+  auto scalar = [](Type type) { return !isa<ShapedType>(type); };
+  return isPure(op) &&
+         (op->hasTrait<OpTrait::Elementwise>() || (llvm::all_of(op->getOperandTypes(), scalar) &&
+                                                   llvm::all_of(op->getResultTypes(), scalar)));
 }
 
 // A value defined outside the loop that a slice can rebuild: scalars as they are, rows from
@@ -192,7 +196,10 @@ class LoopSplitter {
     int64_t bits_per_lane = 0;
     unsigned narrowest = 64;
     for (Value init : loop.getInitArgs()) {
-      if (!IsRow(init.getType(), *width) || !Rebuildable(init, *width)) return std::nullopt;
+      if (!IsRow(init.getType(), *width) || !Rebuildable(init, *width) ||
+          ElementBits(init.getType()) == 0) {
+        return std::nullopt;
+      }
       bits_per_lane += ElementBits(init.getType());
       narrowest = std::min(narrowest, ElementBits(init.getType()));
     }

@@ -74,8 +74,8 @@ bool CarriesInRegisters(scf::ForOp loop) {
     auto tensor = dyn_cast<RankedTensorType>(type);
     if (!tensor) continue;
     Type element = tensor.getElementType();
-    bits += tensor.getNumElements() *
-            (isa<PointerType>(element) ? 64 : element.getIntOrFloatBitWidth());
+    bits +=
+        tensor.getNumElements() * (element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 64);
   }
   return bits <= kSplitMaxCarriedRegisters * 128;
 }
