@@ -3,7 +3,7 @@
 // the registers (16 of them) gets a loop of its own for those iterations, a do-while guarded by
 // the first iteration's test, and the original loop finishes from where it stopped; a larger
 // one (in memory either way) has its body versioned per iteration instead. A loop without a
-// dot is left alone.
+// dot is split when it carries little, else left alone.
 // RUN: tcpu-opt %s --tt-version-masked-loops | FileCheck %s
 
 module {
@@ -118,12 +118,24 @@ module {
     tt.return %r : tensor<2x2xi32>
   }
 
-  // CHECK-LABEL: tt.func @no_dot(
-  // CHECK-NOT: scf.if
-  // CHECK: tt.return
-  tt.func @no_dot(%a: !tt.ptr<f32>, %n: i32, %m: i32) {
+  // A loop without a dot that carries little (here nothing) is split the same way; in the
+  // unmasked loop the mask is known to be on, so the select that used it folds away.
+  // CHECK-LABEL: tt.func @lane_wise(
+  // CHECK: scf.if %{{[0-9]+}} -> (i32) {
+  // CHECK:   scf.while
+  // CHECK:     %[[ON:.*]] = arith.constant dense<true> : tensor<8xi1>
+  // CHECK:     %[[X:[0-9]+]] = tt.load %{{[0-9]+}} : tensor<8x!tt.ptr<f32>>
+  // CHECK:     %[[Y:[0-9]+]] = arith.select %[[ON]], %[[X]], %{{.*}}
+  // CHECK:     tt.store %{{[0-9]+}}, %[[Y]] : tensor<8x!tt.ptr<f32>>
+  // CHECK: scf.for
+  // CHECK:   %[[M:[0-9]+]] = arith.cmpi slt
+  // CHECK:   tt.load %{{[0-9]+}}, %[[M]] : tensor<8x!tt.ptr<f32>>
+  // CHECK:   arith.select %[[M]]
+  // CHECK:   tt.store %{{[0-9]+}}, %{{[0-9]+}}, %[[M]] : tensor<8x!tt.ptr<f32>>
+  tt.func @lane_wise(%a: !tt.ptr<f32>, %n: i32, %m: i32) {
     %c0 = arith.constant 0 : i32
     %c1 = arith.constant 1 : i32
+    %zero = arith.constant dense<0.000000e+00> : tensor<8xf32>
     scf.for %i = %c0 to %n step %c1 : i32 {
       %col = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
       %base = tt.splat %a : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>
@@ -131,8 +143,32 @@ module {
       %bound = tt.splat %m : i32 -> tensor<8xi32>
       %mask = arith.cmpi slt, %col, %bound : tensor<8xi32>
       %x = tt.load %ptrs, %mask : tensor<8x!tt.ptr<f32>>
-      tt.store %ptrs, %x, %mask : tensor<8x!tt.ptr<f32>>
+      %y = arith.select %mask, %x, %zero : tensor<8xi1>, tensor<8xf32>
+      tt.store %ptrs, %y, %mask : tensor<8x!tt.ptr<f32>>
     }
     tt.return
+  }
+
+  // A loop without a dot carrying a row wider than the registers (64 of them) is left alone:
+  // versioned, the row spilled where the two versions join (measured on layer norm before
+  // tt-split-wide-loops cut such rows into slices).
+  // CHECK-LABEL: tt.func @wide_row(
+  // CHECK-NOT: scf.if
+  // CHECK: tt.return
+  tt.func @wide_row(%a: !tt.ptr<f32>, %n: i32, %m: i32) -> tensor<256xf32> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = arith.constant dense<0.000000e+00> : tensor<256xf32>
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<256xf32>) : i32 {
+      %col = tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32>
+      %base = tt.splat %a : !tt.ptr<f32> -> tensor<256x!tt.ptr<f32>>
+      %ptrs = tt.addptr %base, %col : tensor<256x!tt.ptr<f32>>, tensor<256xi32>
+      %bound = tt.splat %m : i32 -> tensor<256xi32>
+      %mask = arith.cmpi slt, %col, %bound : tensor<256xi32>
+      %x = tt.load %ptrs, %mask, %zero : tensor<256x!tt.ptr<f32>>
+      %s = arith.addf %acc, %x : tensor<256xf32>
+      scf.yield %s : tensor<256xf32>
+    }
+    tt.return %r : tensor<256xf32>
   }
 }

@@ -1,7 +1,8 @@
 // The TTIR -> tcpu -> LLVM lowering, one pass per file under lib/Conversion/TTToTcpu/. The
 // stages, in the order buildTritonToLlvmPipeline runs them (TTToTcpuPipeline.cpp):
 //   0. tt-loop-pointers-to-offsets  loop-carried pointer tensors as a base and a scalar offset
-//   0b. tt-version-masked-loops  loop bodies twice: every mask on (no masks) or the original
+//   0b. tt-split-wide-loops   a loop over rows wider than the registers, one loop per slice
+//   0c. tt-version-masked-loops  loop bodies twice: every mask on (no masks) or the original
 //   1. tt-to-tcpu-memory      loads and stores, chosen by the contiguity analysis
 //   2. tt-to-tcpu-pointers    pointer arithmetic: tensors of pointers become i64 addresses
 //   3. tt-to-tcpu-shapes      make_range, splat, broadcast, expand_dims, reshape, trans, ...
@@ -48,11 +49,12 @@ def TTLoopPointersToOffsets : TTToTcpuPass<"tt-loop-pointers-to-offsets",
 }
 
 def TTVersionMaskedLoops : TTToTcpuPass<"tt-version-masked-loops",
-    "A K loop runs its iterations unmasked while every mask of its loads and stores is on"> {
+    "A K loop, or a loop carrying little, runs unmasked while every mask of its loads and stores is on"> {
   let description = [{
-    In an scf.for that holds a tt.dot (a K loop), the loads and stores whose masks compare
-    index ranges with bounds (the scalar whole-mask test of the memory lowering) are versioned
-    together. When the loop's carried tensors fit 16 NEON registers, the iterations whose
+    In an scf.for that holds a tt.dot (a K loop) or carries tensors that fit 16 NEON
+    registers (the slice loops of tt-split-wide-loops, which runs first; a loop carrying
+    nothing), the loads and stores whose masks compare index ranges with bounds (the scalar
+    whole-mask test of the memory lowering) are versioned together. When the loop's carried tensors fit 16 NEON registers, the iterations whose
     masks are all on run first as a loop of their own:
     `scf.if (first iteration unmasked) { scf.while: unmasked body, then the next iteration's
     test, in one region }`, and the original loop finishes from where it stopped (the edge
@@ -60,8 +62,10 @@ def TTVersionMaskedLoops : TTToTcpuPass<"tt-version-masked-loops",
     tensor lives in memory either way and splitting measured slower; its body is versioned per
     iteration instead: from the first versioned access to the end of the body,
     `scf.if %every_mask_on { the same ops, unmasked } else { the original ops }`. The masks'
-    own computations must be pure; a body where they are not is left as it is. Other loops
-    measured slower versioned (a wide accumulator spilled where the two versions join).
+    own computations must be pure; a body where they are not is left as it is. In the
+    unmasked copy every use of a tested mask is a constant true, so selects on it fold away.
+    Loops without a dot carrying more than 16 registers are left alone (versioned, the wide
+    accumulator spilled where the two versions join).
   }];
 }
 

@@ -22,8 +22,8 @@ bool isTritonModule(ModuleOp module) {
 
 void buildTritonToTcpuPipeline(OpPassManager& pm) {
   pm.addPass(createTTLoopPointersToOffsets());
-  pm.addPass(createTTVersionMaskedLoops());
   pm.addPass(createTTSplitWideLoops());
+  pm.addPass(createTTVersionMaskedLoops());
   pm.addPass(createTTToTcpuMemory());
   pm.addPass(createTTToTcpuPointers());
   pm.addPass(createTTToTcpuShapes());
