@@ -35,3 +35,44 @@ func.func @math(%x: vector<8xf32>) -> (vector<8xf32>, vector<8xf32>, vector<8xf3
   %s = math.sqrt %x : vector<8xf32>
   return %e, %e2, %l, %t, %s : vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>
 }
+
+// exp's clamps (cmpf + select against a constant) are one maximum / minimum each.
+// CHECK-LABEL: func.func @exp_clamps(
+// CHECK-NOT: arith.select
+// CHECK: arith.maximumf %{{.*}}, %{{.*}} : vector<4xf32>
+// CHECK: arith.minimumf %{{.*}}, %{{.*}} : vector<4xf32>
+// CHECK-NOT: arith.select
+// CHECK: return
+func.func @exp_clamps(%x: vector<4xf32>) -> vector<4xf32> {
+  %e = math.exp %x : vector<4xf32>
+  return %e : vector<4xf32>
+}
+
+// A select against a constant: unordered predicates keep a NaN (maximumf/minimumf), ordered
+// ones pick the constant (maxnumf/minnumf); a zero bound (the sign of a zero result would
+// change) or a non-constant one stays a select.
+// CHECK-LABEL: func.func @selects(
+// CHECK: %[[A:.*]] = arith.maximumf %arg0, %[[C:.*]] : f32
+// CHECK: %[[B:.*]] = arith.minimumf %arg0, %[[C]] : f32
+// CHECK: %[[D:.*]] = arith.maxnumf %arg0, %[[C]] : f32
+// CHECK: %[[E:.*]] = arith.minnumf %arg0, %[[C]] : f32
+// CHECK: %[[Z:.*]] = arith.select %{{.*}}, %arg0, %{{.*}} : f32
+// CHECK: %[[V:.*]] = arith.select %{{.*}}, %arg0, %arg1 : f32
+// CHECK: return %[[A]], %[[B]], %[[D]], %[[E]], %[[Z]], %[[V]]
+func.func @selects(%a: f32, %b: f32) -> (f32, f32, f32, f32, f32, f32) {
+  %c = arith.constant 2.5 : f32
+  %zero = arith.constant 0.0 : f32
+  %p = arith.cmpf uge, %a, %c : f32
+  %r0 = arith.select %p, %a, %c : f32
+  %q = arith.cmpf ult, %a, %c : f32
+  %r1 = arith.select %q, %a, %c : f32
+  %o = arith.cmpf ogt, %a, %c : f32
+  %r2 = arith.select %o, %a, %c : f32
+  %l = arith.cmpf ole, %a, %c : f32
+  %r3 = arith.select %l, %a, %c : f32
+  %z = arith.cmpf uge, %a, %zero : f32
+  %r4 = arith.select %z, %a, %zero : f32
+  %v = arith.cmpf uge, %a, %b : f32
+  %r5 = arith.select %v, %a, %b : f32
+  return %r0, %r1, %r2, %r3, %r4, %r5 : f32, f32, f32, f32, f32, f32
+}
