@@ -36,14 +36,29 @@ func.func @math(%x: vector<8xf32>) -> (vector<8xf32>, vector<8xf32>, vector<8xf3
   return %e, %e2, %l, %t, %s : vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>
 }
 
-// exp's clamps (cmpf + select against a constant) are one maximum / minimum each.
-// CHECK-LABEL: func.func @exp_clamps(
+// f32 exp: clamps as maximum / minimum (no cmpf + select), k = roundeven(x log2 e) with only
+// its top clamped, r = x - k ln2 in two FMAs, the polynomial by Estrin's scheme (three leaves
+// from constants, then two FMAs on computed values), and 2^k applied inside the last FMA.
+// CHECK-LABEL: func.func @exp_f32(
 // CHECK-NOT: arith.select
-// CHECK: arith.maximumf %{{.*}}, %{{.*}} : vector<4xf32>
-// CHECK: arith.minimumf %{{.*}}, %{{.*}} : vector<4xf32>
+// CHECK: %[[LOW:.*]] = arith.maximumf %arg0, %{{.*}} : vector<4xf32>
+// CHECK: %[[X:.*]] = arith.minimumf %[[LOW]], %{{.*}} : vector<4xf32>
+// CHECK: %[[XL:.*]] = arith.mulf %[[X]], %{{.*}} : vector<4xf32>
+// CHECK: %[[K0:.*]] = math.roundeven %[[XL]] : vector<4xf32>
+// CHECK: %[[K:.*]] = arith.minimumf %[[K0]], %{{.*}} : vector<4xf32>
+// CHECK: %[[R0:.*]] = math.fma %[[K]], %{{.*}}, %[[X]] : vector<4xf32>
+// CHECK: %[[R:.*]] = math.fma %[[K]], %{{.*}}, %[[R0]] : vector<4xf32>
+// CHECK: %[[R2:.*]] = arith.mulf %[[R]], %[[R]] : vector<4xf32>
+// CHECK-COUNT-3: math.fma %[[R]], %{{.*}}, %{{.*}} : vector<4xf32>
+// CHECK: %[[P03:.*]] = math.fma %[[R2]], %{{.*}}, %{{.*}} : vector<4xf32>
+// CHECK: %[[R4:.*]] = arith.mulf %[[R2]], %[[R2]] : vector<4xf32>
+// CHECK: %[[P:.*]] = math.fma %[[R4]], %{{.*}}, %[[P03]] : vector<4xf32>
+// CHECK: %[[Q:.*]] = math.fma %[[P]], %[[R2]], %[[R]] : vector<4xf32>
+// CHECK: %[[SCALE:.*]] = arith.bitcast %{{.*}} : vector<4xi32> to vector<4xf32>
+// CHECK: %[[E:.*]] = math.fma %[[Q]], %[[SCALE]], %[[SCALE]] : vector<4xf32>
 // CHECK-NOT: arith.select
-// CHECK: return
-func.func @exp_clamps(%x: vector<4xf32>) -> vector<4xf32> {
+// CHECK: return %[[E]]
+func.func @exp_f32(%x: vector<4xf32>) -> vector<4xf32> {
   %e = math.exp %x : vector<4xf32>
   return %e : vector<4xf32>
 }
