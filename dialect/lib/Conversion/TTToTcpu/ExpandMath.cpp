@@ -38,16 +38,13 @@ struct ExpAsEstrinPolynomial : OpRewritePattern<math::ExpOp> {
     Location loc = exp.getLoc();
     Type int_type = rewriter.getI32Type();
     if (auto shaped = dyn_cast<ShapedType>(type)) int_type = shaped.clone(int_type);
-    auto f = [&](float value) -> Value {
-      TypedAttr attr = rewriter.getF32FloatAttr(value);
-      if (auto shaped = dyn_cast<ShapedType>(type)) attr = SplatElementsAttr::get(shaped, attr);
-      return rewriter.create<arith::ConstantOp>(loc, type, attr);
+    // A constant of `of`'s shape (splat for a vector) holding `value`.
+    auto constant = [&](Type of, TypedAttr value) -> Value {
+      if (auto shaped = dyn_cast<ShapedType>(of)) value = SplatElementsAttr::get(shaped, value);
+      return rewriter.create<arith::ConstantOp>(loc, of, value);
     };
-    auto i = [&](int32_t value) -> Value {
-      TypedAttr attr = rewriter.getI32IntegerAttr(value);
-      if (auto shaped = dyn_cast<ShapedType>(int_type)) attr = SplatElementsAttr::get(shaped, attr);
-      return rewriter.create<arith::ConstantOp>(loc, int_type, attr);
-    };
+    auto f = [&](float value) { return constant(type, rewriter.getF32FloatAttr(value)); };
+    auto i = [&](int32_t value) { return constant(int_type, rewriter.getI32IntegerAttr(value)); };
     auto fma = [&](Value a, Value b, Value c) -> Value {
       return rewriter.create<math::FmaOp>(loc, a, b, c);
     };
@@ -89,36 +86,29 @@ struct SelectOfCompareAsMinMax : OpRewritePattern<arith::SelectOp> {
         compare.getRhs() != select.getFalseValue()) {
       return failure();
     }
-    FloatAttr bound;
-    Value constant = compare.getRhs();
-    if (!matchPattern(constant, m_Constant(&bound))) {
-      SplatElementsAttr splat;
-      if (!matchPattern(constant, m_Constant(&splat))) return failure();
-      bound = dyn_cast<FloatAttr>(splat.getSplatValue<Attribute>());
-      if (!bound) return failure();
+    APFloat bound(0.0f);
+    if (!matchPattern(compare.getRhs(), m_ConstantFloat(&bound)) || bound.isNaN() ||
+        bound.isZero()) {
+      return failure();
     }
-    if (bound.getValue().isNaN() || bound.getValue().isZero()) return failure();
-    Value a = compare.getLhs();
-    switch (compare.getPredicate()) {
-      case arith::CmpFPredicate::UGE:
-      case arith::CmpFPredicate::UGT:
-        rewriter.replaceOpWithNewOp<arith::MaximumFOp>(select, a, constant);
-        return success();
-      case arith::CmpFPredicate::ULE:
-      case arith::CmpFPredicate::ULT:
-        rewriter.replaceOpWithNewOp<arith::MinimumFOp>(select, a, constant);
-        return success();
-      case arith::CmpFPredicate::OGE:
-      case arith::CmpFPredicate::OGT:
-        rewriter.replaceOpWithNewOp<arith::MaxNumFOp>(select, a, constant);
-        return success();
-      case arith::CmpFPredicate::OLE:
-      case arith::CmpFPredicate::OLT:
-        rewriter.replaceOpWithNewOp<arith::MinNumFOp>(select, a, constant);
-        return success();
-      default:
-        return failure();
+    using P = arith::CmpFPredicate;
+    P predicate = compare.getPredicate();
+    bool maximum = llvm::is_contained({P::UGE, P::UGT, P::OGE, P::OGT}, predicate);
+    bool minimum = llvm::is_contained({P::ULE, P::ULT, P::OLE, P::OLT}, predicate);
+    if (!maximum && !minimum) return failure();
+    bool ordered = llvm::is_contained({P::OGE, P::OGT, P::OLE, P::OLT}, predicate);
+    Value a = compare.getLhs(), c = compare.getRhs();
+    Location loc = select.getLoc();
+    Value result;
+    if (maximum) {
+      result = ordered ? rewriter.create<arith::MaxNumFOp>(loc, a, c).getResult()
+                       : rewriter.create<arith::MaximumFOp>(loc, a, c).getResult();
+    } else {
+      result = ordered ? rewriter.create<arith::MinNumFOp>(loc, a, c).getResult()
+                       : rewriter.create<arith::MinimumFOp>(loc, a, c).getResult();
     }
+    rewriter.replaceOp(select, result);
+    return success();
   }
 };
 

@@ -83,11 +83,14 @@ bool WorthVersioning(scf::ForOp loop) {
   return has_dot || CarriesInRegisters(loop);
 }
 
-// Inside `region`, which runs only when every one of `masks` is on, each use of a mask is
-// replaced by a constant true, so what else the body computes from it (an arith.select that
-// zeroes the lanes past the end, say) folds away too.
-void AssumeMasksOn(OpBuilder& b, Region& region, ArrayRef<Value> masks) {
-  for (Value mask : llvm::SetVector<Value>(masks.begin(), masks.end())) {
+// Inside `region`, which runs only when every one of `masks` is on and holds the body as
+// cloned by `clones`, each use of a mask's clone is replaced by a constant true, so what else
+// the body computes from it (an arith.select that zeroes the lanes past the end, say) folds
+// away too.
+void AssumeMasksOn(OpBuilder& b, Region& region, ArrayRef<Value> masks, const IRMapping& clones) {
+  llvm::SetVector<Value> cloned;
+  for (Value mask : masks) cloned.insert(clones.lookupOrDefault(mask));
+  for (Value mask : cloned) {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&region.front());
     Type type = mask.getType();
@@ -139,9 +142,7 @@ void VersionEachIteration(scf::ForOp loop, ArrayRef<Operation*> accesses, ArrayR
   SmallVector<Value> results;
   for (Value value : yield.getOperands()) results.push_back(clones.lookupOrDefault(value));
   then.create<scf::YieldOp>(loc, results);
-  SmallVector<Value> then_masks;
-  for (Value mask : masks) then_masks.push_back(clones.lookupOrDefault(mask));
-  AssumeMasksOn(then, branch.getThenRegion(), then_masks);
+  AssumeMasksOn(then, branch.getThenRegion(), masks, clones);
   Block* otherwise = &branch.getElseRegion().front();
   for (Operation* op : tail) op->moveBefore(otherwise, otherwise->end());
   OpBuilder::atBlockEnd(otherwise).create<scf::YieldOp>(loc, yield.getOperands());
@@ -193,9 +194,7 @@ void SplitOffUnmaskedIterations(scf::ForOp loop, ArrayRef<Operation*> accesses,
     Operation* clone = b.clone(op, clones);
     if (versioned.contains(&op)) Unmask(clone);
   }
-  SmallVector<Value> body_masks;
-  for (Value mask : masks) body_masks.push_back(clones.lookupOrDefault(mask));
-  AssumeMasksOn(b, unmasked.getBefore(), body_masks);
+  AssumeMasksOn(b, unmasked.getBefore(), masks, clones);
   SmallVector<Value> next{b.create<arith::AddIOp>(loc, body_block->getArgument(0), loop.getStep())};
   for (Value value : body->getTerminator()->getOperands()) {
     next.push_back(clones.lookupOrDefault(value));
