@@ -5,6 +5,7 @@
 // body possibly versioned per iteration by tt-version-masked-loops: both branches of the
 // scf.if convert back) and the do-while scf.while of unmasked iterations that the same pass
 // puts before a K loop.
+#include "LoopCarried.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -17,44 +18,6 @@ namespace mlir::tcpu {
 #include "tcpu/TcpuPasses.h.inc"
 
 namespace {
-
-// A value a loop carries from one iteration to the next.
-struct Carried {
-  OpOperand* init;                         // its value before the loop
-  BlockArgument argument;                  // where the body reads it
-  OpOperand* yielded;                      // the terminator operand giving the next value
-  std::optional<BlockArgument> forwarded;  // scf.while: the region that only forwards it
-  OpResult result;                         // the loop's result
-};
-
-SmallVector<Carried> CarriedValues(scf::ForOp loop) {
-  SmallVector<Carried> values;
-  Operation* yield = loop.getBody()->getTerminator();
-  for (unsigned i = 0; i < loop.getNumRegionIterArgs(); ++i) {
-    values.push_back({&loop.getInitArgsMutable()[i], loop.getRegionIterArg(i),
-                      &yield->getOpOperand(i), std::nullopt, loop->getResult(i)});
-  }
-  return values;
-}
-
-// The values of an scf.while whose body is its condition region (a do-while): the condition
-// passes the next values, and the other region forwards them unchanged.
-SmallVector<Carried> CarriedValues(scf::WhileOp loop) {
-  SmallVector<Carried> values;
-  Block* before = loop.getBeforeBody();
-  Block* after = loop.getAfterBody();
-  Operation* forward = after->getTerminator();
-  if (!llvm::equal(forward->getOperands(), after->getArguments()) ||
-      before->getNumArguments() != after->getNumArguments()) {
-    return values;
-  }
-  scf::ConditionOp condition = loop.getConditionOp();
-  for (unsigned i = 0; i < before->getNumArguments(); ++i) {
-    values.push_back({&loop.getInitsMutable()[i], before->getArgument(i),
-                      &condition.getArgsMutable()[i], after->getArgument(i), loop->getResult(i)});
-  }
-  return values;
-}
 
 // The conversions of `value` when they can move out of its loop: every use in the body
 // converts it to blocks with one stride, the yield converts back (itself, or in both branches

@@ -20,6 +20,33 @@ module attributes {tcpu.target = #tcpu.target<arch = "armv8.6-a", features = ["i
     tt.return %d : tensor<4x4xi32>
   }
 
+  // 32 blocks, more than the registers hold: the accumulator in a stack buffer (stored whole,
+  // loaded whole: what tcpu-carry-in-buffers keeps across a K loop), the operands packed as
+  // [chunk][pair or column][16 bytes], and loops over 4x4 tiles of blocks, each loading its
+  // blocks, running 16 SMMLA per chunk on them and storing them back.
+  // CHECK-LABEL: tt.func @dot_i8mm_in_memory(
+  // CHECK-DAG: %[[A_PACK:.+]] = memref.alloca() {alignment = 16 : i64} : memref<1x4x16xi8>
+  // CHECK-DAG: %[[B_PACK:.+]] = memref.alloca() {alignment = 16 : i64} : memref<1x8x16xi8>
+  // CHECK-DAG: %[[ACC:.+]] = memref.alloca() {alignment = 16 : i64} : memref<4x8x4xi32>
+  // CHECK: %[[WHOLE:[0-9]+]] = vector.type_cast %[[ACC]] : memref<4x8x4xi32> to memref<vector<4x8x4xi32>>
+  // CHECK: %[[BLOCKS:[0-9]+]] = tcpu.to_mmla_blocks %{{.*}} {column_stride = 8 : i64} : vector<8x16xi32> to vector<4x8x4xi32>
+  // CHECK: memref.store %[[BLOCKS]], %[[WHOLE]][]
+  // CHECK-COUNT-8: vector.store %{{.*}}, %[[B_PACK]]
+  // CHECK-COUNT-4: vector.store %{{.*}}, %[[A_PACK]]
+  // CHECK: scf.for %[[P0:.+]] = %{{.*}} to %{{.*}} step %{{.*}} {
+  // CHECK:   scf.for %[[T0:.+]] = %{{.*}} to %{{.*}} step %{{.*}} {
+  // CHECK-COUNT-16: vector.load %[[ACC]]
+  // CHECK-COUNT-4:  vector.load %[[A_PACK]]
+  // CHECK-COUNT-4:  vector.load %[[B_PACK]]
+  // CHECK-COUNT-16: tcpu.smmla
+  // CHECK-COUNT-16: vector.store %{{.*}}, %[[ACC]]
+  // CHECK: %[[RESULT:[0-9]+]] = memref.load %[[WHOLE]][]
+  // CHECK: tcpu.from_mmla_blocks %[[RESULT]] {column_stride = 8 : i64} : vector<4x8x4xi32> to vector<8x16xi32>
+  tt.func @dot_i8mm_in_memory(%a: tensor<8x8xi8>, %b: tensor<8x16xi8>, %c: tensor<8x16xi32>) -> tensor<8x16xi32> {
+    %d = tt.dot %a, %b, %c : tensor<8x8xi8> * tensor<8x16xi8> -> tensor<8x16xi32>
+    tt.return %d : tensor<8x16xi32>
+  }
+
   // b as the transpose of an [N, K] tile (tl.dot(x, tl.trans(w)), x times a weight matrix):
   // b's SMMLA operands are pairs of w's rows like a's, one shuffle each, with no byte
   // transpose; with 2x2 blocks (4 of them, in registers) the loop runs one 8-k chunk of every

@@ -42,4 +42,15 @@ def TcpuHoistMmlaLayouts : Pass<"tcpu-hoist-mmla-layouts", "::mlir::ModuleOp"> {
   }];
 }
 
+def TcpuCarryInBuffers : Pass<"tcpu-carry-in-buffers", "::mlir::ModuleOp"> {
+  let summary = "Carry loop values that each iteration stores and reloads in their buffer";
+  let description = [{
+    A loop value that each iteration first stores whole into a stack buffer and last loads
+    whole from it (tt-to-tcpu-dot's SMMLA accumulators too large for the registers) stays in
+    the buffer: stored once before the loop, loaded once after it. The two branches of an
+    scf.if (a K loop's body versioned per iteration) doing the same share one buffer first.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect", "::mlir::vector::VectorDialect"];
+}
+
 #endif  // TCPU_PASSES_TD

@@ -1,5 +1,6 @@
-// Concatenating 1-D vectors with vector.shuffle, as a balanced tree (the lowerings that build
-// SMMLA/SDOT operands and rearrange accumulator tiles share it).
+// Concatenating 1-D vectors with vector.shuffle, as a balanced tree, and taking a 2-D vector
+// apart into rows (the lowerings that build SMMLA/SDOT operands and rearrange accumulator tiles
+// share them).
 #ifndef TCPU_VECTORCONCAT_H_
 #define TCPU_VECTORCONCAT_H_
 
@@ -22,6 +23,15 @@ inline Value ConcatVectors(OpBuilder& b, Location loc, ArrayRef<Value> parts) {
   SmallVector<int64_t> lanes(size);
   std::iota(lanes.begin(), lanes.end(), 0);
   return b.create<vector::ShuffleOp>(loc, low, high, lanes);
+}
+
+// The rows of a 2-D vector.
+inline SmallVector<Value> VectorRows(OpBuilder& b, Location loc, Value matrix) {
+  SmallVector<Value> rows;
+  for (int64_t i = 0; i < cast<VectorType>(matrix.getType()).getDimSize(0); ++i) {
+    rows.push_back(b.create<vector::ExtractOp>(loc, matrix, i));
+  }
+  return rows;
 }
 
 }  // namespace mlir::tcpu

@@ -116,7 +116,15 @@ def TTToTcpuReductions : TTToTcpuPass<"tt-to-tcpu-reductions",
     "tt.reduce and tt.scan as log-step vector code applying the combine region"> {}
 
 def TTToTcpuDot : TTToTcpuPass<"tt-to-tcpu-dot",
-    "tt.dot as fp32 FMA contractions, or int8 SDOT/SMMLA tiles as the target allows"> {}
+    "tt.dot as fp32 FMA contractions, or int8 SDOT/SMMLA tiles as the target allows",
+    ["::mlir::memref::MemRefDialect"]> {
+  let description = [{
+    An SMMLA accumulator of more than 16 blocks (registers) lives in a stack buffer: stored
+    whole before the dot and loaded whole after it, the operands packed into buffers of their
+    own, and a loop over tiles of up to 4x4 blocks in between. tcpu-carry-in-buffers keeps
+    the buffer across the K loop.
+  }];
+}
 
 def TTToTcpuDebug : TTToTcpuPass<"tt-to-tcpu-debug",
     "tt.print / tt.assert become tcpu.print / tcpu.assert; barriers and assumes go"> {}

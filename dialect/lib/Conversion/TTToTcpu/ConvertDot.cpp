@@ -1,17 +1,19 @@
 // tt-to-tcpu-dot: d = a x b + c on vectors, by what the module's #tcpu.target offers:
 //   i8 x i8 -> i32 with i8mm:    2x2 output blocks on tcpu.smmla (8 k per instruction), the
 //                                accumulator in tcpu.to_mmla_blocks' layout (kept across a K
-//                                loop by tcpu-hoist-mmla-layouts), b transposed by TRN stages;
+//                                loop by tcpu-hoist-mmla-layouts), b transposed by TRN stages,
+//                                a large accumulator in a stack buffer (SmmlaTiles.h);
 //   i8 x i8 -> i32 with dotprod: 4-wide output rows on tcpu.sdot (4 k per instruction);
 //   otherwise: inputs widened to the accumulator type (f16/bf16 -> f32, i8 -> i32) and K outer
 //   products of a's columns and b's rows (vector.outerproduct: one broadcast FMA per row of
 //   c, FMLA/MLA by element in the backend).
 // Operands are rearranged in registers with shuffles: the tile in memory stays Triton's.
 // A batched (3-D) dot runs batch by batch.
+#include "SmmlaTiles.h"
 #include "TypeConverter.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "tcpu/MmlaLayout.h"
 #include "tcpu/TcpuAttrs.h"
 #include "tcpu/TcpuDialect.h"
 #include "tcpu/TcpuOps.h"
@@ -51,14 +53,6 @@ Value OuterProducts(OpBuilder& b, Location loc, Value a, Value bm, Value c) {
   return c;
 }
 
-SmallVector<Value> Rows(OpBuilder& b, Location loc, Value matrix) {
-  SmallVector<Value> rows;
-  for (int64_t i = 0; i < cast<VectorType>(matrix.getType()).getDimSize(0); ++i) {
-    rows.push_back(b.create<vector::ExtractOp>(loc, matrix, i));
-  }
-  return rows;
-}
-
 Value Gather(OpBuilder& b, Location loc, Value source, ArrayRef<int64_t> indices) {
   return b.create<vector::ShuffleOp>(loc, source, source, indices);
 }
@@ -71,177 +65,14 @@ Value Matrix(OpBuilder& b, Location loc, ArrayRef<Value> rows, VectorType type) 
   return result;
 }
 
-// TRN1 (odd = 0) or TRN2 (odd = 1) of two vector<16xi8> on elements of `bytes` bytes: result
-// element 2j is x's element 2j + odd, element 2j + 1 is y's.
-Value Trn(OpBuilder& b, Location loc, Value x, Value y, int64_t bytes, int64_t odd) {
-  SmallVector<int64_t> indices;
-  for (int64_t element = 0; element < 16 / bytes; ++element) {
-    int64_t source = element - element % 2 + odd, offset = element % 2 == 0 ? 0 : 16;
-    for (int64_t byte = 0; byte < bytes; ++byte) indices.push_back(offset + source * bytes + byte);
-  }
-  return b.create<vector::ShuffleOp>(loc, x, y, indices);
-}
-
-// SMMLA b operands of 8 rows (k) x 16 columns of b: a byte transpose in three TRN stages.
-// Result i holds [column i, k 0..7][column i + 8, k 0..7] (the column_stride 8 blocks).
-SmallVector<Value> TransposeColumnPairs(OpBuilder& b, Location loc, ArrayRef<Value> rows) {
-  SmallVector<Value> columns(8);
-  for (int64_t o1 = 0; o1 < 2; ++o1) {
-    // Stage 1: 16-bit lane j of pairs[q] is (row 2q, row 2q + 1) at column 2j + o1.
-    SmallVector<Value> pairs;
-    for (int64_t q = 0; q < 4; ++q)
-      pairs.push_back(Trn(b, loc, rows[2 * q], rows[2 * q + 1], 1, o1));
-    for (int64_t o2 = 0; o2 < 2; ++o2) {
-      // Stage 2: 32-bit lane j of quads[h] is rows 4h..4h+3 at column 4j + 2 o2 + o1.
-      Value quads[2] = {Trn(b, loc, pairs[0], pairs[1], 2, o2),
-                        Trn(b, loc, pairs[2], pairs[3], 2, o2)};
-      for (int64_t o3 = 0; o3 < 2; ++o3) {
-        // Stage 3: 64-bit lane w is rows 0..7 at column 8w + 4 o3 + 2 o2 + o1.
-        columns[4 * o3 + 2 * o2 + o1] = Trn(b, loc, quads[0], quads[1], 4, o3);
-      }
-    }
-  }
-  return columns;
-}
-
-// b's SMMLA operands: operands[t][chunk] holds the 8 k of chunk for the two columns of block
-// column t (tcpu/MmlaLayout.h), from 16-column transposes when N allows (stride 8), else
-// from shuffles of neighbouring columns (stride 1).
-SmallVector<SmallVector<Value>> MmlaOperandsOfB(OpBuilder& b, Location loc, Value bm,
-                                                int64_t stride) {
-  SmallVector<Value> rows = Rows(b, loc, bm);
-  int64_t k = rows.size(), n = cast<VectorType>(bm.getType()).getDimSize(1);
-  SmallVector<SmallVector<Value>> operands(n / 2);
-  for (int64_t chunk = 0; chunk < k / 8; ++chunk) {
-    ArrayRef<Value> chunk_rows = ArrayRef<Value>(rows).slice(8 * chunk, 8);
-    if (stride == 8) {
-      for (int64_t group = 0; group < n / 16; ++group) {
-        SmallVector<Value> slices;
-        for (Value row : chunk_rows) {
-          slices.push_back(
-              b.create<vector::ExtractStridedSliceOp>(loc, row, ArrayRef<int64_t>{16 * group},
-                                                      ArrayRef<int64_t>{16}, ArrayRef<int64_t>{1}));
-        }
-        for (auto [i, column] : llvm::enumerate(TransposeColumnPairs(b, loc, slices))) {
-          operands[8 * group + i].push_back(column);
-        }
-      }
-      continue;
-    }
-    Value joined = tcpu::ConcatVectors(b, loc, chunk_rows);
-    for (int64_t t = 0; t < n / 2; ++t) {
-      SmallVector<int64_t> indices;
-      for (int64_t j = 0; j < 2; ++j) {
-        for (int64_t kk = 0; kk < 8; ++kk) {
-          indices.push_back(kk * n + tcpu::MmlaBlockColumn(t, j, stride));
-        }
-      }
-      operands[t].push_back(Gather(b, loc, joined, indices));
-    }
-  }
-  return operands;
-}
-
-// SMMLA operands of the rows of `matrix` [R, K] taken in pairs: operands[p][chunk] holds rows
-// 2p and 2p + 1 at k 8 chunk .. 8 chunk + 7 (one ZIP of 64-bit lanes each). These are a's
-// operands, and b's when b is the transpose of an [N, K] tile (x times a weight matrix).
-SmallVector<SmallVector<Value>> MmlaOperandsOfRowPairs(OpBuilder& b, Location loc, Value matrix) {
-  SmallVector<Value> rows = Rows(b, loc, matrix);
-  int64_t k = cast<VectorType>(matrix.getType()).getDimSize(1);
-  SmallVector<SmallVector<Value>> operands(rows.size() / 2);
-  for (size_t p = 0; p < operands.size(); ++p) {
-    for (int64_t chunk = 0; chunk < k / 8; ++chunk) {
-      SmallVector<int64_t> indices;
-      for (int64_t kk = 0; kk < 8; ++kk) indices.push_back(8 * chunk + kk);
-      for (int64_t kk = 0; kk < 8; ++kk) indices.push_back(k + 8 * chunk + kk);
-      operands[p].push_back(
-          b.create<vector::ShuffleOp>(loc, rows[2 * p], rows[2 * p + 1], indices));
-    }
-  }
-  return operands;
-}
-
-// `matrix` when it is the transpose of a 2-D vector: that vector, else null. The operand may
-// still pass through the conversion's casts (tensor <-> vector) of the shapes pass's result.
-Value TransposedSource(Value matrix) {
-  while (auto cast = matrix.getDefiningOp<UnrealizedConversionCastOp>()) {
-    if (cast->getNumOperands() != 1) break;
-    matrix = cast->getOperand(0);
-  }
-  auto transpose = matrix.getDefiningOp<vector::TransposeOp>();
-  if (!transpose || transpose.getPermutation() != ArrayRef<int64_t>{1, 0}) return {};
-  return transpose.getVector();
-}
-
-// Accumulator blocks that fit in NEON's 32 registers beside a chunk's operands.
-constexpr int64_t kRegisterBlocks = 16;
-
-// c[M, N] += a[M, K] x b[K, N] (i8 -> i32) on SMMLA, in the block layout of
-// tcpu.to_mmla_blocks (each block 2 rows x 2 columns, each instruction 8 k). b's operands come from
-// its rows by a byte transpose, or straight from the rows of [N, K] when b is such a tile
-// transposed (tt.trans). Needs M even, N even and K % 8 == 0.
-Value SmmlaTiles(OpBuilder& b, Location loc, Value a, Value bm, Value c) {
-  auto c_type = cast<VectorType>(c.getType());
-  int64_t m = c_type.getDimSize(0), n = c_type.getDimSize(1);
-  int64_t k = cast<VectorType>(a.getType()).getDimSize(1);
-  Value b_rows_of_n = TransposedSource(bm);
-  // Column blocks of neighbouring columns for the transposed form (its operands pair columns
-  // 2t and 2t + 1); otherwise blocks 8 columns apart when N allows the 16-column transposes.
-  int64_t stride = !b_rows_of_n && n % 16 == 0 ? 8 : 1;
-  auto blocks_type = VectorType::get({m / 2, n / 2, 4}, c_type.getElementType());
-  IntegerAttr stride_attr = b.getI64IntegerAttr(stride);
-  Value blocks = b.create<tcpu::ToMmlaBlocksOp>(loc, blocks_type, c, stride_attr);
-  SmallVector<SmallVector<Value>> b_operands = b_rows_of_n
-                                                   ? MmlaOperandsOfRowPairs(b, loc, b_rows_of_n)
-                                                   : MmlaOperandsOfB(b, loc, bm, stride);
-  SmallVector<SmallVector<Value>> a_operands = MmlaOperandsOfRowPairs(b, loc, a);
-  auto acc_type = VectorType::get({4}, b.getI32Type());
-  SmallVector<SmallVector<Value>> acc(m / 2);
-  for (int64_t p = 0; p < m / 2; ++p) {
-    for (int64_t t = 0; t < n / 2; ++t) {
-      acc[p].push_back(b.create<vector::ExtractOp>(loc, blocks, ArrayRef<int64_t>{p, t}));
-    }
-  }
-  auto step = [&](int64_t p, int64_t t, int64_t chunk) {
-    acc[p][t] = b.create<tcpu::SmmlaOp>(loc, acc_type, acc[p][t], a_operands[p][chunk],
-                                        b_operands[t][chunk]);
-  };
-  if ((m / 2) * (n / 2) <= kRegisterBlocks) {
-    // The blocks stay in registers: one 8-k chunk of every block at a time, so only that
-    // chunk's operands are live beside them.
-    for (int64_t chunk = 0; chunk < k / 8; ++chunk) {
-      for (int64_t p = 0; p < m / 2; ++p) {
-        for (int64_t t = 0; t < n / 2; ++t) step(p, t, chunk);
-      }
-    }
-  } else {
-    // Too many blocks for the registers: each block is finished (every chunk) while it is
-    // loaded, four block columns at a time so their b operands stay in registers.
-    constexpr int64_t kColumnsAtOnce = 4;
-    for (int64_t first = 0; first < n / 2; first += kColumnsAtOnce) {
-      for (int64_t p = 0; p < m / 2; ++p) {
-        for (int64_t t = first; t < std::min(n / 2, first + kColumnsAtOnce); ++t) {
-          for (int64_t chunk = 0; chunk < k / 8; ++chunk) step(p, t, chunk);
-        }
-      }
-    }
-  }
-  Value result = blocks;
-  for (int64_t p = 0; p < m / 2; ++p) {
-    for (int64_t t = 0; t < n / 2; ++t) {
-      result = b.create<vector::InsertOp>(loc, acc[p][t], result, ArrayRef<int64_t>{p, t});
-    }
-  }
-  return b.create<tcpu::FromMmlaBlocksOp>(loc, c_type, result, stride_attr);
-}
-
 // c[M, N] += a[M, K] x b[K, N] (i8 -> i32) on SDOT: acc[m][j] holds row m, columns
 // 4j..4j+3; each instruction adds 4 k. Needs N % 4 == 0 and K % 4 == 0.
 Value SdotTiles(OpBuilder& b, Location loc, Value a, Value bm, Value c) {
   auto c_type = cast<VectorType>(c.getType());
   int64_t m = c_type.getDimSize(0), n = c_type.getDimSize(1);
   int64_t k = cast<VectorType>(a.getType()).getDimSize(1);
-  SmallVector<Value> a_rows = Rows(b, loc, a), b_rows = Rows(b, loc, bm), c_rows = Rows(b, loc, c);
+  SmallVector<Value> a_rows = tcpu::VectorRows(b, loc, a), b_rows = tcpu::VectorRows(b, loc, bm),
+                     c_rows = tcpu::VectorRows(b, loc, c);
   auto acc_type = VectorType::get({4}, b.getI32Type());
   // b's 4-k blocks of 4 columns: byte 4n + kk is B[4q + kk, 4j + n].
   SmallVector<SmallVector<Value>> b_quads(n / 4);

@@ -34,6 +34,7 @@ void buildTritonToTcpuPipeline(OpPassManager& pm) {
   pm.addPass(createTTToTcpuFuncs());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(tcpu::createTcpuHoistMmlaLayouts());
+  pm.addPass(tcpu::createTcpuCarryInBuffers());
   pm.addPass(createCanonicalizerPass());
   // Lane masks and the like used only by a partial tile's branch are computed in it.
   pm.addPass(createControlFlowSinkPass());

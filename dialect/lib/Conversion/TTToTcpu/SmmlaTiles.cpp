@@ -1,0 +1,307 @@
+// tt-to-tcpu-dot's SMMLA tiles (SmmlaTiles.h). Operands are rearranged in registers with
+// shuffles: the tiles in memory stay Triton's.
+#include "SmmlaTiles.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "tcpu/MmlaLayout.h"
+#include "tcpu/TcpuOps.h"
+#include "tcpu/VectorConcat.h"
+
+namespace mlir::tt {
+namespace {
+
+// TRN1 (odd = 0) or TRN2 (odd = 1) of two vector<16xi8> on elements of `bytes` bytes: result
+// element 2j is x's element 2j + odd, element 2j + 1 is y's.
+Value Trn(OpBuilder& b, Location loc, Value x, Value y, int64_t bytes, int64_t odd) {
+  SmallVector<int64_t> indices;
+  for (int64_t element = 0; element < 16 / bytes; ++element) {
+    int64_t source = element - element % 2 + odd, offset = element % 2 == 0 ? 0 : 16;
+    for (int64_t byte = 0; byte < bytes; ++byte) indices.push_back(offset + source * bytes + byte);
+  }
+  return b.create<vector::ShuffleOp>(loc, x, y, indices);
+}
+
+// SMMLA b operands of 8 rows (k) x 16 columns of b: a byte transpose in three TRN stages.
+// Result i holds [column i, k 0..7][column i + 8, k 0..7] (the column_stride 8 blocks).
+SmallVector<Value> TransposeColumnPairs(OpBuilder& b, Location loc, ArrayRef<Value> rows) {
+  SmallVector<Value> columns(8);
+  for (int64_t o1 = 0; o1 < 2; ++o1) {
+    // Stage 1: 16-bit lane j of pairs[q] is (row 2q, row 2q + 1) at column 2j + o1.
+    SmallVector<Value> pairs;
+    for (int64_t q = 0; q < 4; ++q)
+      pairs.push_back(Trn(b, loc, rows[2 * q], rows[2 * q + 1], 1, o1));
+    for (int64_t o2 = 0; o2 < 2; ++o2) {
+      // Stage 2: 32-bit lane j of quads[h] is rows 4h..4h+3 at column 4j + 2 o2 + o1.
+      Value quads[2] = {Trn(b, loc, pairs[0], pairs[1], 2, o2),
+                        Trn(b, loc, pairs[2], pairs[3], 2, o2)};
+      for (int64_t o3 = 0; o3 < 2; ++o3) {
+        // Stage 3: 64-bit lane w is rows 0..7 at column 8w + 4 o3 + 2 o2 + o1.
+        columns[4 * o3 + 2 * o2 + o1] = Trn(b, loc, quads[0], quads[1], 4, o3);
+      }
+    }
+  }
+  return columns;
+}
+
+// Receives the SMMLA operand of index i (a row pair or a block column) and 8-k chunk, in the
+// order the operands are built.
+using OperandSink = llvm::function_ref<void(int64_t i, int64_t chunk, Value operand)>;
+
+// b's SMMLA operands: operand (t, chunk) holds the 8 k of chunk for the two columns of block
+// column t (tcpu/MmlaLayout.h), from 16-column transposes when N allows (stride 8), else
+// from shuffles of neighbouring columns (stride 1).
+void MmlaOperandsOfB(OpBuilder& b, Location loc, Value bm, int64_t stride, OperandSink sink) {
+  SmallVector<Value> rows = tcpu::VectorRows(b, loc, bm);
+  int64_t k = rows.size(), n = cast<VectorType>(bm.getType()).getDimSize(1);
+  for (int64_t chunk = 0; chunk < k / 8; ++chunk) {
+    ArrayRef<Value> chunk_rows = ArrayRef<Value>(rows).slice(8 * chunk, 8);
+    if (stride == 8) {
+      for (int64_t group = 0; group < n / 16; ++group) {
+        SmallVector<Value> slices;
+        for (Value row : chunk_rows) {
+          slices.push_back(
+              b.create<vector::ExtractStridedSliceOp>(loc, row, ArrayRef<int64_t>{16 * group},
+                                                      ArrayRef<int64_t>{16}, ArrayRef<int64_t>{1}));
+        }
+        for (auto [i, column] : llvm::enumerate(TransposeColumnPairs(b, loc, slices))) {
+          sink(8 * group + i, chunk, column);
+        }
+      }
+      continue;
+    }
+    Value joined = tcpu::ConcatVectors(b, loc, chunk_rows);
+    for (int64_t t = 0; t < n / 2; ++t) {
+      SmallVector<int64_t> indices;
+      for (int64_t j = 0; j < 2; ++j) {
+        for (int64_t kk = 0; kk < 8; ++kk) {
+          indices.push_back(kk * n + tcpu::MmlaBlockColumn(t, j, stride));
+        }
+      }
+      sink(t, chunk, b.create<vector::ShuffleOp>(loc, joined, joined, indices));
+    }
+  }
+}
+
+// SMMLA operands of the rows of `matrix` [R, K] taken in pairs: operand (p, chunk) holds rows
+// 2p and 2p + 1 at k 8 chunk .. 8 chunk + 7, one ZIP1/ZIP2 of 64-bit lanes of the rows' 16-byte
+// parts each. These are a's operands, and b's when b is the transpose of an [N, K] tile (x
+// times a weight matrix).
+void MmlaOperandsOfRowPairs(OpBuilder& b, Location loc, Value matrix, OperandSink sink) {
+  SmallVector<Value> rows = tcpu::VectorRows(b, loc, matrix);
+  int64_t k = cast<VectorType>(matrix.getType()).getDimSize(1);
+  int64_t part = k % 16 == 0 ? 16 : k;  // the rows in q-register parts when they have them
+  auto part_of = [&](Value row, int64_t chunk) -> Value {
+    if (part == k) return row;
+    return b.create<vector::ExtractStridedSliceOp>(loc, row,
+                                                   ArrayRef<int64_t>{8 * chunk / part * part},
+                                                   ArrayRef<int64_t>{part}, ArrayRef<int64_t>{1});
+  };
+  for (size_t p = 0; p < rows.size() / 2; ++p) {
+    for (int64_t chunk = 0; chunk < k / 8; ++chunk) {
+      int64_t first = 8 * chunk % part;
+      SmallVector<int64_t> indices;
+      for (int64_t kk = 0; kk < 8; ++kk) indices.push_back(first + kk);
+      for (int64_t kk = 0; kk < 8; ++kk) indices.push_back(part + first + kk);
+      sink(p, chunk,
+           b.create<vector::ShuffleOp>(loc, part_of(rows[2 * p], chunk),
+                                       part_of(rows[2 * p + 1], chunk), indices));
+    }
+  }
+}
+
+// `matrix` when it is the transpose of a 2-D vector: that vector, else null. The operand may
+// still pass through the conversion's casts (tensor <-> vector) of the shapes pass's result.
+Value TransposedSource(Value matrix) {
+  while (auto cast = matrix.getDefiningOp<UnrealizedConversionCastOp>()) {
+    if (cast->getNumOperands() != 1) break;
+    matrix = cast->getOperand(0);
+  }
+  auto transpose = matrix.getDefiningOp<vector::TransposeOp>();
+  if (!transpose || transpose.getPermutation() != ArrayRef<int64_t>{1, 0}) return {};
+  return transpose.getVector();
+}
+
+// Builds all of a's or all of b's operands into a sink.
+using OperandBuilder = llvm::function_ref<void(OperandSink)>;
+
+struct Operands {
+  SmallVector<SmallVector<Value>> a;  // a[p][chunk]: rows 2p, 2p + 1
+  SmallVector<SmallVector<Value>> b;  // b[t][chunk]: the two columns of block column t
+};
+
+// Every block in registers: one 8-k chunk of every block at a time, so only that chunk's
+// operands are live beside them.
+Value InRegisters(OpBuilder& b, Location loc, Value blocks, const Operands& operands) {
+  auto type = cast<VectorType>(blocks.getType());
+  auto acc_type = VectorType::get({4}, type.getElementType());
+  int64_t pairs = type.getDimSize(0), columns = type.getDimSize(1);
+  SmallVector<SmallVector<Value>> acc(pairs);
+  for (int64_t p = 0; p < pairs; ++p) {
+    for (int64_t t = 0; t < columns; ++t) {
+      acc[p].push_back(b.create<vector::ExtractOp>(loc, blocks, ArrayRef<int64_t>{p, t}));
+    }
+  }
+  for (size_t chunk = 0; chunk < operands.a.front().size(); ++chunk) {
+    for (int64_t p = 0; p < pairs; ++p) {
+      for (int64_t t = 0; t < columns; ++t) {
+        acc[p][t] = b.create<tcpu::SmmlaOp>(loc, acc_type, acc[p][t], operands.a[p][chunk],
+                                            operands.b[t][chunk]);
+      }
+    }
+  }
+  for (int64_t p = 0; p < pairs; ++p) {
+    for (int64_t t = 0; t < columns; ++t) {
+      blocks = b.create<vector::InsertOp>(loc, acc[p][t], blocks, ArrayRef<int64_t>{p, t});
+    }
+  }
+  return blocks;
+}
+
+Value Index(OpBuilder& b, Location loc, int64_t value) {
+  return b.create<arith::ConstantIndexOp>(loc, value);
+}
+
+// A 16-byte aligned stack buffer at the start of the enclosing function: one static
+// allocation, however deep in loops the dot is.
+Value StackBuffer(OpBuilder& b, Location loc, ArrayRef<int64_t> shape, Type element) {
+  Operation* scope = b.getInsertionBlock()->getParentOp();
+  if (!isa<FunctionOpInterface>(scope)) scope = scope->getParentOfType<FunctionOpInterface>();
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&scope->getRegion(0).front());
+  return b.create<memref::AllocaOp>(loc, MemRefType::get(shape, element), b.getI64IntegerAttr(16));
+}
+
+// The operands stored as buffer[chunk][i] (16 bytes each) as they are built: a tile's operands
+// of one chunk are neighbours (LDP).
+Value PackOperands(OpBuilder& b, Location loc, int64_t count, int64_t chunks,
+                   OperandBuilder build) {
+  Value buffer = StackBuffer(b, loc, {chunks, count, 16}, b.getI8Type());
+  Value zero = Index(b, loc, 0);
+  build([&](int64_t i, int64_t chunk, Value operand) {
+    b.create<vector::StoreOp>(loc, operand, buffer,
+                              ValueRange{Index(b, loc, chunk), Index(b, loc, i), zero});
+  });
+  return buffer;
+}
+
+// The largest of 4, 3, 2 and 1 that divides `count`.
+int64_t TileSide(int64_t count) {
+  int64_t side = 4;
+  while (count % side != 0) --side;
+  return side;
+}
+
+// The blocks in a stack buffer, stored whole before and loaded whole after (the forms
+// tcpu-carry-in-buffers moves out of a K loop). Loops over tiles of up to 4x4 blocks load a
+// tile, run every chunk on it (a chunk's 4 + 4 operands beside 16 blocks) and store it back;
+// the loops' induction variables index the buffers, so LLVM keeps them in memory rather than
+// promoting a hundred vectors to registers and spilling them.
+Value InMemory(OpBuilder& b, Location loc, Value blocks, int64_t chunks, OperandBuilder build_a,
+               OperandBuilder build_b) {
+  auto type = cast<VectorType>(blocks.getType());
+  auto acc_type = VectorType::get({4}, type.getElementType());
+  auto operand_type = VectorType::get({16}, b.getI8Type());
+  int64_t pairs = type.getDimSize(0), columns = type.getDimSize(1);
+  Value acc_buffer = StackBuffer(b, loc, type.getShape(), type.getElementType());
+  Value whole;
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointAfterValue(acc_buffer);
+    whole = b.create<vector::TypeCastOp>(loc, acc_buffer);
+  }
+  b.create<memref::StoreOp>(loc, blocks, whole, ValueRange{});
+  Value b_buffer = PackOperands(b, loc, columns, chunks, build_b);
+  Value a_buffer = PackOperands(b, loc, pairs, chunks, build_a);
+  int64_t rows = TileSide(pairs), cols = TileSide(columns);
+  Value zero = Index(b, loc, 0);
+  auto tile = [&](OpBuilder& body, Location loc, Value p0, Value t0) {
+    auto offsets = [&](Value first, int64_t count) {
+      SmallVector<Value> values{first};
+      for (int64_t i = 1; i < count; ++i) {
+        values.push_back(body.create<arith::AddIOp>(loc, first, Index(body, loc, i)));
+      }
+      return values;
+    };
+    SmallVector<Value> p = offsets(p0, rows), t = offsets(t0, cols);
+    SmallVector<Value> acc;
+    for (int64_t i = 0; i < rows; ++i) {
+      for (int64_t j = 0; j < cols; ++j) {
+        acc.push_back(
+            body.create<vector::LoadOp>(loc, acc_type, acc_buffer, ValueRange{p[i], t[j], zero}));
+      }
+    }
+    for (int64_t chunk = 0; chunk < chunks; ++chunk) {
+      Value c = Index(body, loc, chunk);
+      SmallVector<Value> a, bv;
+      for (int64_t i = 0; i < rows; ++i) {
+        a.push_back(
+            body.create<vector::LoadOp>(loc, operand_type, a_buffer, ValueRange{c, p[i], zero}));
+      }
+      for (int64_t j = 0; j < cols; ++j) {
+        bv.push_back(
+            body.create<vector::LoadOp>(loc, operand_type, b_buffer, ValueRange{c, t[j], zero}));
+      }
+      for (int64_t i = 0; i < rows; ++i) {
+        for (int64_t j = 0; j < cols; ++j) {
+          Value& block = acc[i * cols + j];
+          block = body.create<tcpu::SmmlaOp>(loc, acc_type, block, a[i], bv[j]);
+        }
+      }
+    }
+    for (int64_t i = 0; i < rows; ++i) {
+      for (int64_t j = 0; j < cols; ++j) {
+        body.create<vector::StoreOp>(loc, acc[i * cols + j], acc_buffer,
+                                     ValueRange{p[i], t[j], zero});
+      }
+    }
+  };
+  // Tile rows outside, tile columns inside. (One loop over all tiles is worse: LLVM then
+  // computes every address from the index instead of pairing neighbours into LDP/STP.)
+  auto row_loop = [&](OpBuilder& outer, Location loc, Value p0, ValueRange) {
+    auto column_loop = [&](OpBuilder& inner, Location loc, Value t0, ValueRange) {
+      tile(inner, loc, p0, t0);
+      inner.create<scf::YieldOp>(loc);
+    };
+    outer.create<scf::ForOp>(loc, zero, Index(outer, loc, columns), Index(outer, loc, cols),
+                             ValueRange{}, column_loop);
+    outer.create<scf::YieldOp>(loc);
+  };
+  b.create<scf::ForOp>(loc, zero, Index(b, loc, pairs), Index(b, loc, rows), ValueRange{},
+                       row_loop);
+  return b.create<memref::LoadOp>(loc, whole, ValueRange{});
+}
+
+}  // namespace
+
+Value SmmlaTiles(OpBuilder& b, Location loc, Value a, Value bm, Value c) {
+  auto c_type = cast<VectorType>(c.getType());
+  int64_t m = c_type.getDimSize(0), n = c_type.getDimSize(1);
+  int64_t k = cast<VectorType>(a.getType()).getDimSize(1);
+  Value b_rows_of_n = TransposedSource(bm);
+  // Column blocks of neighbouring columns for the transposed form (its operands pair columns
+  // 2t and 2t + 1); otherwise blocks 8 columns apart when N allows the 16-column transposes.
+  int64_t stride = !b_rows_of_n && n % 16 == 0 ? 8 : 1;
+  auto blocks_type = VectorType::get({m / 2, n / 2, 4}, c_type.getElementType());
+  IntegerAttr stride_attr = b.getI64IntegerAttr(stride);
+  Value blocks = b.create<tcpu::ToMmlaBlocksOp>(loc, blocks_type, c, stride_attr);
+  auto build_b = [&](OperandSink sink) {
+    if (b_rows_of_n) return MmlaOperandsOfRowPairs(b, loc, b_rows_of_n, sink);
+    MmlaOperandsOfB(b, loc, bm, stride, sink);
+  };
+  auto build_a = [&](OperandSink sink) { MmlaOperandsOfRowPairs(b, loc, a, sink); };
+  if ((m / 2) * (n / 2) > kRegisterBlocks) {
+    Value result = InMemory(b, loc, blocks, k / 8, build_a, build_b);
+    return b.create<tcpu::FromMmlaBlocksOp>(loc, c_type, result, stride_attr);
+  }
+  Operands operands{SmallVector<SmallVector<Value>>(m / 2), SmallVector<SmallVector<Value>>(n / 2)};
+  build_b([&](int64_t t, int64_t, Value operand) { operands.b[t].push_back(operand); });
+  build_a([&](int64_t p, int64_t, Value operand) { operands.a[p].push_back(operand); });
+  Value result = InRegisters(b, loc, blocks, operands);
+  return b.create<tcpu::FromMmlaBlocksOp>(loc, c_type, result, stride_attr);
+}
+
+}  // namespace mlir::tt

@@ -1,0 +1,24 @@
+// An int8 tt.dot (i8 x i8 -> i32) on SMMLA (i8mm): the accumulator in 2x2 blocks
+// (tcpu.to_mmla_blocks), a's operands row pairs, b's a byte transpose of its rows or, when b is
+// the transpose of an [N, K] tile (tl.dot(x, tl.trans(w))), row pairs of that tile.
+#ifndef TCPU_DIALECT_LIB_CONVERSION_TTTOTCPU_SMMLATILES_H_
+#define TCPU_DIALECT_LIB_CONVERSION_TTTOTCPU_SMMLATILES_H_
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Value.h"
+
+namespace mlir::tt {
+
+// Accumulator blocks that fit in NEON's 32 registers beside a chunk's operands.
+inline constexpr int64_t kRegisterBlocks = 16;
+
+// c[M, N] += a[M, K] x b[K, N] (vectors; M and N even, K a multiple of 8), the result in c's
+// row-major form. Up to kRegisterBlocks blocks run in registers, one 8-k chunk of every block at
+// a time. A larger accumulator lives in a stack buffer (tcpu-carry-in-buffers then keeps it
+// there across a K loop): the operands are packed into buffers of their own and a loop over
+// tiles of up to 4x4 blocks runs every chunk of a tile while its blocks are in registers.
+Value SmmlaTiles(OpBuilder& b, Location loc, Value a, Value bm, Value c);
+
+}  // namespace mlir::tt
+
+#endif  // TCPU_DIALECT_LIB_CONVERSION_TTTOTCPU_SMMLATILES_H_
