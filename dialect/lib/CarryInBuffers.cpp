@@ -109,6 +109,7 @@ void CarryThroughBranches(scf::IfOp branch, unsigned i) {
     loads[k] = WholeLoad(blocks[k]->getTerminator()->getOperand(i));
     if (!loads[k] || loads[k]->getBlock() != blocks[k] || !IsLastAccess(loads[k])) return;
     buffers[k] = BufferOf(loads[k].getMemref());
+    if (branch->isAncestor(buffers[k].getDefiningOp())) return;  // stored before the if
     stores[k] = FirstAccessStores(blocks[k], buffers[k]);
     if (!stores[k]) return;
   }
