@@ -128,28 +128,26 @@ Value TransposedSource(Value matrix) {
 // Builds all of a's or all of b's operands into a sink.
 using OperandBuilder = llvm::function_ref<void(OperandSink)>;
 
-struct Operands {
-  SmallVector<SmallVector<Value>> a;  // a[p][chunk]: rows 2p, 2p + 1
-  SmallVector<SmallVector<Value>> b;  // b[t][chunk]: the two columns of block column t
-};
-
 // Every block in registers: one 8-k chunk of every block at a time, so only that chunk's
 // operands are live beside them.
-Value InRegisters(OpBuilder& b, Location loc, Value blocks, const Operands& operands) {
+Value InRegisters(OpBuilder& b, Location loc, Value blocks, OperandBuilder build_a,
+                  OperandBuilder build_b) {
   auto type = cast<VectorType>(blocks.getType());
   auto acc_type = VectorType::get({4}, type.getElementType());
   int64_t pairs = type.getDimSize(0), columns = type.getDimSize(1);
+  SmallVector<SmallVector<Value>> a(pairs), bv(columns);  // [pair or column][chunk]
+  build_b([&](int64_t t, int64_t, Value operand) { bv[t].push_back(operand); });
+  build_a([&](int64_t p, int64_t, Value operand) { a[p].push_back(operand); });
   SmallVector<SmallVector<Value>> acc(pairs);
   for (int64_t p = 0; p < pairs; ++p) {
     for (int64_t t = 0; t < columns; ++t) {
       acc[p].push_back(b.create<vector::ExtractOp>(loc, blocks, ArrayRef<int64_t>{p, t}));
     }
   }
-  for (size_t chunk = 0; chunk < operands.a.front().size(); ++chunk) {
+  for (size_t chunk = 0; chunk < a.front().size(); ++chunk) {
     for (int64_t p = 0; p < pairs; ++p) {
       for (int64_t t = 0; t < columns; ++t) {
-        acc[p][t] = b.create<tcpu::SmmlaOp>(loc, acc_type, acc[p][t], operands.a[p][chunk],
-                                            operands.b[t][chunk]);
+        acc[p][t] = b.create<tcpu::SmmlaOp>(loc, acc_type, acc[p][t], a[p][chunk], bv[t][chunk]);
       }
     }
   }
@@ -293,14 +291,9 @@ Value SmmlaTiles(OpBuilder& b, Location loc, Value a, Value bm, Value c) {
     MmlaOperandsOfB(b, loc, bm, stride, sink);
   };
   auto build_a = [&](OperandSink sink) { MmlaOperandsOfRowPairs(b, loc, a, sink); };
-  if ((m / 2) * (n / 2) > kRegisterBlocks) {
-    Value result = InMemory(b, loc, blocks, k / 8, build_a, build_b);
-    return b.create<tcpu::FromMmlaBlocksOp>(loc, c_type, result, stride_attr);
-  }
-  Operands operands{SmallVector<SmallVector<Value>>(m / 2), SmallVector<SmallVector<Value>>(n / 2)};
-  build_b([&](int64_t t, int64_t, Value operand) { operands.b[t].push_back(operand); });
-  build_a([&](int64_t p, int64_t, Value operand) { operands.a[p].push_back(operand); });
-  Value result = InRegisters(b, loc, blocks, operands);
+  Value result = (m / 2) * (n / 2) > kRegisterBlocks
+                     ? InMemory(b, loc, blocks, k / 8, build_a, build_b)
+                     : InRegisters(b, loc, blocks, build_a, build_b);
   return b.create<tcpu::FromMmlaBlocksOp>(loc, c_type, result, stride_attr);
 }
 
