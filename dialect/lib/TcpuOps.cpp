@@ -3,6 +3,7 @@
 #include "tcpu/TcpuOps.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpImplementation.h"
@@ -228,6 +229,60 @@ static LogicalResult VerifyInt8Mat(Operation* op, Value acc, Value a) {
 
 LogicalResult SdotOp::verify() { return VerifyInt8Mat(*this, getAcc(), getA()); }
 LogicalResult SmmlaOp::verify() { return VerifyInt8Mat(*this, getAcc(), getA()); }
+
+// tcpu.load_vectors / tcpu.store_vectors: one to four vectors of one fixed 128-bit type, with
+// the element type of a contiguous static buffer, inside it when the indices are constants.
+static LogicalResult VerifyVectorList(Operation* op, TypeRange vectors, Value base,
+                                      ValueRange indices) {
+  if (vectors.empty() || vectors.size() > 4) {
+    return op->emitOpError() << "moves 1 to 4 vectors (one LD1/ST1 register list), got "
+                             << vectors.size();
+  }
+  auto type = cast<VectorType>(vectors.front());
+  if (llvm::any_of(vectors, [&](Type t) { return t != type; })) {
+    return op->emitOpError() << "needs vectors of one type, got " << vectors.front() << " and "
+                             << *llvm::find_if(vectors, [&](Type t) { return t != type; });
+  }
+  if (type.getRank() != 1 || type.isScalable() || !type.getElementType().isIntOrFloat() ||
+      type.getNumElements() * type.getElementTypeBitWidth() != 128) {
+    return op->emitOpError() << "needs fixed 128-bit vectors (NEON registers), got " << type;
+  }
+  auto buffer = cast<MemRefType>(base.getType());
+  if (buffer.getElementType() != type.getElementType()) {
+    return op->emitOpError() << "buffer element type " << buffer.getElementType()
+                             << " differs from the vectors' " << type.getElementType();
+  }
+  if (!buffer.hasStaticShape() || !buffer.getLayout().isIdentity()) {
+    return op->emitOpError() << "needs a contiguous buffer of static shape, got " << buffer;
+  }
+  if (static_cast<int64_t>(indices.size()) != buffer.getRank()) {
+    return op->emitOpError() << "has " << indices.size() << " indices for the rank-"
+                             << buffer.getRank() << " buffer " << buffer;
+  }
+  int64_t first = 0;
+  for (auto [index, size] : llvm::zip(indices, buffer.getShape())) {
+    std::optional<int64_t> constant = getConstantIntValue(index);
+    if (!constant) return success();  // checked only when every index is a constant
+    if (*constant < 0 || *constant >= size) {
+      return op->emitOpError() << "index " << *constant << " is outside " << buffer;
+    }
+    first = first * size + *constant;
+  }
+  int64_t end = first + static_cast<int64_t>(vectors.size()) * type.getNumElements();
+  if (end > buffer.getNumElements()) {
+    return op->emitOpError() << "reaches element " << end - 1 << " of the "
+                             << buffer.getNumElements() << "-element buffer " << buffer;
+  }
+  return success();
+}
+
+LogicalResult LoadVectorsOp::verify() {
+  return VerifyVectorList(*this, getVectors().getTypes(), getBase(), getIndices());
+}
+
+LogicalResult StoreVectorsOp::verify() {
+  return VerifyVectorList(*this, getVectors().getTypes(), getBase(), getIndices());
+}
 
 // tcpu.to_mmla_blocks / tcpu.from_mmla_blocks: `rows` is the row-major vector<MxNxT>, `blocks`
 // the vector<(M/2)x(N/2)x4xT>.

@@ -21,10 +21,10 @@
 namespace mlir::tcpu {
 
 void registerTcpuToolDialects(DialectRegistry& registry) {
-  registry.insert<TcpuDialect, affine::AffineDialect, arith::ArithDialect,
-                  arm_neon::ArmNeonDialect, arm_sve::ArmSVEDialect, cf::ControlFlowDialect,
-                  func::FuncDialect, index::IndexDialect, LLVM::LLVMDialect, math::MathDialect,
-                  memref::MemRefDialect, scf::SCFDialect, vector::VectorDialect>();
+  registry.insert<TcpuDialect, affine::AffineDialect, arith::ArithDialect, arm_neon::ArmNeonDialect,
+                  arm_sve::ArmSVEDialect, cf::ControlFlowDialect, func::FuncDialect,
+                  index::IndexDialect, LLVM::LLVMDialect, math::MathDialect, memref::MemRefDialect,
+                  scf::SCFDialect, vector::VectorDialect>();
 }
 
 void buildTcpuToLlvmPipeline(OpPassManager& pm) {
@@ -39,6 +39,7 @@ void buildTcpuToLlvmPipeline(OpPassManager& pm) {
   vector_options.armNeon = true;
   vector_options.armSVE = true;
   pm.addPass(createConvertVectorToLLVMPass(vector_options));
+  pm.addPass(createTcpuLowerVectorLists());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createArithToLLVMConversionPass());

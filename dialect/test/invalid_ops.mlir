@@ -217,3 +217,77 @@ func.func @f(%b2: vector<2x1x4xi32>) {
   %0 = tcpu.from_mmla_blocks %b2 {column_stride = 1 : i64} : vector<2x1x4xi32> to vector<2x4xi32>
   return
 }
+
+// -----
+
+func.func @f(%m: memref<4x16xi8>, %v: vector<16xi8>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tcpu.store_vectors' op moves 1 to 4 vectors (one LD1/ST1 register list), got 5}}
+  tcpu.store_vectors %v, %v, %v, %v, %v into %m[%c0, %c0] : vector<16xi8>, vector<16xi8>, vector<16xi8>, vector<16xi8>, vector<16xi8> into memref<4x16xi8>
+  return
+}
+
+// -----
+
+func.func @f(%m: memref<8xi32>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tcpu.load_vectors' op needs fixed 128-bit vectors (NEON registers), got 'vector<8xi32>'}}
+  %v = tcpu.load_vectors %m[%c0] : memref<8xi32> -> vector<8xi32>
+  return
+}
+
+// -----
+
+func.func @f(%m: memref<16xi8>, %v: vector<16xi8>, %w: vector<4xi32>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tcpu.store_vectors' op needs vectors of one type, got 'vector<16xi8>' and 'vector<4xi32>'}}
+  tcpu.store_vectors %v, %w into %m[%c0] : vector<16xi8>, vector<4xi32> into memref<16xi8>
+  return
+}
+
+// -----
+
+func.func @f(%m: memref<16xi8>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tcpu.load_vectors' op buffer element type 'i8' differs from the vectors' 'i32'}}
+  %v = tcpu.load_vectors %m[%c0] : memref<16xi8> -> vector<4xi32>
+  return
+}
+
+// -----
+
+func.func @f(%m: memref<?xi8>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tcpu.load_vectors' op needs a contiguous buffer of static shape, got 'memref<?xi8>'}}
+  %v = tcpu.load_vectors %m[%c0] : memref<?xi8> -> vector<16xi8>
+  return
+}
+
+// -----
+
+func.func @f(%m: memref<4x16xi8>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tcpu.load_vectors' op has 1 indices for the rank-2 buffer 'memref<4x16xi8>'}}
+  %v = tcpu.load_vectors %m[%c0] : memref<4x16xi8> -> vector<16xi8>
+  return
+}
+
+// -----
+
+func.func @f(%m: memref<4x16xi8>) {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  // expected-error @+1 {{'tcpu.load_vectors' op reaches element 79 of the 64-element buffer 'memref<4x16xi8>'}}
+  %v:3 = tcpu.load_vectors %m[%c2, %c0] : memref<4x16xi8> -> vector<16xi8>, vector<16xi8>, vector<16xi8>
+  return
+}
+
+// -----
+
+func.func @f(%m: memref<4x16xi8>) {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  // expected-error @+1 {{'tcpu.load_vectors' op index 4 is outside 'memref<4x16xi8>'}}
+  %v = tcpu.load_vectors %m[%c4, %c0] : memref<4x16xi8> -> vector<16xi8>
+  return
+}

@@ -21,25 +21,26 @@ module attributes {tcpu.target = #tcpu.target<arch = "armv8.6-a", features = ["i
   }
 
   // 32 blocks, more than the registers hold: the accumulator in a stack buffer (stored whole,
-  // loaded whole: what tcpu-carry-in-buffers keeps across a K loop), the operands packed as
-  // [chunk][pair or column][16 bytes], and loops over 4x4 tiles of blocks, each loading its
-  // blocks, running 16 SMMLA per chunk on them and storing them back.
+  // loaded whole: what tcpu-carry-in-buffers keeps across a K loop), the operands packed
+  // tile-major as [tile][chunk][4 pairs or columns][16 bytes] by four-register stores, and one
+  // loop over the 4x4 tiles of blocks, each loading its blocks a row of four at a time,
+  // running 16 SMMLA per chunk on them (a's and b's four operands one load each) and storing
+  // them back.
   // CHECK-LABEL: tt.func @dot_i8mm_in_memory(
-  // CHECK-DAG: %[[A_PACK:.+]] = memref.alloca() {alignment = 16 : i64} : memref<1x4x16xi8>
-  // CHECK-DAG: %[[B_PACK:.+]] = memref.alloca() {alignment = 16 : i64} : memref<1x8x16xi8>
+  // CHECK-DAG: %[[A_PACK:.+]] = memref.alloca() {alignment = 16 : i64} : memref<1x1x4x16xi8>
+  // CHECK-DAG: %[[B_PACK:.+]] = memref.alloca() {alignment = 16 : i64} : memref<2x1x4x16xi8>
   // CHECK-DAG: %[[ACC:.+]] = memref.alloca() {alignment = 16 : i64} : memref<4x8x4xi32>
   // CHECK: %[[WHOLE:[0-9]+]] = vector.type_cast %[[ACC]] : memref<4x8x4xi32> to memref<vector<4x8x4xi32>>
   // CHECK: %[[BLOCKS:[0-9]+]] = tcpu.to_mmla_blocks %{{.*}} {column_stride = 8 : i64} : vector<8x16xi32> to vector<4x8x4xi32>
   // CHECK: memref.store %[[BLOCKS]], %[[WHOLE]][]
-  // CHECK-COUNT-8: vector.store %{{.*}}, %[[B_PACK]]
-  // CHECK-COUNT-4: vector.store %{{.*}}, %[[A_PACK]]
-  // CHECK: scf.for %[[P0:.+]] = %{{.*}} to %{{.*}} step %{{.*}} {
-  // CHECK:   scf.for %[[T0:.+]] = %{{.*}} to %{{.*}} step %{{.*}} {
-  // CHECK-COUNT-16: vector.load %[[ACC]]
-  // CHECK-COUNT-4:  vector.load %[[A_PACK]]
-  // CHECK-COUNT-4:  vector.load %[[B_PACK]]
+  // CHECK-COUNT-2: tcpu.store_vectors %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} into %[[B_PACK]]
+  // CHECK: tcpu.store_vectors %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} into %[[A_PACK]]
+  // CHECK: scf.for %[[TILE:.+]] = %{{.*}} to %{{.*}} step %{{.*}} {
+  // CHECK-COUNT-4: tcpu.load_vectors %[[ACC]][%{{.*}}, %{{.*}}, %{{.*}}] : memref<4x8x4xi32> -> vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<4xi32>
+  // CHECK: tcpu.load_vectors %[[A_PACK]]
+  // CHECK: tcpu.load_vectors %[[B_PACK]]
   // CHECK-COUNT-16: tcpu.smmla
-  // CHECK-COUNT-16: vector.store %{{.*}}, %[[ACC]]
+  // CHECK-COUNT-4: tcpu.store_vectors %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} into %[[ACC]]
   // CHECK: %[[RESULT:[0-9]+]] = memref.load %[[WHOLE]][]
   // CHECK: tcpu.from_mmla_blocks %[[RESULT]] {column_stride = 8 : i64} : vector<4x8x4xi32> to vector<8x16xi32>
   tt.func @dot_i8mm_in_memory(%a: tensor<8x8xi8>, %b: tensor<8x16xi8>, %c: tensor<8x16xi32>) -> tensor<8x16xi32> {

@@ -202,6 +202,39 @@ def Tcpu_FromMmlaBlocksOp : Tcpu_MmlaLayoutOp<"from_mmla_blocks",
   }];
 }
 
+// LD1 / ST1 of a list of one to four 128-bit registers: 16 to 64 consecutive bytes of a buffer
+// in one instruction where LDP / STP move 32. The buffer is a contiguous memref of static shape
+// (identity layout) with the vectors' element type; the vectors are its elements from the
+// indices on in row-major order, and must lie inside it.
+def Tcpu_LoadVectorsOp : Tcpu_Op<"load_vectors"> {
+  let summary = "Loads 1 to 4 consecutive 128-bit vectors from a buffer (LD1 of a register list)";
+  let description = [{
+    `%v:4 = tcpu.load_vectors %acc[%p, %t, %c0] : memref<8x16x4xi32> -> vector<4xi32>,
+    vector<4xi32>, vector<4xi32>, vector<4xi32>` loads the blocks (p, t) .. (p, t + 3).
+  }];
+  let arguments = (ins Arg<AnyMemRef, "the buffer", [MemRead]>:$base,
+                   Variadic<Index>:$indices);
+  let results = (outs Variadic<AnyVector>:$vectors);
+  let assemblyFormat = [{
+    $base `[` $indices `]` attr-dict `:` type($base) `->` type($vectors)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tcpu_StoreVectorsOp : Tcpu_Op<"store_vectors", [AttrSizedOperandSegments]> {
+  let summary = "Stores 1 to 4 128-bit vectors consecutively into a buffer (ST1 of a register list)";
+  let description = [{
+    `tcpu.store_vectors %a, %b into %buffer[%i, %c0] : vector<16xi8>, vector<16xi8> into
+    memref<4x16xi8>` stores %a at row %i and %b at row %i + 1.
+  }];
+  let arguments = (ins Variadic<AnyVector>:$vectors,
+                   Arg<AnyMemRef, "the buffer", [MemWrite]>:$base, Variadic<Index>:$indices);
+  let assemblyFormat = [{
+    $vectors `into` $base `[` $indices `]` attr-dict `:` type($vectors) `into` type($base)
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Debugging ops
 //===----------------------------------------------------------------------===//

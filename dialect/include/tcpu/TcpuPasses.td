@@ -32,6 +32,16 @@ def TcpuLowerVectorOps : Pass<"tcpu-lower-vector-ops", "::mlir::ModuleOp"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def TcpuLowerVectorLists : Pass<"tcpu-lower-vector-lists", "::mlir::ModuleOp"> {
+  let summary = "Lower tcpu.load_vectors / tcpu.store_vectors to LD1 / ST1 of register lists";
+  let description = [{
+    Two to four vectors become llvm.aarch64.neon.ld1xN / st1xN on the address of the first
+    element (one instruction for up to 64 bytes); one vector a plain LLVM load or store. Part
+    of tcpu-to-llvm, before the memrefs become LLVM descriptors.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def TcpuHoistMmlaLayouts : Pass<"tcpu-hoist-mmla-layouts", "::mlir::ModuleOp"> {
   let summary = "Carry loop accumulators in the SMMLA block layout across iterations";
   let description = [{

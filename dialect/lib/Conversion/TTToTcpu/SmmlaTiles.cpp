@@ -173,15 +173,21 @@ Value StackBuffer(OpBuilder& b, Location loc, ArrayRef<int64_t> shape, Type elem
   return b.create<memref::AllocaOp>(loc, MemRefType::get(shape, element), b.getI64IntegerAttr(16));
 }
 
-// The operands stored as buffer[chunk][i] (16 bytes each) as they are built: a tile's operands
-// of one chunk are neighbours (LDP).
-Value PackOperands(OpBuilder& b, Location loc, int64_t count, int64_t chunks,
+// The operands in tile-major order, buffer[i / side][chunk][i % side] (16 bytes each): a
+// tile's operands of one chunk are one ST1/LD1 list. Each list is stored as soon as its
+// operands are built, so few are live at once.
+Value PackOperands(OpBuilder& b, Location loc, int64_t count, int64_t side, int64_t chunks,
                    OperandBuilder build) {
-  Value buffer = StackBuffer(b, loc, {chunks, count, 16}, b.getI8Type());
-  Value zero = Index(b, loc, 0);
+  Value buffer = StackBuffer(b, loc, {count / side, chunks, side, 16}, b.getI8Type());
+  llvm::DenseMap<std::pair<int64_t, int64_t>, SmallVector<Value, 4>> lists;
   build([&](int64_t i, int64_t chunk, Value operand) {
-    b.create<vector::StoreOp>(loc, operand, buffer,
-                              ValueRange{Index(b, loc, chunk), Index(b, loc, i), zero});
+    SmallVector<Value, 4>& list = lists[{i / side, chunk}];
+    if (list.empty()) list.resize(side);
+    list[i % side] = operand;
+    if (llvm::any_of(list, [](Value v) { return !v; })) return;
+    Value zero = Index(b, loc, 0);
+    b.create<tcpu::StoreVectorsOp>(
+        loc, list, buffer, ValueRange{Index(b, loc, i / side), Index(b, loc, chunk), zero, zero});
   });
   return buffer;
 }
@@ -194,16 +200,18 @@ int64_t TileSide(int64_t count) {
 }
 
 // The blocks in a stack buffer, stored whole before and loaded whole after (the forms
-// tcpu-carry-in-buffers moves out of a K loop). Loops over tiles of up to 4x4 blocks load a
-// tile, run every chunk on it (a chunk's 4 + 4 operands beside 16 blocks) and store it back;
-// the loops' induction variables index the buffers, so LLVM keeps them in memory rather than
-// promoting a hundred vectors to registers and spilling them.
+// tcpu-carry-in-buffers moves out of a K loop). One loop over tiles of up to 4x4 blocks loads
+// a tile (a row of blocks per LD1), runs every chunk on it (a chunk's operands of a and of b
+// one LD1 each) and stores it back. The loop index addresses every buffer, so LLVM neither
+// promotes a hundred vectors to registers nor hoists a tile row's operands out of an inner
+// loop and spills them.
 Value InMemory(OpBuilder& b, Location loc, Value blocks, int64_t chunks, OperandBuilder build_a,
                OperandBuilder build_b) {
   auto type = cast<VectorType>(blocks.getType());
   auto acc_type = VectorType::get({4}, type.getElementType());
   auto operand_type = VectorType::get({16}, b.getI8Type());
   int64_t pairs = type.getDimSize(0), columns = type.getDimSize(1);
+  int64_t rows = TileSide(pairs), cols = TileSide(columns);
   Value acc_buffer = StackBuffer(b, loc, type.getShape(), type.getElementType());
   Value whole;
   {
@@ -212,64 +220,48 @@ Value InMemory(OpBuilder& b, Location loc, Value blocks, int64_t chunks, Operand
     whole = b.create<vector::TypeCastOp>(loc, acc_buffer);
   }
   b.create<memref::StoreOp>(loc, blocks, whole, ValueRange{});
-  Value b_buffer = PackOperands(b, loc, columns, chunks, build_b);
-  Value a_buffer = PackOperands(b, loc, pairs, chunks, build_a);
-  int64_t rows = TileSide(pairs), cols = TileSide(columns);
-  Value zero = Index(b, loc, 0);
-  auto tile = [&](OpBuilder& body, Location loc, Value p0, Value t0) {
-    auto offsets = [&](Value first, int64_t count) {
-      SmallVector<Value> values{first};
-      for (int64_t i = 1; i < count; ++i) {
-        values.push_back(body.create<arith::AddIOp>(loc, first, Index(body, loc, i)));
-      }
-      return values;
-    };
-    SmallVector<Value> p = offsets(p0, rows), t = offsets(t0, cols);
-    SmallVector<Value> acc;
+  Value b_buffer = PackOperands(b, loc, columns, cols, chunks, build_b);
+  Value a_buffer = PackOperands(b, loc, pairs, rows, chunks, build_a);
+  int64_t tile_columns = columns / cols;
+  auto tile = [&](OpBuilder& body, Location loc, Value index, ValueRange) {
+    Value zero = Index(body, loc, 0);
+    Value row = body.create<arith::DivUIOp>(loc, index, Index(body, loc, tile_columns));
+    Value column = body.create<arith::RemUIOp>(loc, index, Index(body, loc, tile_columns));
+    Value first_pair = body.create<arith::MulIOp>(loc, row, Index(body, loc, rows));
+    Value first_column = body.create<arith::MulIOp>(loc, column, Index(body, loc, cols));
+    SmallVector<Value> pair_index;
     for (int64_t i = 0; i < rows; ++i) {
-      for (int64_t j = 0; j < cols; ++j) {
-        acc.push_back(
-            body.create<vector::LoadOp>(loc, acc_type, acc_buffer, ValueRange{p[i], t[j], zero}));
-      }
+      pair_index.push_back(body.create<arith::AddIOp>(loc, first_pair, Index(body, loc, i)));
+    }
+    SmallVector<Type> acc_types(cols, acc_type);
+    SmallVector<SmallVector<Value>> acc;
+    for (int64_t i = 0; i < rows; ++i) {
+      acc.push_back(body.create<tcpu::LoadVectorsOp>(loc, acc_types, acc_buffer,
+                                                     ValueRange{pair_index[i], first_column, zero})
+                        .getResults());
     }
     for (int64_t chunk = 0; chunk < chunks; ++chunk) {
       Value c = Index(body, loc, chunk);
-      SmallVector<Value> a, bv;
-      for (int64_t i = 0; i < rows; ++i) {
-        a.push_back(
-            body.create<vector::LoadOp>(loc, operand_type, a_buffer, ValueRange{c, p[i], zero}));
-      }
-      for (int64_t j = 0; j < cols; ++j) {
-        bv.push_back(
-            body.create<vector::LoadOp>(loc, operand_type, b_buffer, ValueRange{c, t[j], zero}));
-      }
+      auto a = body.create<tcpu::LoadVectorsOp>(loc, SmallVector<Type>(rows, operand_type),
+                                                a_buffer, ValueRange{row, c, zero, zero});
+      auto bv = body.create<tcpu::LoadVectorsOp>(loc, SmallVector<Type>(cols, operand_type),
+                                                 b_buffer, ValueRange{column, c, zero, zero});
       for (int64_t i = 0; i < rows; ++i) {
         for (int64_t j = 0; j < cols; ++j) {
-          Value& block = acc[i * cols + j];
-          block = body.create<tcpu::SmmlaOp>(loc, acc_type, block, a[i], bv[j]);
+          acc[i][j] =
+              body.create<tcpu::SmmlaOp>(loc, acc_type, acc[i][j], a.getResult(i), bv.getResult(j));
         }
       }
     }
     for (int64_t i = 0; i < rows; ++i) {
-      for (int64_t j = 0; j < cols; ++j) {
-        body.create<vector::StoreOp>(loc, acc[i * cols + j], acc_buffer,
-                                     ValueRange{p[i], t[j], zero});
-      }
+      body.create<tcpu::StoreVectorsOp>(loc, acc[i], acc_buffer,
+                                        ValueRange{pair_index[i], first_column, zero});
     }
+    body.create<scf::YieldOp>(loc);
   };
-  // Tile rows outside, tile columns inside. (One loop over all tiles is worse: LLVM then
-  // computes every address from the index instead of pairing neighbours into LDP/STP.)
-  auto row_loop = [&](OpBuilder& outer, Location loc, Value p0, ValueRange) {
-    auto column_loop = [&](OpBuilder& inner, Location loc, Value t0, ValueRange) {
-      tile(inner, loc, p0, t0);
-      inner.create<scf::YieldOp>(loc);
-    };
-    outer.create<scf::ForOp>(loc, zero, Index(outer, loc, columns), Index(outer, loc, cols),
-                             ValueRange{}, column_loop);
-    outer.create<scf::YieldOp>(loc);
-  };
-  b.create<scf::ForOp>(loc, zero, Index(b, loc, pairs), Index(b, loc, rows), ValueRange{},
-                       row_loop);
+  int64_t tiles = pairs / rows * tile_columns;
+  b.create<scf::ForOp>(loc, Index(b, loc, 0), Index(b, loc, tiles), Index(b, loc, 1), ValueRange{},
+                       tile);
   return b.create<memref::LoadOp>(loc, whole, ValueRange{});
 }
 

@@ -1,0 +1,48 @@
+// tcpu.load_vectors / tcpu.store_vectors print as they parse, and --tcpu-lower-vector-lists
+// makes them LD1 / ST1 of a register list (llvm.aarch64.neon.ld1xN / st1xN) on the address of
+// the first element; one vector is a plain load or store.
+// RUN: tcpu-opt %s | tcpu-opt | FileCheck %s --check-prefix=ROUND
+// RUN: tcpu-opt %s --tcpu-lower-vector-lists | FileCheck %s
+
+// ROUND-LABEL: func.func @tile_row
+// ROUND: %{{.*}}:4 = tcpu.load_vectors %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] : memref<8x16x4xi32> -> vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<4xi32>
+// ROUND: tcpu.store_vectors %{{.*}}#3, %{{.*}}#2, %{{.*}}#1, %{{.*}}#0 into %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] : vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<4xi32> into memref<8x16x4xi32>
+// CHECK-LABEL: func.func @tile_row
+// CHECK: %[[BASE:.+]] = llvm.extractvalue %{{.*}}[1] : !llvm.struct<(ptr, ptr, i64, array<3 x i64>, array<3 x i64>)>
+// CHECK: %[[AT:.+]] = llvm.getelementptr %[[BASE]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+// CHECK: %[[LIST:.+]] = llvm.call_intrinsic "llvm.aarch64.neon.ld1x4.v4i32.p0"(%[[AT]]) : (!llvm.ptr) -> !llvm.struct<(vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<4xi32>)>
+// CHECK-COUNT-4: llvm.extractvalue %[[LIST]][{{[0-3]}}]
+// CHECK: llvm.call_intrinsic "llvm.aarch64.neon.st1x4.v4i32.p0"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<4xi32>, !llvm.ptr) -> ()
+// CHECK-NOT: tcpu.
+func.func @tile_row(%acc: memref<8x16x4xi32>, %p: index, %t: index) {
+  %c0 = arith.constant 0 : index
+  %v:4 = tcpu.load_vectors %acc[%p, %t, %c0] : memref<8x16x4xi32> -> vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<4xi32>
+  tcpu.store_vectors %v#3, %v#2, %v#1, %v#0 into %acc[%p, %t, %c0] : vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<4xi32> into memref<8x16x4xi32>
+  return
+}
+
+// Two and three registers; bytes and floats name their vector types in the intrinsic.
+// CHECK-LABEL: func.func @lists
+// CHECK: llvm.call_intrinsic "llvm.aarch64.neon.ld1x2.v16i8.p0"
+// CHECK: llvm.call_intrinsic "llvm.aarch64.neon.st1x3.v4f32.p0"
+// CHECK: llvm.call_intrinsic "llvm.aarch64.neon.ld1x2.v8bf16.p0"
+func.func @lists(%bytes: memref<4x16xi8>, %floats: memref<12xf32>, %halves: memref<16xbf16>, %x: vector<4xf32>) -> (vector<16xi8>, vector<8xbf16>) {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %b:2 = tcpu.load_vectors %bytes[%c2, %c0] : memref<4x16xi8> -> vector<16xi8>, vector<16xi8>
+  tcpu.store_vectors %x, %x, %x into %floats[%c0] : vector<4xf32>, vector<4xf32>, vector<4xf32> into memref<12xf32>
+  %h:2 = tcpu.load_vectors %halves[%c0] : memref<16xbf16> -> vector<8xbf16>, vector<8xbf16>
+  return %b#1, %h#0 : vector<16xi8>, vector<8xbf16>
+}
+
+// One register: a plain load and store.
+// CHECK-LABEL: func.func @single
+// CHECK: llvm.load %{{.*}} {alignment = 1 : i64} : !llvm.ptr -> vector<16xi8>
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 1 : i64} : vector<16xi8>, !llvm.ptr
+// CHECK-NOT: llvm.call_intrinsic
+func.func @single(%bytes: memref<4x16xi8>, %i: index) {
+  %c0 = arith.constant 0 : index
+  %v = tcpu.load_vectors %bytes[%i, %c0] : memref<4x16xi8> -> vector<16xi8>
+  tcpu.store_vectors %v into %bytes[%c0, %c0] : vector<16xi8> into memref<4x16xi8>
+  return
+}
