@@ -49,18 +49,19 @@ module {
     tt.store %y_1, %v : tensor<8x!tt.ptr<f32>>
     tt.return
   }
-  // Rows of a 2-D block are contiguous, the rows themselves strided: one load per row, from
-  // the row's first address built from the scalars (row * stride + column 0; an unmasked
-  // tile, so not from the address vector).
+  // Rows of a 2-D block are contiguous, the rows themselves strided: one load per row. The
+  // first row's address is built from the scalars (row * stride + column 0; an unmasked tile,
+  // so not from the address vector), each next row's steps from it by the rows' stride in
+  // bytes (buildLaneStep), so LLVM advances one pointer instead of keeping every row's.
   // CHECK-LABEL: tt.func public @rows(
   // CHECK-NOT: scf.for
-  // CHECK: llvm.load %{{.*}} : !llvm.ptr -> vector<4xf32>
+  // CHECK: %[[P0:[0-9]+]] = tt.addptr %arg0, %{{[0-9]+}} : !tt.ptr<f32>, i32
+  // CHECK: %[[Q0:[0-9]+]] = builtin.unrealized_conversion_cast %[[P0]] : !tt.ptr<f32> to !llvm.ptr
+  // CHECK: llvm.load %[[Q0]] {alignment = 4 : i64} : !llvm.ptr -> vector<4xf32>
   // CHECK: vector.insert %{{.*}}, %{{.*}} [0] : vector<4xf32> into vector<2x4xf32>
-  // CHECK: %[[ROW1:[0-9]+]] = arith.addi %{{.*}}, %c1_i32 : i32
-  // CHECK: %[[AT1:[0-9]+]] = arith.muli %[[ROW1]], %arg1 : i32
-  // CHECK: %[[OFF1:[0-9]+]] = arith.addi %[[AT1]], %{{[0-9]+}} : i32
-  // CHECK: %[[P1:[0-9]+]] = tt.addptr %arg0, %[[OFF1]] : !tt.ptr<f32>, i32
-  // CHECK: %[[Q1:[0-9]+]] = builtin.unrealized_conversion_cast %[[P1]] : !tt.ptr<f32> to !llvm.ptr
+  // CHECK: %[[WIDE:[0-9]+]] = arith.extsi %arg1 : i32 to i64
+  // CHECK: %[[BYTES:[0-9]+]] = arith.muli %[[WIDE]], %c4_i64 : i64
+  // CHECK: %[[Q1:[0-9]+]] = llvm.getelementptr %[[Q0]][%[[BYTES]]] : (!llvm.ptr, i64) -> !llvm.ptr, i8
   // CHECK: llvm.load %[[Q1]] {alignment = 4 : i64} : !llvm.ptr -> vector<4xf32>
   // CHECK: vector.insert %{{.*}}, %{{.*}} [1] : vector<4xf32> into vector<2x4xf32>
   tt.func public @rows(%in: !tt.ptr<f32>, %stride: i32) -> tensor<2x4xf32> {
@@ -77,6 +78,28 @@ module {
     %p1 = tt.addptr %p, %o : tensor<2x4x!tt.ptr<f32>>, tensor<2x4xi32>
     %v = tt.load %p1 : tensor<2x4x!tt.ptr<f32>>
     tt.return %v : tensor<2x4xf32>
+  }
+  // Rows at row * row * stride are not evenly spaced: each row's address from the scalars.
+  // CHECK-LABEL: tt.func public @rows_not_affine(
+  // CHECK-NOT: llvm.getelementptr
+  // CHECK-COUNT-3: tt.addptr %arg0, %{{[0-9]+}} : !tt.ptr<f32>, i32
+  // CHECK-NOT: llvm.getelementptr
+  // CHECK: tt.return
+  tt.func public @rows_not_affine(%in: !tt.ptr<f32>, %stride: i32) -> tensor<3x4xf32> {
+    %r = tt.make_range {end = 3 : i32, start = 0 : i32} : tensor<3xi32>
+    %c = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>
+    %r1 = tt.expand_dims %r {axis = 1 : i32} : tensor<3xi32> -> tensor<3x1xi32>
+    %rr = arith.muli %r1, %r1 : tensor<3x1xi32>
+    %s = tt.splat %stride : i32 -> tensor<3x1xi32>
+    %r2 = arith.muli %rr, %s : tensor<3x1xi32>
+    %r3 = tt.broadcast %r2 : tensor<3x1xi32> -> tensor<3x4xi32>
+    %c1 = tt.expand_dims %c {axis = 0 : i32} : tensor<4xi32> -> tensor<1x4xi32>
+    %c2 = tt.broadcast %c1 : tensor<1x4xi32> -> tensor<3x4xi32>
+    %o = arith.addi %r3, %c2 : tensor<3x4xi32>
+    %p = tt.splat %in : !tt.ptr<f32> -> tensor<3x4x!tt.ptr<f32>>
+    %p1 = tt.addptr %p, %o : tensor<3x4x!tt.ptr<f32>>, tensor<3x4xi32>
+    %v = tt.load %p1 : tensor<3x4x!tt.ptr<f32>>
+    tt.return %v : tensor<3x4xf32>
   }
   // vector_width = 4 splits the 8-element run in two.
   // CHECK-LABEL: tt.func public @hinted(

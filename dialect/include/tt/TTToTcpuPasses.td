@@ -13,6 +13,7 @@
 //   8. tt-to-tcpu-funcs       tt.func with the kernel ABI, tt.call, program ids, scf/cf types
 //   9. tcpu-expand-math       exp/log/tanh/erf/... as vector polynomials, not libm calls
 //   9b. tcpu-slice-rows       wide rows as 128-bit slices, one slice's whole chain at a time
+//   9c. tcpu-sink-loads       each load just before its first use, past stores to stack buffers
 //  then the tcpu-to-llvm pipeline, and
 //  10. tcpu-emit-triton-launchers   tcpu_launch_NAME and the per-program trampoline.
 
@@ -159,6 +160,19 @@ def TcpuSliceRows : TTToTcpuPass<"tcpu-slice-rows",
     Option<"minChainOps", "min-chain-ops", "int64_t", /*default=*/"12",
            "Floating-point ops on a row in one block before it is sliced">,
   ];
+}
+
+def TcpuSinkLoads : TTToTcpuPass<"tcpu-sink-loads",
+    "Loads of a tile just before their first use when a pack lies between"> {
+  let description = [{
+    A tile's loads are all emitted where its tt.load was, the uses (an int8 dot's operand
+    packing, row by row) come later: left there, the backend issues every row's load first and
+    spills most of them. This pass moves a load whose first use comes after stores into stack
+    buffers (a pack) down its block to just before that use, past ops that do not write memory
+    and past those stores (memref.alloca, which Triton pointers never reach); anything else (a
+    store through a pointer, a call) stops it. Memory order is kept for everything the load
+    may read. Loads with no such stores before their use stay for the backend to schedule.
+  }];
 }
 
 def TcpuEmitTritonLaunchers : Pass<"tcpu-emit-triton-launchers", "::mlir::ModuleOp"> {

@@ -357,21 +357,57 @@ bool ScalarRunStarts(Operation* access, Value tt_pointers) {
   return !mask;
 }
 
+// Lane coordinates as i32 constants: the leading-dimension `position`, then `offset`.
+SmallVector<Value> LaneCoordinates(OpBuilder& b, Location loc, ArrayRef<int64_t> position,
+                                   int64_t offset) {
+  SmallVector<Value> coordinates;
+  for (int64_t coordinate : position) {
+    coordinates.push_back(b.create<arith::ConstantIntOp>(loc, coordinate, 32));
+  }
+  coordinates.push_back(b.create<arith::ConstantIntOp>(loc, offset, 32));
+  return coordinates;
+}
+
+// The previous row's first run, which the next row's first run steps from.
+struct PreviousRow {
+  SmallVector<int64_t> position;
+  Value pointer;
+};
+
+// Whether `position` is the row after `previous` (the next one along the last leading
+// dimension, the others equal).
+bool IsNextRow(ArrayRef<int64_t> previous, ArrayRef<int64_t> position) {
+  if (previous.empty() || previous.size() != position.size()) return false;
+  return previous.drop_back() == position.drop_back() && previous.back() + 1 == position.back();
+}
+
 // The first element of a run at `offset` of the row at `position` of a tensor of pointers:
-// from the scalars (ScalarRunStarts), else extracted from the converted address vector.
+// from the scalars (ScalarRunStarts), else extracted from the converted address vector. With
+// `previous`, a row's first run steps from the previous row's by the rows' stride when the
+// addresses are affine along rows (buildLaneStep): LLVM then advances one pointer by the
+// stride instead of hoisting every row's address out of a K loop and spilling them.
 Value RunStart(OpBuilder& b, Location loc, Operation* access, Value tt_pointers, Value addresses,
-               ArrayRef<int64_t> position, int64_t offset) {
+               ArrayRef<int64_t> position, int64_t offset, PreviousRow* previous = nullptr) {
   if (ScalarRunStarts(access, tt_pointers)) {
-    SmallVector<Value> coordinates;
-    for (int64_t coordinate : position) {
-      coordinates.push_back(b.create<arith::ConstantIntOp>(loc, coordinate, 32));
+    SmallVector<Value> coordinates = LaneCoordinates(b, loc, position, offset);
+    Value pointer;
+    if (previous && offset == 0 && IsNextRow(previous->position, position)) {
+      SmallVector<Value> from = LaneCoordinates(b, loc, previous->position, 0);
+      if (Value step = buildLaneStep(b, loc, tt_pointers, from, position.size() - 1)) {
+        pointer = b.create<LLVM::GEPOp>(loc, previous->pointer.getType(), b.getI8Type(),
+                                        previous->pointer, ValueRange{step});
+      }
     }
-    coordinates.push_back(b.create<arith::ConstantIntOp>(loc, offset, 32));
-    if (Value pointer = buildLaneValue(b, loc, tt_pointers, coordinates)) {
-      return b
-          .create<UnrealizedConversionCastOp>(loc, LLVM::LLVMPointerType::get(b.getContext()),
-                                              pointer)
-          .getResult(0);
+    if (!pointer) {
+      if (Value lane = buildLaneValue(b, loc, tt_pointers, coordinates)) {
+        pointer = b.create<UnrealizedConversionCastOp>(
+                       loc, LLVM::LLVMPointerType::get(b.getContext()), lane)
+                      .getResult(0);
+      }
+    }
+    if (pointer) {
+      if (previous && offset == 0) *previous = {SmallVector<int64_t>(position), pointer};
+      return pointer;
     }
   }
   return AddressToPointer(b, loc, b.create<vector::ExtractOp>(loc, addresses, offset));
@@ -441,9 +477,10 @@ struct LoadConversion : OpConversionPattern<LoadOp> {
     // Each run's pointer: its address, or (`copied`) the select of its address and its place
     // in `copy` (row i's run at offset o at element i * width + o).
     Value copy, copied;
+    PreviousRow previous;
     auto run_pointer = [&](OpBuilder& b, Value addresses, size_t row, ArrayRef<int64_t> position,
                            int64_t offset) {
-      Value pointer = RunStart(b, loc, op, op.getPtr(), addresses, position, offset);
+      Value pointer = RunStart(b, loc, op, op.getPtr(), addresses, position, offset, &previous);
       if (!copy) return pointer;
       Value index = b.create<LLVM::ConstantOp>(loc, b.getI64Type(),
                                                static_cast<int64_t>(row) * width + offset);
@@ -452,6 +489,7 @@ struct LoadConversion : OpConversionPattern<LoadOp> {
       return b.create<arith::SelectOp>(loc, copied, place, pointer).getResult();
     };
     auto load_rows = [&](OpBuilder& b, Value whole_mask) {
+      previous = {};
       Value result = Zeros(b, loc, result_type);
       for (auto [row_index, position] : llvm::enumerate(positions)) {
         Value addresses = Row(b, loc, adaptor.getPtr(), position);

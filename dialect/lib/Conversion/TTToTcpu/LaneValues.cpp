@@ -92,12 +92,119 @@ class LaneBuilder {
   Location loc_;
 };
 
+// The step of a tensor along one dimension (buildLaneStep), op by op: a range steps by 1
+// along its dimension, a splat or constant by 0, a broadcast or expand_dims by 0 along the
+// dimensions they add, a sum by the sum of its operands' steps, a product by one operand's step
+// times the other operand when that one does not change along the dimension (a step of 0), a
+// tt.addptr by the pointer's step plus the offset's in bytes. Any other op: null.
+class StepBuilder {
+ public:
+  StepBuilder(OpBuilder& b, Location loc) : b_(b), loc_(loc) {}
+
+  // Pointers step in i64 bytes, integers in their own type. Steps of 0 and factors of 1 are
+  // folded as they are built, so a plain row stride comes out as the stride itself.
+  Value Build(Value value, SmallVector<Value> position, int64_t dim) {
+    auto type = dyn_cast<RankedTensorType>(value.getType());
+    if (!type) return Zero(value.getType());  // a scalar operand
+    Operation* op = value.getDefiningOp();
+    if (!op) return {};
+    Type element = type.getElementType();
+    if (isa<MakeRangeOp>(op)) return b_.create<arith::ConstantIntOp>(loc_, dim == 0 ? 1 : 0, 32);
+    if (isa<SplatOp>(op)) return Zero(element);
+    if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+      auto elements = dyn_cast<DenseElementsAttr>(constant.getValue());
+      return elements && elements.isSplat() ? Zero(element) : Value();
+    }
+    if (auto broadcast = dyn_cast<BroadcastOp>(op)) {
+      auto source = cast<RankedTensorType>(broadcast.getSrc().getType());
+      if (source.getDimSize(dim) == 1 && type.getDimSize(dim) != 1) return Zero(element);
+      for (int64_t d = 0; d < source.getRank(); ++d) {
+        if (source.getDimSize(d) == 1) position[d] = b_.create<arith::ConstantIntOp>(loc_, 0, 32);
+      }
+      return Build(broadcast.getSrc(), position, dim);
+    }
+    if (auto expand = dyn_cast<ExpandDimsOp>(op)) {
+      int64_t axis = expand.getAxis();
+      if (axis == dim) return Zero(element);
+      position.erase(position.begin() + axis);
+      return Build(expand.getSrc(), position, dim > axis ? dim - 1 : dim);
+    }
+    if (auto addptr = dyn_cast<AddPtrOp>(op)) {
+      Value pointer = Build(addptr.getPtr(), position, dim);
+      Value offset = Build(addptr.getOffset(), position, dim);
+      Type pointee = getPointeeType(element);
+      if (!pointer || !offset || !pointee.isIntOrFloat()) return {};
+      if (!offset.getType().isInteger(64)) {
+        offset = b_.createOrFold<arith::ExtSIOp>(loc_, b_.getI64Type(), offset);
+      }
+      int64_t bytes = std::max<int64_t>(1, pointee.getIntOrFloatBitWidth() / 8);
+      return Add(Mul(offset, b_.create<arith::ConstantIntOp>(loc_, bytes, 64)), pointer);
+    }
+    if (isa<arith::AddIOp, arith::SubIOp>(op)) {
+      Value lhs = Build(op->getOperand(0), position, dim);
+      Value rhs = Build(op->getOperand(1), position, dim);
+      if (!lhs || !rhs) return {};
+      if (isa<arith::AddIOp>(op)) return Add(lhs, rhs);
+      if (matchPattern(rhs, m_Zero())) return lhs;
+      return b_.create<arith::SubIOp>(loc_, lhs, rhs);
+    }
+    if (isa<arith::MulIOp>(op)) {
+      Value lhs = Build(op->getOperand(0), position, dim);
+      Value rhs = Build(op->getOperand(1), position, dim);
+      if (!lhs || !rhs) return {};
+      // (x + i s) * y = x y + i (s y) when y does not change along dim.
+      if (matchPattern(rhs, m_Zero())) {
+        Value factor = buildLaneValue(b_, loc_, op->getOperand(1), position);
+        return factor ? Mul(factor, lhs) : Value();
+      }
+      if (matchPattern(lhs, m_Zero())) {
+        Value factor = buildLaneValue(b_, loc_, op->getOperand(0), position);
+        return factor ? Mul(factor, rhs) : Value();
+      }
+      return {};
+    }
+    if (isa<arith::ExtSIOp>(op)) {
+      Value step = Build(op->getOperand(0), position, dim);
+      return step ? b_.createOrFold<arith::ExtSIOp>(loc_, element, step) : Value();
+    }
+    return {};
+  }
+
+ private:
+  Value Add(Value x, Value y) {
+    if (matchPattern(x, m_Zero())) return y;
+    if (matchPattern(y, m_Zero())) return x;
+    return b_.createOrFold<arith::AddIOp>(loc_, x, y);
+  }
+
+  Value Mul(Value x, Value y) {
+    if (matchPattern(x, m_One()) || matchPattern(y, m_Zero())) return y;
+    if (matchPattern(y, m_One()) || matchPattern(x, m_Zero())) return x;
+    return b_.createOrFold<arith::MulIOp>(loc_, x, y);
+  }
+
+  Value Zero(Type type) {
+    if (isa<PointerType>(type)) type = b_.getI64Type();
+    if (!type.isIntOrIndex()) return {};
+    return b_.create<arith::ConstantOp>(loc_, type, b_.getZeroAttr(type));
+  }
+
+  OpBuilder& b_;
+  Location loc_;
+};
+
 }  // namespace
 
 bool hasLaneValues(Value tensor) { return tensor && Analysable(tensor, 0); }
 
 Value buildLaneValue(OpBuilder& b, Location loc, Value tensor, ArrayRef<Value> position) {
   return LaneBuilder(b, loc).Build(tensor, SmallVector<Value>(position));
+}
+
+Value buildLaneStep(OpBuilder& b, Location loc, Value tensor, ArrayRef<Value> position,
+                    int64_t dim) {
+  if (!hasLaneValues(tensor)) return {};
+  return StepBuilder(b, loc).Build(tensor, SmallVector<Value>(position), dim);
 }
 
 }  // namespace mlir::tt

@@ -21,6 +21,14 @@ bool hasLaneValues(Value tensor);
 // insertion point in the TTIR types: a tensor of pointers gives a !tt.ptr.
 Value buildLaneValue(OpBuilder& b, Location loc, Value tensor, ArrayRef<Value> position);
 
+// How much `tensor`'s element changes from `position` to the next position along `dim` when it
+// changes by the same amount all along that dimension (the tensor is affine in it), else null:
+// `offs_m[:, None] * stride + offs_k[None, :]` steps by `stride` along dimension 0. Integer
+// tensors step in their element type, tensors of pointers in i64 bytes. Built at `b`'s
+// insertion point, folded as it is built.
+Value buildLaneStep(OpBuilder& b, Location loc, Value tensor, ArrayRef<Value> position,
+                    int64_t dim);
+
 }  // namespace mlir::tt
 
 #endif  // TCPU_DIALECT_LIB_CONVERSION_TTTOTCPU_LANEVALUES_H_

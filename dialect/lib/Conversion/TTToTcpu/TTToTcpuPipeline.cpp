@@ -40,6 +40,7 @@ void buildTritonToTcpuPipeline(OpPassManager& pm) {
   pm.addPass(createControlFlowSinkPass());
   pm.addPass(createTcpuExpandMath());
   pm.addPass(createTcpuSliceRows());
+  pm.addPass(createTcpuSinkLoads());
 }
 
 void buildTritonToLlvmPipeline(OpPassManager& pm, const TcpuEmitTritonLaunchersOptions& launchers) {
