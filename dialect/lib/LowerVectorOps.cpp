@@ -5,6 +5,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ArmNeon/ArmNeonDialect.h"
 #include "mlir/Dialect/ArmSVE/IR/ArmSVEDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -81,7 +82,9 @@ class LowerVectorOpsPass : public impl::TcpuLowerVectorOpsBase<LowerVectorOpsPas
   void runOnOperation() override {
     SmallVector<Operation*> ops;
     getOperation().walk([&](Operation* op) {
-      if (isa<SdotOp, SmmlaOp, ToMmlaBlocksOp, FromMmlaBlocksOp>(op)) ops.push_back(op);
+      if (isa<SdotOp, SmmlaOp, ToMmlaBlocksOp, FromMmlaBlocksOp, LookupBytesOp>(op)) {
+        ops.push_back(op);
+      }
     });
     for (Operation* op : ops) {
       if (failed(Lower(op))) return signalPassFailure();
@@ -100,6 +103,17 @@ class LowerVectorOpsPass : public impl::TcpuLowerVectorOpsBase<LowerVectorOpsPas
     if (auto from = dyn_cast<FromMmlaBlocksOp>(op)) {
       from.getResult().replaceAllUsesWith(FromMmlaBlocks(b, loc, from));
       from->erase();
+      return success();
+    }
+    if (auto lookup = dyn_cast<LookupBytesOp>(op)) {
+      // TBL of a list of 1-4 registers (base NEON).
+      SmallVector<Value> operands(lookup.getTables());
+      operands.push_back(lookup.getIndices());
+      std::string name =
+          "llvm.aarch64.neon.tbl" + std::to_string(lookup.getTables().size()) + ".v16i8";
+      auto call = b.create<LLVM::CallIntrinsicOp>(loc, lookup.getType(), name, operands);
+      lookup.getResult().replaceAllUsesWith(call.getResult(0));
+      lookup->erase();
       return success();
     }
     Value acc = op->getOperand(0), lhs = op->getOperand(1), rhs = op->getOperand(2);

@@ -227,6 +227,14 @@ static LogicalResult VerifyInt8Mat(Operation* op, Value acc, Value a) {
   return success();
 }
 
+LogicalResult LookupBytesOp::verify() {
+  if (getTables().empty() || getTables().size() > 4) {
+    return emitOpError() << "looks up in 1 to 4 tables (one TBL register list), got "
+                         << getTables().size();
+  }
+  return success();
+}
+
 LogicalResult SdotOp::verify() { return VerifyInt8Mat(*this, getAcc(), getA()); }
 LogicalResult SmmlaOp::verify() { return VerifyInt8Mat(*this, getAcc(), getA()); }
 

@@ -291,3 +291,11 @@ func.func @f(%m: memref<4x16xi8>) {
   %v = tcpu.load_vectors %m[%c4, %c0] : memref<4x16xi8> -> vector<16xi8>
   return
 }
+
+// -----
+
+func.func @f(%t: vector<16xi8>) {
+  // expected-error @+1 {{'tcpu.lookup_bytes' op looks up in 1 to 4 tables (one TBL register list), got 5}}
+  %0 = tcpu.lookup_bytes %t, %t, %t, %t, %t[%t]
+  return
+}

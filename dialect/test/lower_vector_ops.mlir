@@ -1,5 +1,6 @@
 // --tcpu-lower-vector-ops: tcpu.sdot / tcpu.smmla become arm_neon / arm_sve intrinsic ops,
-// and a target without the instruction is a diagnostic.
+// tcpu.lookup_bytes the TBL intrinsic of its table count, and a target without the
+// instruction is a diagnostic.
 // RUN: tcpu-opt %s --split-input-file --tcpu-lower-vector-ops --verify-diagnostics | FileCheck %s
 
 module attributes {tcpu.target = #tcpu.target<arch = "armv9-a", features = ["sve2", "i8mm", "dotprod"], vector_bits = 0>} {
@@ -18,6 +19,18 @@ module attributes {tcpu.target = #tcpu.target<arch = "armv9-a", features = ["sve
     // CHECK: return %[[M]], %[[SM]]
     // CHECK-NOT: tcpu.s
     return %1, %3 : vector<4xi32>, vector<[4]xi32>
+  }
+
+  // TBL needs no feature beyond NEON.
+  // CHECK-LABEL: func @lookup
+  // CHECK: %[[T4:.*]] = llvm.call_intrinsic "llvm.aarch64.neon.tbl4.v16i8"(%arg0, %arg1, %arg2, %arg3, %arg4) : (vector<16xi8>, vector<16xi8>, vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  // CHECK: llvm.call_intrinsic "llvm.aarch64.neon.tbl1.v16i8"(%[[T4]], %arg4) : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  // CHECK-NOT: tcpu.lookup_bytes
+  func.func @lookup(%t0: vector<16xi8>, %t1: vector<16xi8>, %t2: vector<16xi8>, %t3: vector<16xi8>,
+                    %i: vector<16xi8>) -> vector<16xi8> {
+    %0 = tcpu.lookup_bytes %t0, %t1, %t2, %t3[%i]
+    %1 = tcpu.lookup_bytes %0[%i]
+    return %1 : vector<16xi8>
   }
 }
 

@@ -66,6 +66,10 @@ func.func @vector_ops(%acc: vector<4xi32>, %a: vector<16xi8>, %sacc: vector<[4]x
   %2 = tcpu.smmla %0, %a, %a : vector<16xi8> into vector<4xi32>
   // CHECK: tcpu.smmla %{{.*}} : vector<[16]xi8> into vector<[4]xi32>
   %3 = tcpu.smmla %1, %sa, %sa : vector<[16]xi8> into vector<[4]xi32>
+  // CHECK: tcpu.lookup_bytes %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}[%{{.*}}]
+  %4 = tcpu.lookup_bytes %a, %a, %a, %a[%a]
+  // CHECK: tcpu.lookup_bytes %{{.*}}[%{{.*}}]
+  %5 = tcpu.lookup_bytes %4[%a]
   return %2, %3 : vector<4xi32>, vector<[4]xi32>
 }
 

@@ -170,6 +170,24 @@ def Tcpu_SmmlaOp : Tcpu_Int8MatOp<"smmla",
   }];
 }
 
+// A vector<16xi8> (one NEON register of bytes), which the parser can build from nothing.
+def Tcpu_ByteVector : VectorOfLengthAndType<[16], [I8]>,
+    BuildableType<"::mlir::VectorType::get({16}, $_builder.getI8Type())">;
+
+def Tcpu_LookupBytesOp : Tcpu_Op<"lookup_bytes", [Pure]> {
+  let summary = "Byte i of the result is byte indices[i] of the tables one after the other, "
+                "or 0 past them (TBL)";
+  let description = [{
+    `%r = tcpu.lookup_bytes %t0, %t1, %t2, %t3 [%indices]` with one to four `vector<16xi8>`
+    tables (NEON TBL of a register list): any byte of up to 64 in one
+    instruction. tt-to-tcpu-dot gathers b's SMMLA operands with it, four rows at a time.
+  }];
+  let arguments = (ins Variadic<Tcpu_ByteVector>:$tables, Tcpu_ByteVector:$indices);
+  let results = (outs Tcpu_ByteVector:$result);
+  let assemblyFormat = "$tables `[` $indices `]` attr-dict";
+  let hasVerifier = 1;
+}
+
 // The SMMLA tile layout of an accumulator c[M, N]: block (p, t), a vector<4xi32>, holds rows
 // 2p, 2p+1 x columns c0(t), c1(t) in the order SMMLA keeps them ([r0c0, r0c1, r1c0, r1c1]).
 // With column_stride s the columns come in groups of 2s: t = s * g + i pairs columns

@@ -21,13 +21,14 @@ def TcpuLowerToRuntime : Pass<"tcpu-lower-to-runtime", "::mlir::ModuleOp"> {
 }
 
 def TcpuLowerVectorOps : Pass<"tcpu-lower-vector-ops", "::mlir::ModuleOp"> {
-  let summary = "Lower tcpu.sdot / tcpu.smmla to arm_neon and arm_sve intrinsics";
+  let summary = "Lower tcpu.sdot / tcpu.smmla / tcpu.lookup_bytes to Arm intrinsics";
   let description = [{
     Fixed-length forms become arm_neon.intr.sdot / arm_neon.intr.smmla, scalable forms
-    arm_sve.sdot / arm_sve.smmla. The module's #tcpu.target must have the features the
+    arm_sve.sdot / arm_sve.smmla, tcpu.lookup_bytes the TBL intrinsic of its table count
+    (llvm.aarch64.neon.tblN). The module's #tcpu.target must have the features the
     instruction needs (dotprod, i8mm, sve); otherwise the pass fails with a diagnostic.
   }];
-  let dependentDialects = ["::mlir::arm_neon::ArmNeonDialect",
+  let dependentDialects = ["::mlir::arm_neon::ArmNeonDialect", "::mlir::LLVM::LLVMDialect",
                            "::mlir::arm_sve::ArmSVEDialect", "::mlir::arith::ArithDialect",
                            "::mlir::vector::VectorDialect"];
 }
