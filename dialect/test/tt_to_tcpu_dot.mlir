@@ -58,6 +58,18 @@ module attributes {tcpu.target = #tcpu.target<arch = "armv8.6-a", features = ["i
     tt.return %d : tensor<8x16xi32>
   }
 
+  // With K = 16 a's rows are whole q registers: the first chunk of a row pair (both rows' low
+  // halves) is a TBL of the two rows, the second a ZIP2 (LLVM makes the ZIP1 a copy and an
+  // INS).
+  // CHECK-LABEL: tt.func @dot_i8mm_in_memory_k16(
+  // CHECK: %[[PAIR_LOW:.+]] = arith.constant dense<[0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23]> : vector<16xi8>
+  // CHECK: tcpu.lookup_bytes %[[ROW0:[0-9]+]], %[[ROW1:[0-9]+]][%[[PAIR_LOW]]]
+  // CHECK: vector.shuffle %[[ROW0]], %[[ROW1]] [8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31] : vector<16xi8>, vector<16xi8>
+  tt.func @dot_i8mm_in_memory_k16(%a: tensor<8x16xi8>, %b: tensor<16x16xi8>, %c: tensor<8x16xi32>) -> tensor<8x16xi32> {
+    %d = tt.dot %a, %b, %c : tensor<8x16xi8> * tensor<16x16xi8> -> tensor<8x16xi32>
+    tt.return %d : tensor<8x16xi32>
+  }
+
   // b as the transpose of an [N, K] tile (tl.dot(x, tl.trans(w)), x times a weight matrix):
   // b's SMMLA operands are pairs of w's rows like a's, one shuffle each, with no byte
   // transpose; with 2x2 blocks (4 of them, in registers) the loop runs one 8-k chunk of every

@@ -126,8 +126,11 @@ void MmlaOperandsOfB(OpBuilder& b, Location loc, Value bm, Gather gather, Operan
 // SMMLA operands of the rows of `matrix` [R, K] taken in pairs: operand (p, chunk) holds rows
 // 2p and 2p + 1 at k 8 chunk .. 8 chunk + 7, one ZIP1/ZIP2 of 64-bit lanes of the rows' 16-byte
 // parts each. These are a's operands, and b's when b is the transpose of an [N, K] tile (x
-// times a weight matrix).
-void MmlaOperandsOfRowPairs(OpBuilder& b, Location loc, Value matrix, OperandSink sink) {
+// times a weight matrix). With `lookup`, the low halves' ZIP1 is a TBL of the two parts:
+// LLVM emits that ZIP1 as a copy and an INS, but the copies cost less than the index vector's
+// register beside an accumulator in registers.
+void MmlaOperandsOfRowPairs(OpBuilder& b, Location loc, Value matrix, bool lookup,
+                            OperandSink sink) {
   SmallVector<Value> rows = tcpu::VectorRows(b, loc, matrix);
   int64_t k = cast<VectorType>(matrix.getType()).getDimSize(1);
   int64_t part = k % 16 == 0 ? 16 : k;  // the rows in q-register parts when they have them
@@ -143,9 +146,16 @@ void MmlaOperandsOfRowPairs(OpBuilder& b, Location loc, Value matrix, OperandSin
       SmallVector<int64_t> indices;
       for (int64_t kk = 0; kk < 8; ++kk) indices.push_back(first + kk);
       for (int64_t kk = 0; kk < 8; ++kk) indices.push_back(part + first + kk);
-      sink(p, chunk,
-           b.create<vector::ShuffleOp>(loc, part_of(rows[2 * p], chunk),
-                                       part_of(rows[2 * p + 1], chunk), indices));
+      Value x = part_of(rows[2 * p], chunk), y = part_of(rows[2 * p + 1], chunk);
+      if (lookup && part == 16 && first == 0) {
+        auto bytes = VectorType::get({16}, b.getI8Type());
+        SmallVector<int8_t> lanes(indices.begin(), indices.end());
+        Value index = b.create<arith::ConstantOp>(
+            loc, DenseElementsAttr::get(bytes, ArrayRef<int8_t>(lanes)));
+        sink(p, chunk, b.create<tcpu::LookupBytesOp>(loc, bytes, ValueRange{x, y}, index));
+        continue;
+      }
+      sink(p, chunk, b.create<vector::ShuffleOp>(loc, x, y, indices));
     }
   }
 }
@@ -312,8 +322,9 @@ Value SmmlaTiles(OpBuilder& b, Location loc, Value a, Value bm, Value c) {
   bool in_memory = (m / 2) * (n / 2) > kRegisterBlocks;
   // b's operands from 16-column groups when N allows: by TBL where the pack runs alone (the
   // accumulator in memory), by TRN beside the accumulator's registers (the four TBL index
-  // vectors would take registers from it). The transposed form pairs neighbouring columns of
-  // w's rows. TRN pairs columns 8 apart (column_stride 8), the others neighbours.
+  // vectors would take registers from it); row pairs' low halves by TBL likewise. The transposed
+  // form pairs neighbouring columns of w's rows. TRN pairs columns 8 apart (column_stride 8), the
+  // others neighbours.
   Gather gather = b_rows_of_n || n % 16 != 0 ? Gather::kShuffle
                   : in_memory                ? Gather::kLookup
                                              : Gather::kTranspose;
@@ -322,10 +333,10 @@ Value SmmlaTiles(OpBuilder& b, Location loc, Value a, Value bm, Value c) {
   IntegerAttr stride_attr = b.getI64IntegerAttr(stride);
   Value blocks = b.create<tcpu::ToMmlaBlocksOp>(loc, blocks_type, c, stride_attr);
   auto build_b = [&](OperandSink sink) {
-    if (b_rows_of_n) return MmlaOperandsOfRowPairs(b, loc, b_rows_of_n, sink);
+    if (b_rows_of_n) return MmlaOperandsOfRowPairs(b, loc, b_rows_of_n, in_memory, sink);
     MmlaOperandsOfB(b, loc, bm, gather, sink);
   };
-  auto build_a = [&](OperandSink sink) { MmlaOperandsOfRowPairs(b, loc, a, sink); };
+  auto build_a = [&](OperandSink sink) { MmlaOperandsOfRowPairs(b, loc, a, in_memory, sink); };
   Value result = in_memory ? InMemory(b, loc, blocks, k / 8, build_a, build_b)
                            : InRegisters(b, loc, blocks, build_a, build_b);
   return b.create<tcpu::FromMmlaBlocksOp>(loc, c_type, result, stride_attr);
