@@ -180,7 +180,8 @@ def Tcpu_LookupBytesOp : Tcpu_Op<"lookup_bytes", [Pure]> {
   let description = [{
     `%r = tcpu.lookup_bytes %t0, %t1, %t2, %t3 [%indices]` with one to four `vector<16xi8>`
     tables (NEON TBL of a register list): any byte of up to 64 in one
-    instruction. tt-to-tcpu-dot gathers b's SMMLA operands with it, four rows at a time.
+    instruction (two tables are one micro-op on Cortex-A720, four are four). tt-to-tcpu-dot
+    joins the low halves of a's row pairs into SMMLA operands with two tables.
   }];
   let arguments = (ins Variadic<Tcpu_ByteVector>:$tables, Tcpu_ByteVector:$indices);
   let results = (outs Tcpu_ByteVector:$result);

@@ -47,55 +47,22 @@ SmallVector<Value> TransposeColumnPairs(OpBuilder& b, Location loc, ArrayRef<Val
   return columns;
 }
 
-// SMMLA b operands of 8 rows (k) x 16 columns of b by table lookups: a TBL over rows 0-3 and
-// one over rows 4-7 with the same indices gather four columns' four k each, and a ZIP of their
-// 32-bit lanes joins the halves. Result i holds [column 2i, k 0..7][column 2i + 1, k 0..7]
-// (column_stride 1 blocks): 8 TBL + 8 ZIP where the TRN transpose takes 24.
-SmallVector<Value> LookupColumnPairs(OpBuilder& b, Location loc, ArrayRef<Value> rows) {
-  auto bytes = VectorType::get({16}, b.getI8Type());
-  auto words = VectorType::get({4}, b.getI32Type());
-  SmallVector<Value> columns;
-  for (int64_t group = 0; group < 4; ++group) {
-    SmallVector<int8_t> indices;  // byte 4j + k: column 4 group + j of table row k
-    for (int64_t j = 0; j < 4; ++j) {
-      for (int64_t k = 0; k < 4; ++k) indices.push_back(16 * k + 4 * group + j);
-    }
-    Value index =
-        b.create<arith::ConstantOp>(loc, DenseElementsAttr::get(bytes, ArrayRef<int8_t>(indices)));
-    Value low = b.create<vector::BitCastOp>(
-        loc, words, b.create<tcpu::LookupBytesOp>(loc, bytes, rows.take_front(4), index));
-    Value high = b.create<vector::BitCastOp>(
-        loc, words, b.create<tcpu::LookupBytesOp>(loc, bytes, rows.drop_front(4), index));
-    for (int64_t half = 0; half < 2; ++half) {  // ZIP1 and ZIP2 of 32-bit lanes
-      Value zip = b.create<vector::ShuffleOp>(
-          loc, low, high, ArrayRef<int64_t>{2 * half, 4 + 2 * half, 2 * half + 1, 5 + 2 * half});
-      columns.push_back(b.create<vector::BitCastOp>(loc, bytes, zip));
-    }
-  }
-  return columns;
-}
-
 // Receives the SMMLA operand of index i (a row pair or a block column) and 8-k chunk, in the
 // order the operands are built.
 using OperandSink = llvm::function_ref<void(int64_t i, int64_t chunk, Value operand)>;
 
-// How b's SMMLA operands are built from 16-column groups of its rows.
-enum class Gather {
-  kTranspose,  // TRN byte transpose (column_stride 8 blocks)
-  kLookup,     // TBL of four rows + ZIP (column_stride 1)
-  kShuffle,    // one shuffle per operand (column_stride 1; any N)
-};
-
 // b's SMMLA operands: operand (t, chunk) holds the 8 k of chunk for the two columns of block
-// column t (tcpu/MmlaLayout.h), from 16-column groups (N a multiple of 16) or else shuffles of
-// neighbouring columns.
-void MmlaOperandsOfB(OpBuilder& b, Location loc, Value bm, Gather gather, OperandSink sink) {
+// column t (tcpu/MmlaLayout.h), from 16-column transposes when N allows (stride 8), else
+// from shuffles of neighbouring columns (stride 1). (A TBL over four rows + ZIP, 16
+// instructions per 8 operands instead of 24 TRN, measured 7% fewer instructions on the
+// tutorial matmul but TBL of four registers is four micro-ops: llvm-mca gives its K step 11%
+// more cycles on cortex-a720, 27% on neoverse-v2.)
+void MmlaOperandsOfB(OpBuilder& b, Location loc, Value bm, int64_t stride, OperandSink sink) {
   SmallVector<Value> rows = tcpu::VectorRows(b, loc, bm);
   int64_t k = rows.size(), n = cast<VectorType>(bm.getType()).getDimSize(1);
-  int64_t stride = gather == Gather::kTranspose ? 8 : 1;
   for (int64_t chunk = 0; chunk < k / 8; ++chunk) {
     ArrayRef<Value> chunk_rows = ArrayRef<Value>(rows).slice(8 * chunk, 8);
-    if (gather != Gather::kShuffle) {
+    if (stride == 8) {
       for (int64_t group = 0; group < n / 16; ++group) {
         SmallVector<Value> slices;
         for (Value row : chunk_rows) {
@@ -103,10 +70,9 @@ void MmlaOperandsOfB(OpBuilder& b, Location loc, Value bm, Gather gather, Operan
               b.create<vector::ExtractStridedSliceOp>(loc, row, ArrayRef<int64_t>{16 * group},
                                                       ArrayRef<int64_t>{16}, ArrayRef<int64_t>{1}));
         }
-        SmallVector<Value> columns = gather == Gather::kTranspose
-                                         ? TransposeColumnPairs(b, loc, slices)
-                                         : LookupColumnPairs(b, loc, slices);
-        for (auto [i, column] : llvm::enumerate(columns)) sink(8 * group + i, chunk, column);
+        for (auto [i, column] : llvm::enumerate(TransposeColumnPairs(b, loc, slices))) {
+          sink(8 * group + i, chunk, column);
+        }
       }
       continue;
     }
@@ -320,21 +286,15 @@ Value SmmlaTiles(OpBuilder& b, Location loc, Value a, Value bm, Value c) {
   int64_t k = cast<VectorType>(a.getType()).getDimSize(1);
   Value b_rows_of_n = TransposedSource(bm);
   bool in_memory = (m / 2) * (n / 2) > kRegisterBlocks;
-  // b's operands from 16-column groups when N allows: by TBL where the pack runs alone (the
-  // accumulator in memory), by TRN beside the accumulator's registers (the four TBL index
-  // vectors would take registers from it); row pairs' low halves by TBL likewise. The transposed
-  // form pairs neighbouring columns of w's rows. TRN pairs columns 8 apart (column_stride 8), the
-  // others neighbours.
-  Gather gather = b_rows_of_n || n % 16 != 0 ? Gather::kShuffle
-                  : in_memory                ? Gather::kLookup
-                                             : Gather::kTranspose;
-  int64_t stride = gather == Gather::kTranspose ? 8 : 1;
+  // Column blocks of neighbouring columns for the transposed form (its operands pair columns
+  // 2t and 2t + 1); otherwise blocks 8 columns apart when N allows the 16-column transposes.
+  int64_t stride = !b_rows_of_n && n % 16 == 0 ? 8 : 1;
   auto blocks_type = VectorType::get({m / 2, n / 2, 4}, c_type.getElementType());
   IntegerAttr stride_attr = b.getI64IntegerAttr(stride);
   Value blocks = b.create<tcpu::ToMmlaBlocksOp>(loc, blocks_type, c, stride_attr);
   auto build_b = [&](OperandSink sink) {
     if (b_rows_of_n) return MmlaOperandsOfRowPairs(b, loc, b_rows_of_n, in_memory, sink);
-    MmlaOperandsOfB(b, loc, bm, gather, sink);
+    MmlaOperandsOfB(b, loc, bm, stride, sink);
   };
   auto build_a = [&](OperandSink sink) { MmlaOperandsOfRowPairs(b, loc, a, in_memory, sink); };
   Value result = in_memory ? InMemory(b, loc, blocks, k / 8, build_a, build_b)
