@@ -44,3 +44,19 @@ func.func @blocked(%p: !llvm.ptr, %x: vector<16xi8>) -> vector<16xi8> {
   %y = arith.addi %r, %r : vector<16xi8>
   return %y : vector<16xi8>
 }
+
+// A buffer whose address is taken as an index may be what the load reads: its store stops the
+// load.
+// CHECK-LABEL: func.func @escaping(
+// CHECK: %[[R:.+]] = llvm.load %arg0
+// CHECK-NEXT: vector.store
+// CHECK: arith.addi %[[R]], %[[R]]
+func.func @escaping(%p: !llvm.ptr, %x: vector<16xi8>) -> (vector<16xi8>, index) {
+  %buffer = memref.alloca() {alignment = 16 : i64} : memref<16xi8>
+  %address = memref.extract_aligned_pointer_as_index %buffer : memref<16xi8> -> index
+  %c0 = arith.constant 0 : index
+  %r = llvm.load %p : !llvm.ptr -> vector<16xi8>
+  vector.store %x, %buffer[%c0] : memref<16xi8>, vector<16xi8>
+  %y = arith.addi %r, %r : vector<16xi8>
+  return %y, %address : vector<16xi8>, index
+}

@@ -1,12 +1,15 @@
 // tcpu-sink-loads: an llvm.load (a row of a Triton tile) that stores into stack buffers separate
 // from its first use moves down its block to that use, or to the first op that may write what
 // it reads. Passing an op is safe when the op writes no memory, or writes only stack buffers:
-// memref.alloca results, directly or through views of them, which no Triton pointer can reach.
+// memref.alloca results, directly or through views of them, whose address never leaves the
+// memref ops (so no pointer a load holds can reach them).
 // The loads keep their order relative to everything that may alias them.
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
+#include "tcpu/TcpuDialect.h"
 #include "tt/TTToTcpuPasses.h"
 
 namespace mlir::tt {
@@ -16,12 +19,34 @@ namespace mlir::tt {
 
 namespace {
 
-// Whether `value` is a stack buffer (memref.alloca) or a view of one.
+// Whether the address of `buffer` (a memref.alloca or a view of one) leaves the memref ops:
+// taken as a pointer or an index, cast to another type, or passed to an op that is not a
+// view, a memref or vector access or a tcpu op. Such a buffer may be what a load reads.
+bool AddressEscapes(Value buffer) {
+  for (OpOperand& use : buffer.getUses()) {
+    Operation* user = use.getOwner();
+    if (auto view = dyn_cast<ViewLikeOpInterface>(user)) {
+      if (view.getViewSource() == buffer && AddressEscapes(user->getResult(0))) return true;
+      continue;
+    }
+    if (isa<memref::ExtractAlignedPointerAsIndexOp, memref::ExtractStridedMetadataOp,
+            UnrealizedConversionCastOp>(user)) {
+      return true;
+    }
+    bool accesses =
+        isa<memref::MemRefDialect, vector::VectorDialect, tcpu::TcpuDialect>(user->getDialect());
+    if (!accesses) return true;
+  }
+  return false;
+}
+
+// Whether `value` is a stack buffer (memref.alloca) or a view of one whose address no load
+// through a pointer can hold.
 bool IsStackBuffer(Value value) {
   while (value) {
     Operation* op = value.getDefiningOp();
     if (!op) return false;
-    if (isa<memref::AllocaOp>(op)) return true;
+    if (isa<memref::AllocaOp>(op)) return !AddressEscapes(value);
     if (auto view = dyn_cast<ViewLikeOpInterface>(op)) {
       value = view.getViewSource();
       continue;
