@@ -26,29 +26,48 @@ std::string IntrinsicName(llvm::StringRef op, size_t count, VectorType type) {
       .str();
 }
 
-unsigned ElementBytes(VectorType type) { return type.getElementTypeBitWidth() / 8; }
+// What both patterns start from: the address of the first element, the vectors' type and
+// their count.
+struct VectorList {
+  Value pointer;
+  VectorType type;
+  size_t count;
+  unsigned element_bytes;
+};
 
-struct LoadVectorsLowering : ConvertOpToLLVMPattern<LoadVectorsOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+template <typename Op>
+struct VectorListLowering : ConvertOpToLLVMPattern<Op> {
+  using ConvertOpToLLVMPattern<Op>::ConvertOpToLLVMPattern;
+
+  VectorList ListOf(Op op, typename Op::Adaptor adaptor,
+                    ConversionPatternRewriter& rewriter) const {
+    auto type = cast<VectorType>(op.getVectors().front().getType());
+    Value pointer = this->getStridedElementPtr(op.getLoc(), op.getBase().getType(),
+                                               adaptor.getBase(), adaptor.getIndices(), rewriter);
+    return {pointer, type, op.getVectors().size(), type.getElementTypeBitWidth() / 8};
+  }
+};
+
+struct LoadVectorsLowering : VectorListLowering<LoadVectorsOp> {
+  using VectorListLowering::VectorListLowering;
 
   LogicalResult matchAndRewrite(LoadVectorsOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter& rewriter) const override {
-    Location loc = op.getLoc();
-    Value pointer = getStridedElementPtr(loc, op.getBase().getType(), adaptor.getBase(),
-                                         adaptor.getIndices(), rewriter);
-    auto type = cast<VectorType>(op.getVectors().front().getType());
-    size_t count = op.getVectors().size();
-    if (count == 1) {
-      rewriter.replaceOpWithNewOp<LLVM::LoadOp>(op, type, pointer, ElementBytes(type));
+    VectorList list = ListOf(op, adaptor, rewriter);
+    if (list.count == 1) {
+      rewriter.replaceOpWithNewOp<LLVM::LoadOp>(op, list.type, list.pointer, list.element_bytes);
       return success();
     }
-    auto list = LLVM::LLVMStructType::getLiteral(getContext(), SmallVector<Type>(count, type));
+    Location loc = op.getLoc();
+    auto registers =
+        LLVM::LLVMStructType::getLiteral(getContext(), SmallVector<Type>(list.count, list.type));
     Value loaded = rewriter
-                       .create<LLVM::CallIntrinsicOp>(loc, list, IntrinsicName("ld1", count, type),
-                                                      ValueRange{pointer})
+                       .create<LLVM::CallIntrinsicOp>(loc, registers,
+                                                      IntrinsicName("ld1", list.count, list.type),
+                                                      ValueRange{list.pointer})
                        .getResult(0);
     SmallVector<Value> vectors;
-    for (size_t i = 0; i < count; ++i) {
+    for (size_t i = 0; i < list.count; ++i) {
       vectors.push_back(rewriter.create<LLVM::ExtractValueOp>(loc, loaded, i));
     }
     rewriter.replaceOp(op, vectors);
@@ -56,25 +75,21 @@ struct LoadVectorsLowering : ConvertOpToLLVMPattern<LoadVectorsOp> {
   }
 };
 
-struct StoreVectorsLowering : ConvertOpToLLVMPattern<StoreVectorsOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+struct StoreVectorsLowering : VectorListLowering<StoreVectorsOp> {
+  using VectorListLowering::VectorListLowering;
 
   LogicalResult matchAndRewrite(StoreVectorsOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter& rewriter) const override {
-    Location loc = op.getLoc();
-    Value pointer = getStridedElementPtr(loc, op.getBase().getType(), adaptor.getBase(),
-                                         adaptor.getIndices(), rewriter);
-    auto type = cast<VectorType>(op.getVectors().front().getType());
-    size_t count = op.getVectors().size();
-    if (count == 1) {
-      rewriter.replaceOpWithNewOp<LLVM::StoreOp>(op, adaptor.getVectors().front(), pointer,
-                                                 ElementBytes(type));
+    VectorList list = ListOf(op, adaptor, rewriter);
+    if (list.count == 1) {
+      rewriter.replaceOpWithNewOp<LLVM::StoreOp>(op, adaptor.getVectors().front(), list.pointer,
+                                                 list.element_bytes);
       return success();
     }
     SmallVector<Value> operands(adaptor.getVectors());
-    operands.push_back(pointer);
-    rewriter.create<LLVM::CallIntrinsicOp>(loc, TypeRange{}, IntrinsicName("st1", count, type),
-                                           operands);
+    operands.push_back(list.pointer);
+    rewriter.create<LLVM::CallIntrinsicOp>(op.getLoc(), TypeRange{},
+                                           IntrinsicName("st1", list.count, list.type), operands);
     rewriter.eraseOp(op);
     return success();
   }

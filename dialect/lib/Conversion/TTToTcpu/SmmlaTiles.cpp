@@ -106,6 +106,8 @@ void MmlaOperandsOfRowPairs(OpBuilder& b, Location loc, Value matrix, bool looku
                                                    ArrayRef<int64_t>{8 * chunk / part * part},
                                                    ArrayRef<int64_t>{part}, ArrayRef<int64_t>{1});
   };
+  auto bytes = VectorType::get({16}, b.getI8Type());
+  Value low_halves;  // TBL indices of both rows' bytes 0..7
   for (size_t p = 0; p < rows.size() / 2; ++p) {
     for (int64_t chunk = 0; chunk < k / 8; ++chunk) {
       int64_t first = 8 * chunk % part;
@@ -114,11 +116,12 @@ void MmlaOperandsOfRowPairs(OpBuilder& b, Location loc, Value matrix, bool looku
       for (int64_t kk = 0; kk < 8; ++kk) indices.push_back(part + first + kk);
       Value x = part_of(rows[2 * p], chunk), y = part_of(rows[2 * p + 1], chunk);
       if (lookup && part == 16 && first == 0) {
-        auto bytes = VectorType::get({16}, b.getI8Type());
-        SmallVector<int8_t> lanes(indices.begin(), indices.end());
-        Value index = b.create<arith::ConstantOp>(
-            loc, DenseElementsAttr::get(bytes, ArrayRef<int8_t>(lanes)));
-        sink(p, chunk, b.create<tcpu::LookupBytesOp>(loc, bytes, ValueRange{x, y}, index));
+        if (!low_halves) {  // the same indices for every pair: one constant, at its first use
+          SmallVector<int8_t> lanes(indices.begin(), indices.end());
+          low_halves = b.create<arith::ConstantOp>(
+              loc, DenseElementsAttr::get(bytes, ArrayRef<int8_t>(lanes)));
+        }
+        sink(p, chunk, b.create<tcpu::LookupBytesOp>(loc, bytes, ValueRange{x, y}, low_halves));
         continue;
       }
       sink(p, chunk, b.create<vector::ShuffleOp>(loc, x, y, indices));
@@ -201,6 +204,7 @@ Value PackOperands(OpBuilder& b, Location loc, int64_t count, int64_t side, int6
     Value zero = Index(b, loc, 0);
     b.create<tcpu::StoreVectorsOp>(
         loc, list, buffer, ValueRange{Index(b, loc, i / side), Index(b, loc, chunk), zero, zero});
+    lists.erase({i / side, chunk});
   });
   return buffer;
 }
