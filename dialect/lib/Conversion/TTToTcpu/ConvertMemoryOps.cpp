@@ -99,6 +99,23 @@ Value LaneOfRun(OpBuilder& b, Location loc, Value first, Type element, Value lan
   return b.create<LLVM::GEPOp>(loc, first.getType(), MemoryType(element), first, ValueRange{index});
 }
 
+// A lane's coordinates (i32) for buildLaneValue: the leading-dimension `position` as
+// constants, then `last` in the last dimension.
+SmallVector<Value> LaneCoordinates(OpBuilder& b, Location loc, ArrayRef<int64_t> position,
+                                   Value last) {
+  SmallVector<Value> coordinates;
+  for (int64_t coordinate : position) {
+    coordinates.push_back(b.create<arith::ConstantIntOp>(loc, coordinate, 32));
+  }
+  coordinates.push_back(last);
+  return coordinates;
+}
+
+SmallVector<Value> LaneCoordinates(OpBuilder& b, Location loc, ArrayRef<int64_t> position,
+                                   int64_t offset) {
+  return LaneCoordinates(b, loc, position, b.create<arith::ConstantIntOp>(loc, offset, 32));
+}
+
 // The mask of lanes [offset, offset + width) of the row at `position`: that slice of the
 // converted mask vector, or, when the TTIR mask compares index ranges with bounds, scalars
 // built from the TTIR mask itself (MaskBounds.h, LaneValues.h), so that a partial tile never
@@ -138,16 +155,11 @@ class RunMask {
   // Lane `lane` (an index) of the run.
   Value Lane(OpBuilder& b, Location loc, Value lane) const {
     if (vector_) return b.create<vector::ExtractOp>(loc, vector_, lane);
-    SmallVector<Value> coordinates;
-    for (int64_t coordinate : position_) {
-      coordinates.push_back(b.create<arith::ConstantIntOp>(loc, coordinate, 32));
-    }
     Value last = b.create<arith::IndexCastOp>(loc, b.getI32Type(), lane);
     if (offset_ != 0) {
       last = b.create<arith::AddIOp>(loc, last, b.create<arith::ConstantIntOp>(loc, offset_, 32));
     }
-    coordinates.push_back(last);
-    return buildLaneValue(b, loc, tt_mask_, coordinates);
+    return buildLaneValue(b, loc, tt_mask_, LaneCoordinates(b, loc, position_, last));
   }
 
  private:
@@ -357,17 +369,6 @@ bool ScalarRunStarts(Operation* access, Value tt_pointers) {
   return !mask;
 }
 
-// Lane coordinates as i32 constants: the leading-dimension `position`, then `offset`.
-SmallVector<Value> LaneCoordinates(OpBuilder& b, Location loc, ArrayRef<int64_t> position,
-                                   int64_t offset) {
-  SmallVector<Value> coordinates;
-  for (int64_t coordinate : position) {
-    coordinates.push_back(b.create<arith::ConstantIntOp>(loc, coordinate, 32));
-  }
-  coordinates.push_back(b.create<arith::ConstantIntOp>(loc, offset, 32));
-  return coordinates;
-}
-
 // The previous row's first run, which the next row's first run steps from.
 struct PreviousRow {
   SmallVector<int64_t> position;
@@ -389,7 +390,6 @@ bool IsNextRow(ArrayRef<int64_t> previous, ArrayRef<int64_t> position) {
 Value RunStart(OpBuilder& b, Location loc, Operation* access, Value tt_pointers, Value addresses,
                ArrayRef<int64_t> position, int64_t offset, PreviousRow* previous = nullptr) {
   if (ScalarRunStarts(access, tt_pointers)) {
-    SmallVector<Value> coordinates = LaneCoordinates(b, loc, position, offset);
     Value pointer;
     if (previous && offset == 0 && IsNextRow(previous->position, position)) {
       SmallVector<Value> from = LaneCoordinates(b, loc, previous->position, 0);
@@ -399,6 +399,7 @@ Value RunStart(OpBuilder& b, Location loc, Operation* access, Value tt_pointers,
       }
     }
     if (!pointer) {
+      SmallVector<Value> coordinates = LaneCoordinates(b, loc, position, offset);
       if (Value lane = buildLaneValue(b, loc, tt_pointers, coordinates)) {
         pointer = b.create<UnrealizedConversionCastOp>(
                        loc, LLVM::LLVMPointerType::get(b.getContext()), lane)
