@@ -1,15 +1,24 @@
-"""Building the SDK's own tools (tcpu-opt, tcpu-compile) once for the build host.
+"""The host-tool configuration: where the SDK's own tools (tcpu-opt, tcpu-compile), the fuzzers
+and the sanitized tests are built, once, instrumented.
 
 A tool is needed by rules built in several configurations: the lit tests (host), the kernel
 libraries of every QEMU test (built for aarch64 through `to_aarch64`) and the perf builds
 (aarch64, -c opt). Through `cfg = "exec"`, Bazel 4 compiles the tool once per distinct parent
 configuration (each keeps its transition's output-directory suffix), and a plain host build
 compiles it once more; the dialect is the most expensive code in the tree. `to_host_tool` sets
-the same two options from every parent, to values no parent has (a platform of its own, -c
-opt), so every path ends in one configuration and the tool is compiled once:
+the options below from every parent to values no parent has (a platform of its own, -c opt,
+fixed copts and linkopts), so every path ends in one configuration and the tool is compiled
+once:
 
     "_tcpu_compile": attr.label(default = "//dialect:tcpu-compile", executable = True,
                                 cfg = to_host_tool),
+
+The same configuration builds the host's sanitizer tests (//tests/sanitize:sanitize.bzl): its
+code is compiled with ASan + UBSan and libFuzzer's coverage instrumentation, so a fuzzer links
+the very objects the tools run (the dialect is compiled for the host once, not once for the
+tools and again for the fuzzers), and every kernel compile and lit test of the build is also a
+sanitizer run of the compiler. Binaries link the ASan and UBSan runtimes; a fuzzer adds
+`-fsanitize=fuzzer` (libFuzzer's main) through its own linkopts (`cc_fuzzer`).
 
 `host_tool` forwards a tool built that way to rules that take files (sh_test data).
 Tools still run on the exec platform, which is the build host (//platforms:linux_x86_64 is
@@ -18,10 +27,29 @@ the only execution platform).
 
 load("//platforms:forward_binary.bzl", "forward_binary")
 
+# Line tables are all a sanitizer report needs for file:line frames; full -g made the
+# instrumented dialect slower to compile and link.
+HOST_TOOL_COPTS = [
+    "-O1",
+    "-gline-tables-only",
+    "-fno-omit-frame-pointer",
+    "-fno-sanitize-recover=all",
+    "-fsanitize=fuzzer-no-link,address,undefined",
+]
+
+# The toolchain links with the `clang` driver, which leaves out the sanitizers' C++ parts
+# (operator new/delete, UBSan's vptr checks) unless asked.
+HOST_TOOL_LINKOPTS = [
+    "-fsanitize=address,undefined",
+    "-fsanitize-link-c++-runtime",
+]
+
 def _to_host_tool_impl(settings, attr):
     return {
         "//command_line_option:platforms": str(Label("//platforms:linux_x86_64_tools")),
         "//command_line_option:compilation_mode": "opt",
+        "//command_line_option:copt": HOST_TOOL_COPTS,
+        "//command_line_option:linkopt": HOST_TOOL_LINKOPTS,
     }
 
 to_host_tool = transition(
@@ -30,6 +58,8 @@ to_host_tool = transition(
     outputs = [
         "//command_line_option:platforms",
         "//command_line_option:compilation_mode",
+        "//command_line_option:copt",
+        "//command_line_option:linkopt",
     ],
 )
 

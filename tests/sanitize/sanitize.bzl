@@ -9,56 +9,32 @@
         number of inputs from a fixed seed, starting from `corpus`; a crash, leak or
         sanitizer report fails the test.
 
-The flags reach the whole dependency tree through a transition on `binary` / `fuzzer`
-(copts only on the test's own sources would leave the libraries it tests uninstrumented).
+Both build in the host-tool configuration (//platforms:host_tool.bzl `to_host_tool`): the whole
+dependency tree compiled with ASan + UBSan and libFuzzer's coverage instrumentation (copts only
+on the test's own sources would leave the libraries it tests uninstrumented), the same objects
+the SDK's tools run during the build. A fuzzer is declared with `cc_fuzzer`, which adds
+libFuzzer's main at link time.
 """
 
-# Line tables are all a sanitizer report needs for file:line frames; full -g made the
-# instrumented dialect (the fuzzers) slower to compile and link.
-_COMMON_COPTS = [
-    "-O1",
-    "-gline-tables-only",
-    "-fno-omit-frame-pointer",
-    "-fno-sanitize-recover=all",
-]
+load("//platforms:host_tool.bzl", "to_host_tool")
 
-# The toolchain links with the `clang` driver, which leaves out the sanitizers' C++ parts
-# (operator new/delete, UBSan's vptr checks) unless asked.
-_LINK_CXX_RUNTIME = "-fsanitize-link-c++-runtime"
-
-_ASAN_UBSAN = "-fsanitize=address,undefined"
-
-def _asan_ubsan_impl(settings, attr):
-    return {
-        "//command_line_option:copt": settings["//command_line_option:copt"] + _COMMON_COPTS +
-                                      [_ASAN_UBSAN],
-        "//command_line_option:linkopt": settings["//command_line_option:linkopt"] +
-                                         [_ASAN_UBSAN, _LINK_CXX_RUNTIME],
-    }
-
-def _fuzzer_impl(settings, attr):
-    return {
-        "//command_line_option:copt": settings["//command_line_option:copt"] + _COMMON_COPTS +
-                                      ["-fsanitize=fuzzer-no-link,address,undefined"],
-        "//command_line_option:linkopt": settings["//command_line_option:linkopt"] +
-                                         [
-                                             "-fsanitize=fuzzer,address,undefined",
-                                             _LINK_CXX_RUNTIME,
-                                         ],
-    }
-
-_OPTIONS = ["//command_line_option:copt", "//command_line_option:linkopt"]
-
-_asan_ubsan = transition(implementation = _asan_ubsan_impl, inputs = _OPTIONS, outputs = _OPTIONS)
-
-_fuzzer = transition(implementation = _fuzzer_impl, inputs = _OPTIONS, outputs = _OPTIONS)
+def cc_fuzzer(name, **kwargs):
+    """A libFuzzer target (LLVMFuzzerTestOneInput) for `fuzz_test`: a cc_binary linked with
+    -fsanitize=fuzzer. Only linkable in the host-tool configuration, hence `manual`."""
+    native.cc_binary(
+        name = name,
+        linkopts = ["-fsanitize=fuzzer"],
+        tags = ["manual"],
+        target_compatible_with = ["@platforms//cpu:x86_64"],
+        **kwargs
+    )
 
 def _runfiles_path(ctx, file):
     if file.short_path.startswith("../"):
         return file.short_path[3:]
     return ctx.workspace_name + "/" + file.short_path
 
-def _launcher(ctx, binary, command, asan_options = []):
+def _launcher(ctx, binary, command):
     launcher = ctx.actions.declare_file(ctx.label.name + ".sh")
     ctx.actions.write(
         output = launcher,
@@ -70,7 +46,7 @@ def _launcher(ctx, binary, command, asan_options = []):
             "runfiles=\"${RUNFILES_DIR:-${TEST_SRCDIR:-$0.runfiles}}\"",
             "binary=\"$runfiles/%s\"" % _runfiles_path(ctx, binary),
             "export ASAN_OPTIONS=\"%s${ASAN_OPTIONS:-}\"" %
-            "".join([o + ":" for o in asan_options + ["detect_leaks=1", "abort_on_error=0"]]),
+            "detect_leaks=1:abort_on_error=0:",
             "export UBSAN_OPTIONS=\"print_stacktrace=1:halt_on_error=1:${UBSAN_OPTIONS:-}\"",
             command,
             "",
@@ -89,7 +65,7 @@ sanitized_test = rule(
     implementation = _sanitized_test_impl,
     test = True,
     attrs = {
-        "binary": attr.label(mandatory = True, executable = True, cfg = _asan_ubsan),
+        "binary": attr.label(mandatory = True, executable = True, cfg = to_host_tool),
         "_allowlist_function_transition": attr.label(
             default = "@bazel_tools//tools/allowlists/function_transition_allowlist",
         ),
@@ -114,7 +90,7 @@ def _fuzz_test_impl(ctx):
          "-rss_limit_mb=2048 -print_final_stats=1 \"$corpus\" \"$@\"") %
         (dictionary, ctx.attr.seed, ctx.attr.runs, ctx.attr.max_total_time),
     ])
-    launcher = _launcher(ctx, fuzzer, command, ctx.attr.asan_options)
+    launcher = _launcher(ctx, fuzzer, command)
     runfiles = ctx.runfiles(files = [fuzzer] + ctx.files.corpus + ctx.files.dictionary)
     runfiles = runfiles.merge(ctx.attr.fuzzer[0][DefaultInfo].default_runfiles)
     return [DefaultInfo(executable = launcher, runfiles = runfiles)]
@@ -123,16 +99,12 @@ fuzz_test = rule(
     implementation = _fuzz_test_impl,
     test = True,
     attrs = {
-        "fuzzer": attr.label(mandatory = True, executable = True, cfg = _fuzzer),
+        "fuzzer": attr.label(mandatory = True, executable = True, cfg = to_host_tool),
         "corpus": attr.label_list(allow_files = True, doc = "Seed inputs."),
         "dictionary": attr.label(allow_single_file = True, doc = "A libFuzzer -dict file."),
         "runs": attr.int(mandatory = True, doc = "Inputs to try (about 10-20 s of fuzzing)."),
         "seed": attr.int(default = 1, doc = "libFuzzer's random seed."),
         "max_total_time": attr.int(default = 60, doc = "Seconds at most, on a slow machine."),
-        "asan_options": attr.string_list(
-            doc = "Extra ASAN_OPTIONS, e.g. allow_user_poisoning=0 for code linked with " +
-                  "prebuilt LLVM archives (their inline allocator poisoning misfires).",
-        ),
         "_allowlist_function_transition": attr.label(
             default = "@bazel_tools//tools/allowlists/function_transition_allowlist",
         ),
