@@ -119,3 +119,38 @@ def triton_kernel_library(name, srcs, target = "", variants = {}, deps = [], **k
         target_compatible_with = ["@platforms//cpu:aarch64"],
         **kwargs
     )
+
+def _triton_kernel_object_impl(ctx):
+    out = ctx.actions.declare_file(ctx.label.name + ".o")
+    args = ctx.actions.args()
+    args.add(ctx.file.src)
+    args.add("-o", out)
+    args.add("--emit=obj")
+    args.add_all(ctx.attr.flags)
+    ctx.actions.run(
+        executable = ctx.executable._tcpu_compile,
+        arguments = [args],
+        inputs = [ctx.file.src],
+        outputs = [out],
+        mnemonic = "TritonCompile",
+        progress_message = "tcpu-compile %s -> %s" % (ctx.file.src.short_path, out.basename),
+    )
+    return [DefaultInfo(files = depset([out]))]
+
+triton_kernel_object = rule(
+    implementation = _triton_kernel_object_impl,
+    attrs = {
+        "src": attr.label(allow_single_file = [".ttir"], mandatory = True),
+        "flags": attr.string_list(doc = "Further tcpu-compile flags (--variant, --mattr, ...)."),
+        "_tcpu_compile": attr.label(
+            default = "//dialect:tcpu-compile",
+            executable = True,
+            cfg = to_host_tool,
+        ),
+        "_allowlist_function_transition": attr.label(
+            default = "@bazel_tools//tools/allowlists/function_transition_allowlist",
+        ),
+    },
+    doc = "`<name>.o`: one .ttir compiled with `flags` (no launcher header), e.g. a kernel " +
+          "lowered without NEON for a comparison; link it as a cc_binary/cc_library src.",
+)

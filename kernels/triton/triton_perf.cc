@@ -2,6 +2,7 @@
 // performance table): run under tools/perf's counting plugin, one thread, one region per call.
 //   bazel build --config=aarch64 -c opt //kernels/triton:triton_perf
 //   bazel run //tools/perf:count -- --variant=vl128 bazel-bin/kernels/triton/triton_perf
+// `--shapes=gate` runs the same regions at small shapes (//tools/perf:triton_perf_gate).
 // Regions: the int8 matmul (TTIR: b as [K, N], tutorial 03) and linear layer (TTIR: x times
 // w transposed, w as [N, K]) and tcpu_gemm_i8 (x times w transposed, w packed) at M=16 N=512
 // K=2048 (MACs);
@@ -10,6 +11,8 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
+#include <string>
 #include <vector>
 
 #include "kernels/triton/layer_norm.h"
@@ -41,8 +44,27 @@ bool Check(int status, const char* what) {
   return false;
 }
 
-bool Matmul() {
-  constexpr int32_t m = 16, n = 512, k = 2048;
+// The problem sizes of one run: the table's (default) or the gate's (--shapes=gate).
+struct Shapes {
+  int32_t m, n, k;     // matmul and linear layer; m a multiple of 16, n of 32, k of 32
+  int32_t rows, cols;  // softmax and layer norm; cols at most the kernels' block (1024)
+};
+
+constexpr Shapes kTableShapes = {16, 512, 2048, 64, 1024};
+constexpr Shapes kGateShapes = {16, 64, 256, 4, 1024};
+
+// A region's name: what ran and at which sizes, e.g. "triton matmul_i8 m=16 n=512 k=2048".
+std::string Region(const char* what, const std::string& sizes) {
+  return std::string(what) + " " + sizes;
+}
+
+bool Matmul(const Shapes& shapes) {
+  const int32_t m = shapes.m, n = shapes.n, k = shapes.k;
+  const std::string sizes =
+      "m=" + std::to_string(m) + " n=" + std::to_string(n) + " k=" + std::to_string(k);
+  const std::string triton_matmul_i8_region = Region("triton matmul_i8", sizes);
+  const std::string triton_linear_i8_region = Region("triton linear_i8", sizes);
+  const std::string tcpu_gemm_i8_region = Region("tcpu_gemm_i8", sizes);
   std::vector<int8_t> a(static_cast<size_t>(m) * k), b(static_cast<size_t>(k) * n),
       w(static_cast<size_t>(n) * k);
   for (size_t i = 0; i < a.size(); ++i) a[i] = static_cast<int8_t>((i * 37 + 11) % 255 - 127);
@@ -52,16 +74,16 @@ bool Matmul() {
       w[static_cast<size_t>(j) * k + p] = b[static_cast<size_t>(p) * n + j];
   }
   std::vector<int32_t> c_triton(static_cast<size_t>(m) * n), c_gemm(c_triton.size());
-  tcpu_perf_region_begin("triton matmul_i8 m=16 n=512 k=2048");
+  tcpu_perf_region_begin(triton_matmul_i8_region.c_str());
   int status = tcpu_launch_matmul_kernel_i8(a.data(), b.data(), c_triton.data(), m, n, k, k, n, n,
                                             (m / 16) * (n / 32), 1, 1);
-  tcpu_perf_region_end("triton matmul_i8 m=16 n=512 k=2048");
+  tcpu_perf_region_end(triton_matmul_i8_region.c_str());
   if (!Check(status, "tcpu_launch_matmul_kernel_i8")) return false;
   std::vector<int32_t> c_linear(c_triton.size());
-  tcpu_perf_region_begin("triton linear_i8 m=16 n=512 k=2048");
+  tcpu_perf_region_begin(triton_linear_i8_region.c_str());
   status = tcpu_launch_linear_kernel_i8(a.data(), w.data(), c_linear.data(), m, n, k, k, k, n,
                                         (m / 8) * (n / 8), 1, 1);
-  tcpu_perf_region_end("triton linear_i8 m=16 n=512 k=2048");
+  tcpu_perf_region_end(triton_linear_i8_region.c_str());
   if (!Check(status, "tcpu_launch_linear_kernel_i8")) return false;
 
   std::vector<uint8_t> packed(static_cast<size_t>(tcpu_packed_weights_size(n, k)));
@@ -69,9 +91,9 @@ bool Matmul() {
              "tcpu_pack_weights_i8")) {
     return false;
   }
-  tcpu_perf_region_begin("tcpu_gemm_i8 m=16 n=512 k=2048");
+  tcpu_perf_region_begin(tcpu_gemm_i8_region.c_str());
   status = tcpu_gemm_i8(packed.data(), a.data(), c_gemm.data(), m, n, k);
-  tcpu_perf_region_end("tcpu_gemm_i8 m=16 n=512 k=2048");
+  tcpu_perf_region_end(tcpu_gemm_i8_region.c_str());
   if (!Check(status, "tcpu_gemm_i8")) return false;
   if (c_triton != c_gemm || c_linear != c_gemm) {
     std::fprintf(stderr, "the Triton int8 matmul or linear layer and tcpu_gemm_i8 disagree\n");
@@ -81,22 +103,26 @@ bool Matmul() {
   return true;
 }
 
-bool Softmax() {
-  constexpr int32_t rows = 64, cols = 1024;
+bool Softmax(const Shapes& shapes) {
+  const int32_t rows = shapes.rows, cols = shapes.cols;
+  const std::string sizes = "rows=" + std::to_string(rows) + " cols=" + std::to_string(cols);
+  const std::string triton_softmax_region = Region("triton softmax", sizes);
+  const std::string triton_softmax_without_neon_region =
+      Region("triton softmax without NEON", sizes);
   std::vector<float> input(static_cast<size_t>(rows) * cols), vectorized(input.size()),
       scalar(input.size());
   for (size_t i = 0; i < input.size(); ++i) input[i] = std::sin(0.37f * static_cast<float>(i)) * 6;
-  tcpu_perf_region_begin("triton softmax rows=64 cols=1024");
+  tcpu_perf_region_begin(triton_softmax_region.c_str());
   int status = tcpu_launch_softmax_kernel(vectorized.data(), input.data(), cols, cols, rows, cols,
                                           rows, 1, 1);
-  tcpu_perf_region_end("triton softmax rows=64 cols=1024");
+  tcpu_perf_region_end(triton_softmax_region.c_str());
   if (!Check(status, "tcpu_launch_softmax_kernel")) return false;
-  tcpu_perf_region_begin("triton softmax without NEON rows=64 cols=1024");
+  tcpu_perf_region_begin(triton_softmax_without_neon_region.c_str());
   for (int32_t pid = 0; pid < rows; ++pid) {
     softmax_kernel__scalar(scalar.data(), input.data(), cols, cols, rows, cols, pid, 0, 0, rows, 1,
                            1);
   }
-  tcpu_perf_region_end("triton softmax without NEON rows=64 cols=1024");
+  tcpu_perf_region_end(triton_softmax_without_neon_region.c_str());
   for (size_t i = 0; i < input.size(); ++i) {
     if (std::fabs(vectorized[i] - scalar[i]) > 1e-6f * std::fabs(scalar[i]) + 1e-12f) {
       std::fprintf(stderr, "softmax: element %zu is %g vectorized, %g without NEON\n", i,
@@ -108,8 +134,12 @@ bool Softmax() {
   return true;
 }
 
-bool LayerNorm() {
-  constexpr int32_t rows = 64, n = 1024;
+bool LayerNorm(const Shapes& shapes) {
+  const int32_t rows = shapes.rows, n = shapes.cols;
+  const std::string sizes = "rows=" + std::to_string(rows) + " n=" + std::to_string(n);
+  const std::string triton_layer_norm_region = Region("triton layer_norm", sizes);
+  const std::string triton_layer_norm_without_neon_region =
+      Region("triton layer_norm without NEON", sizes);
   constexpr float eps = 1e-5f;
   std::vector<float> x(static_cast<size_t>(rows) * n), w(n), b(n);
   for (size_t i = 0; i < x.size(); ++i) x[i] = std::cos(0.11f * static_cast<float>(i)) * 3 + 0.5f;
@@ -119,17 +149,17 @@ bool LayerNorm() {
   }
   std::vector<float> y(x.size()), y_scalar(x.size()), mean(rows), rstd(rows), mean_scalar(rows),
       rstd_scalar(rows);
-  tcpu_perf_region_begin("triton layer_norm rows=64 n=1024");
+  tcpu_perf_region_begin(triton_layer_norm_region.c_str());
   int status = tcpu_launch__layer_norm_fwd_fused(x.data(), y.data(), w.data(), b.data(),
                                                  mean.data(), rstd.data(), n, n, eps, rows, 1, 1);
-  tcpu_perf_region_end("triton layer_norm rows=64 n=1024");
+  tcpu_perf_region_end(triton_layer_norm_region.c_str());
   if (!Check(status, "tcpu_launch__layer_norm_fwd_fused")) return false;
-  tcpu_perf_region_begin("triton layer_norm without NEON rows=64 n=1024");
+  tcpu_perf_region_begin(triton_layer_norm_without_neon_region.c_str());
   for (int32_t pid = 0; pid < rows; ++pid) {
     _layer_norm_fwd_fused__scalar(x.data(), y_scalar.data(), w.data(), b.data(), mean_scalar.data(),
                                   rstd_scalar.data(), n, n, eps, pid, 0, 0, rows, 1, 1);
   }
-  tcpu_perf_region_end("triton layer_norm without NEON rows=64 n=1024");
+  tcpu_perf_region_end(triton_layer_norm_without_neon_region.c_str());
   for (size_t i = 0; i < x.size(); ++i) {
     if (std::fabs(y[i] - y_scalar[i]) > 1e-5f * std::fabs(y_scalar[i]) + 1e-6f) {
       std::fprintf(stderr, "layer_norm: element %zu is %g vectorized, %g without NEON\n", i, y[i],
@@ -143,7 +173,16 @@ bool LayerNorm() {
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  Shapes shapes = kTableShapes;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--shapes=gate") == 0) {
+      shapes = kGateShapes;
+    } else if (std::strcmp(argv[i], "--shapes=table") != 0) {
+      std::fprintf(stderr, "triton_perf: unknown argument '%s' (--shapes=table|gate)\n", argv[i]);
+      return 2;
+    }
+  }
   if (!Check(tcpu_set_num_threads(1), "tcpu_set_num_threads")) return 1;
-  return Matmul() && Softmax() && LayerNorm() ? 0 : 1;
+  return Matmul(shapes) && Softmax(shapes) && LayerNorm(shapes) ? 0 : 1;
 }
