@@ -15,7 +15,7 @@ modules' own #tcpu.target. The cc_library is aarch64-only. A func.func taking me
 called from C with each memref expanded to (allocated, aligned, offset, sizes..., strides...).
 """
 
-load("//platforms:host_tool.bzl", "to_host_tool")
+load("//dialect:tcpu_compile.bzl", "TCPU_COMPILE_ATTRS", "run_tcpu_compile")
 
 def _tcpu_objects_impl(ctx):
     objects = []
@@ -23,36 +23,17 @@ def _tcpu_objects_impl(ctx):
         if not src.basename.endswith(".mlir"):
             fail("tcpu_kernel_library(%s): %s is not an .mlir file" % (ctx.label.name, src.path))
         obj = ctx.actions.declare_file("%s/%s.o" % (ctx.label.name, src.basename[:-len(".mlir")]))
-        args = ctx.actions.args()
-        args.add(src)
-        args.add("-o", obj)
-        if ctx.attr.target:
-            args.add("--target=" + ctx.attr.target)
-        ctx.actions.run(
-            executable = ctx.executable._tcpu_compile,
-            arguments = [args],
-            inputs = [src],
-            outputs = [obj],
-            mnemonic = "TcpuCompile",
-            progress_message = "tcpu-compile %s" % src.short_path,
-        )
+        flags = ["--target=" + ctx.attr.target] if ctx.attr.target else []
+        run_tcpu_compile(ctx, src, obj, flags, mnemonic = "TcpuCompile")
         objects.append(obj)
     return [DefaultInfo(files = depset(objects))]
 
 _tcpu_objects = rule(
     implementation = _tcpu_objects_impl,
-    attrs = {
+    attrs = dict(TCPU_COMPILE_ATTRS, **{
         "srcs": attr.label_list(allow_files = [".mlir"], mandatory = True),
         "target": attr.string(doc = "A #tcpu.target<...> replacing the modules' own."),
-        "_tcpu_compile": attr.label(
-            default = "//dialect:tcpu-compile",
-            executable = True,
-            cfg = to_host_tool,
-        ),
-        "_allowlist_function_transition": attr.label(
-            default = "@bazel_tools//tools/allowlists/function_transition_allowlist",
-        ),
-    },
+    }),
 )
 
 def tcpu_kernel_library(name, srcs, target = "", hdrs = [], deps = [], **kwargs):

@@ -21,7 +21,7 @@ features the CPU has (after TCPU_DISABLE), the baseline otherwise, and tcpu_vari
 says which.
 """
 
-load("//platforms:host_tool.bzl", "to_host_tool")
+load("//dialect:tcpu_compile.bzl", "TCPU_COMPILE_ATTRS", "run_tcpu_compile")
 
 # Targets for `variants`: what the runtime's dispatch tells apart (tcpu/cpu.h features).
 TRITON_TARGETS = {
@@ -49,18 +49,7 @@ def _triton_objects_impl(ctx):
             runs.append((variant_obj, ["--emit=obj", "--variant=" + variant, "--target=" + target]))
             objects.append(variant_obj)
         for output, flags in runs:
-            args = ctx.actions.args()
-            args.add(src)
-            args.add("-o", output)
-            args.add_all(flags)
-            ctx.actions.run(
-                executable = ctx.executable._tcpu_compile,
-                arguments = [args],
-                inputs = [src],
-                outputs = [output],
-                mnemonic = "TritonCompile",
-                progress_message = "tcpu-compile %s -> %s" % (src.short_path, output.basename),
-            )
+            run_tcpu_compile(ctx, src, output, flags, mnemonic = "TritonCompile")
         objects.append(obj)
         headers.append(header)
     return [
@@ -70,19 +59,11 @@ def _triton_objects_impl(ctx):
 
 _triton_objects = rule(
     implementation = _triton_objects_impl,
-    attrs = {
+    attrs = dict(TCPU_COMPILE_ATTRS, **{
         "srcs": attr.label_list(allow_files = [".ttir"], mandatory = True),
         "target": attr.string(doc = "A #tcpu.target<...> for every module."),
         "variants": attr.string_list(doc = "NAME=#tcpu.target<...> entries, best first."),
-        "_tcpu_compile": attr.label(
-            default = "//dialect:tcpu-compile",
-            executable = True,
-            cfg = to_host_tool,
-        ),
-        "_allowlist_function_transition": attr.label(
-            default = "@bazel_tools//tools/allowlists/function_transition_allowlist",
-        ),
-    },
+    }),
 )
 
 def triton_kernel_library(name, srcs, target = "", variants = {}, deps = [], **kwargs):
@@ -122,35 +103,15 @@ def triton_kernel_library(name, srcs, target = "", variants = {}, deps = [], **k
 
 def _triton_kernel_object_impl(ctx):
     out = ctx.actions.declare_file(ctx.label.name + ".o")
-    args = ctx.actions.args()
-    args.add(ctx.file.src)
-    args.add("-o", out)
-    args.add("--emit=obj")
-    args.add_all(ctx.attr.flags)
-    ctx.actions.run(
-        executable = ctx.executable._tcpu_compile,
-        arguments = [args],
-        inputs = [ctx.file.src],
-        outputs = [out],
-        mnemonic = "TritonCompile",
-        progress_message = "tcpu-compile %s -> %s" % (ctx.file.src.short_path, out.basename),
-    )
+    run_tcpu_compile(ctx, ctx.file.src, out, ["--emit=obj"] + ctx.attr.flags, mnemonic = "TritonCompile")
     return [DefaultInfo(files = depset([out]))]
 
 triton_kernel_object = rule(
     implementation = _triton_kernel_object_impl,
-    attrs = {
+    attrs = dict(TCPU_COMPILE_ATTRS, **{
         "src": attr.label(allow_single_file = [".ttir"], mandatory = True),
         "flags": attr.string_list(doc = "Further tcpu-compile flags (--variant, --mattr, ...)."),
-        "_tcpu_compile": attr.label(
-            default = "//dialect:tcpu-compile",
-            executable = True,
-            cfg = to_host_tool,
-        ),
-        "_allowlist_function_transition": attr.label(
-            default = "@bazel_tools//tools/allowlists/function_transition_allowlist",
-        ),
-    },
+    }),
     doc = "`<name>.o`: one .ttir compiled with `flags` (no launcher header), e.g. a kernel " +
           "lowered without NEON for a comparison; link it as a cc_binary/cc_library src.",
 )
