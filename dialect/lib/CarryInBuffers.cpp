@@ -4,6 +4,8 @@
 // the loop, one load after it, none in between. An scf.if whose two branches do the same, each
 // with a buffer of its own (a K loop's body versioned per iteration), first gets one buffer,
 // the store before it and the load after it, so that its loop qualifies. Inner ops go first.
+// Last, a value that one branch of an scf.if loads whole from a buffer and the code after the
+// if stores whole into another stays in the second (ForwardThroughBranches).
 //
 // Whole stores and loads are memref.store / memref.load without indices on a vector.type_cast
 // of a memref.alloca. The rewrite is exact: at the top of every iteration the buffer holds what
@@ -166,6 +168,47 @@ void CarryInBuffer(Operation* loop, Carried value) {
   value.result.replaceAllUsesWith(loaded);
 }
 
+// `store` (a whole store of an scf.if's result right after the if, into buffer B) when one
+// branch yields the whole load of a buffer A of its own, loaded last: that branch works on B
+// instead, the other stores its value into B itself, and the store goes. A K loop split in two
+// (the unmasked iterations, then the rest) hands its accumulator from the first loop's buffer
+// to the second's this way without copying it.
+void ForwardThroughBranches(memref::StoreOp store) {
+  Value to = StoredBuffer(store);
+  auto result = dyn_cast<OpResult>(store.getValue());
+  auto branch = result ? dyn_cast<scf::IfOp>(result.getOwner()) : nullptr;
+  if (!to || !branch || branch.getElseRegion().empty() || store->getPrevNode() != branch ||
+      Touches(branch, to)) {
+    return;
+  }
+  unsigned i = result.getResultNumber();
+  Region* regions[2] = {&branch.getThenRegion(), &branch.getElseRegion()};
+  for (int k = 0; k < 2; ++k) {
+    Block* block = &regions[k]->front();
+    memref::LoadOp load = WholeLoad(block->getTerminator()->getOperand(i));
+    if (!load || load->getBlock() != block || !IsLastAccess(load)) continue;
+    Value from = BufferOf(load.getMemref());
+    if (from == to || from.getType() != to.getType() || !OnlyUsedIn(from, *regions[k]) ||
+        from.getDefiningOp()->getBlock() != to.getDefiningOp()->getBlock()) {
+      continue;
+    }
+    // The other branch's value goes into B where it is yielded.
+    Block* other = &regions[1 - k]->front();
+    OpBuilder b(other->getTerminator());
+    b.create<memref::StoreOp>(store.getLoc(), other->getTerminator()->getOperand(i),
+                              WholeView(b, to), ValueRange{});
+    // B is defined before A's first use (both at the function's start; an alloca has no
+    // operands to move past).
+    Operation* kept = to.getDefiningOp();
+    Operation* dropped = from.getDefiningOp();
+    if (dropped->isBeforeInBlock(kept)) kept->moveBefore(dropped);
+    from.replaceAllUsesWith(to);
+    dropped->erase();
+    store->erase();  // the if's result is left unused: canonicalization drops it and the load
+    return;
+  }
+}
+
 class CarryInBuffersPass : public impl::TcpuCarryInBuffersBase<CarryInBuffersPass> {
  public:
   void runOnOperation() override {
@@ -181,6 +224,9 @@ class CarryInBuffersPass : public impl::TcpuCarryInBuffersBase<CarryInBuffersPas
         for (Carried value : CarriedValues(loop)) CarryInBuffer(loop, value);
       }
     });
+    SmallVector<memref::StoreOp> stores;
+    getOperation().walk([&](memref::StoreOp store) { stores.push_back(store); });
+    for (memref::StoreOp store : stores) ForwardThroughBranches(store);
   }
 };
 

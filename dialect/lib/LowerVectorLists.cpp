@@ -3,9 +3,11 @@
 // LLVM pairs neighbouring loads into LDP (two registers) but never forms these lists itself.
 #include <string>
 
+#include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "tcpu/TcpuOps.h"
 #include "tcpu/TcpuPasses.h"
@@ -39,11 +41,41 @@ template <typename Op>
 struct VectorListLowering : ConvertOpToLLVMPattern<Op> {
   using ConvertOpToLLVMPattern<Op>::ConvertOpToLLVMPattern;
 
+  // The address as the buffer's start plus the indices that vary, then plus the constant
+  // ones: `base + i * 256` and then `+ 16`, `+ 32`, ... Each access of a tile then folds its
+  // constant into the instruction (LDP/STP offsets), also where the same addresses are used
+  // again in another block, where one linear index per access left LLVM a pointer per access
+  // to carry between the blocks (which it did with pre-indexed loads and a copy of the base
+  // for each).
   VectorList ListOf(Op op, typename Op::Adaptor adaptor,
                     ConversionPatternRewriter& rewriter) const {
+    Location loc = op.getLoc();
     auto type = cast<VectorType>(op.getVectors().front().getType());
-    Value pointer = this->getStridedElementPtr(op.getLoc(), op.getBase().getType(),
-                                               adaptor.getBase(), adaptor.getIndices(), rewriter);
+    auto buffer = cast<MemRefType>(op.getBase().getType());  // static, identity (verified)
+    Type element = this->getTypeConverter()->convertType(buffer.getElementType());
+    Type i64 = rewriter.getI64Type();
+    auto pointer_type = LLVM::LLVMPointerType::get(rewriter.getContext());
+    Value pointer = MemRefDescriptor(adaptor.getBase()).alignedPtr(rewriter, loc);
+    int64_t stride = buffer.getNumElements(), constant = 0;
+    Value varying;
+    for (auto [original, index, size] :
+         llvm::zip(op.getIndices(), adaptor.getIndices(), buffer.getShape())) {
+      stride /= size;
+      if (std::optional<int64_t> value = getConstantIntValue(original)) {
+        constant += *value * stride;
+        continue;
+      }
+      Value term = rewriter.create<LLVM::MulOp>(
+          loc, index, rewriter.create<LLVM::ConstantOp>(loc, i64, stride));
+      varying = varying ? rewriter.create<LLVM::AddOp>(loc, varying, term) : term;
+    }
+    if (varying)
+      pointer = rewriter.create<LLVM::GEPOp>(loc, pointer_type, element, pointer, varying);
+    if (constant != 0) {  // in bytes, which LLVM keeps apart from the varying index
+      int64_t bytes = constant * (buffer.getElementTypeBitWidth() / 8);
+      pointer = rewriter.create<LLVM::GEPOp>(loc, pointer_type, rewriter.getI8Type(), pointer,
+                                             ArrayRef<LLVM::GEPArg>{bytes});
+    }
     return {pointer, type, op.getVectors().size(), type.getElementTypeBitWidth() / 8};
   }
 };

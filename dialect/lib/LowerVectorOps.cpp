@@ -48,7 +48,8 @@ Value ToMmlaBlocks(OpBuilder& b, Location loc, ToMmlaBlocksOp op) {
       int64_t c0 = MmlaBlockColumn(t, 0, stride), c1 = MmlaBlockColumn(t, 1, stride);
       Value block =
           b.create<vector::ShuffleOp>(loc, top, bottom, ArrayRef<int64_t>{c0, c1, n + c0, n + c1});
-      blocks = b.create<vector::InsertOp>(loc, block, blocks, ArrayRef<int64_t>{p, t});
+      blocks = b.create<vector::InsertOp>(
+          loc, block, blocks, MmlaBlockPosition(op.getResult().getType().getShape(), n, p, t));
     }
   }
   return blocks;
@@ -62,7 +63,8 @@ Value FromMmlaBlocks(OpBuilder& b, Location loc, FromMmlaBlocksOp op) {
   for (int64_t p = 0; p < m / 2; ++p) {
     SmallVector<Value> blocks;
     for (int64_t t = 0; t < n / 2; ++t) {
-      blocks.push_back(b.create<vector::ExtractOp>(loc, op.getSource(), ArrayRef<int64_t>{p, t}));
+      blocks.push_back(b.create<vector::ExtractOp>(
+          loc, op.getSource(), MmlaBlockPosition(op.getSource().getType().getShape(), n, p, t)));
     }
     Value pair = ConcatVectors(b, loc, blocks);
     for (int64_t r = 0; r < 2; ++r) {

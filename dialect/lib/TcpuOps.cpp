@@ -305,11 +305,20 @@ static LogicalResult VerifyMmlaLayout(Operation* op, VectorType rows, VectorType
                              << 2 * stride << ", got " << rows << " with column_stride " << stride;
   }
   auto expected = VectorType::get({m / 2, n / 2, 4}, rows.getElementType());
-  if (blocks != expected) {
-    return op->emitOpError() << "blocks of " << rows << " must be " << expected << ", got "
-                             << blocks;
+  if (blocks == expected) return success();
+  // Tiles of R x C blocks: vector<TxRxCx4> with T = (M/2/R) * (N/2/C).
+  if (blocks.getRank() == 4 && blocks.getElementType() == rows.getElementType() &&
+      blocks.getDimSize(3) == 4) {
+    int64_t r = blocks.getDimSize(1), c = blocks.getDimSize(2);
+    if (r > 0 && c > 0 && (m / 2) % r == 0 && (n / 2) % c == 0 &&
+        blocks.getDimSize(0) == (m / 2 / r) * (n / 2 / c)) {
+      return success();
+    }
   }
-  return success();
+  return op->emitOpError() << "blocks of " << rows << " must be " << expected
+                           << " or tiles of them, TxRxCx4 with R dividing " << m / 2
+                           << ", C dividing " << n / 2 << " and T = " << m / 2 << "/R x " << n / 2
+                           << "/C, got " << blocks;
 }
 
 LogicalResult ToMmlaBlocksOp::verify() {

@@ -3,7 +3,9 @@
 // buffer: one store before the loop, one load after it, and the loop no longer carries it.
 // The two branches of an scf.if doing the same with buffers of their own (a body versioned per
 // iteration) first share one buffer. A value the body also reads otherwise, a buffer read after
-// the load or written before the store, stays as it is.
+// the load or written before the store, stays as it is. Last, a value one branch of an scf.if
+// loads whole from its buffer and the code after the if stores whole into another stays in the
+// second: the branch works on it, the other branch stores its value there.
 // RUN: tcpu-opt %s --tcpu-carry-in-buffers --canonicalize | FileCheck %s
 
 module {
@@ -115,6 +117,56 @@ module {
       vector.store %row, %buf[%c0, %c0] : memref<2x4xi32>, vector<4xi32>
       scf.yield %next : vector<2x4xi32>
     }
+    return %r : vector<2x4xi32>
+  }
+
+  // The unmasked loop's accumulator (buffer A) handed to the loop that finishes (buffer B): the
+  // first loop works on B, the else branch stores the initial value into B, and nothing is
+  // copied between the two.
+  // CHECK-LABEL: func.func @handed_on(
+  // CHECK-SAME: %[[INIT:[^:]+]]: vector<2x4xi32>
+  // CHECK: %[[B:.+]] = memref.alloca() : memref<2x4xi32>
+  // CHECK-NOT: memref.alloca
+  // CHECK: %[[VIEW:[0-9]+]] = vector.type_cast %[[B]]
+  // CHECK: scf.if %{{.*}} {
+  // CHECK:   %[[IN_BRANCH:[0-9]+]] = vector.type_cast %[[B]]
+  // CHECK:   memref.store %[[INIT]], %[[IN_BRANCH]][]
+  // CHECK:   scf.for
+  // CHECK:     vector.store %{{.*}}, %[[B]]
+  // CHECK-NOT: memref.load
+  // CHECK: } else {
+  // CHECK:   memref.store %[[INIT]], %[[VIEW]][]
+  // CHECK: }
+  // CHECK-NEXT: scf.for
+  // CHECK:   vector.store %{{.*}}, %[[B]]
+  // CHECK: %[[OUT:[0-9]+]] = memref.load %[[VIEW]][]
+  // CHECK: return %[[OUT]]
+  func.func @handed_on(%init: vector<2x4xi32>, %n: index, %first: i1) -> vector<2x4xi32> {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %a = memref.alloca() : memref<2x4xi32>
+    %b = memref.alloca() : memref<2x4xi32>
+    %b_view = vector.type_cast %b : memref<2x4xi32> to memref<vector<2x4xi32>>
+    %handed = scf.if %first -> (vector<2x4xi32>) {
+      %a_view = vector.type_cast %a : memref<2x4xi32> to memref<vector<2x4xi32>>
+      memref.store %init, %a_view[] : memref<vector<2x4xi32>>
+      scf.for %i = %c0 to %n step %c1 {
+        %row = vector.load %a[%c0, %c0] : memref<2x4xi32>, vector<4xi32>
+        %twice = arith.addi %row, %row : vector<4xi32>
+        vector.store %twice, %a[%c0, %c0] : memref<2x4xi32>, vector<4xi32>
+      }
+      %out = memref.load %a_view[] : memref<vector<2x4xi32>>
+      scf.yield %out : vector<2x4xi32>
+    } else {
+      scf.yield %init : vector<2x4xi32>
+    }
+    memref.store %handed, %b_view[] : memref<vector<2x4xi32>>
+    scf.for %i = %c0 to %n step %c1 {
+      %row = vector.load %b[%c1, %c0] : memref<2x4xi32>, vector<4xi32>
+      %twice = arith.addi %row, %row : vector<4xi32>
+      vector.store %twice, %b[%c1, %c0] : memref<2x4xi32>, vector<4xi32>
+    }
+    %r = memref.load %b_view[] : memref<vector<2x4xi32>>
     return %r : vector<2x4xi32>
   }
 }

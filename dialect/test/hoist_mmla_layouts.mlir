@@ -3,7 +3,8 @@
 // the loop, also when both branches of an scf.if (a body versioned by tt-version-masked-loops)
 // convert back, and through the do-while scf.while of unmasked iterations that the same pass
 // splits off (its body is the condition region, the other region forwards). An accumulator
-// the body also reads in rows keeps its conversions.
+// the body also reads in rows keeps its conversions. Tiled blocks (an accumulator kept in a
+// buffer) that an scf.if hands on are converted in its branches.
 // RUN: tcpu-opt %s --tcpu-hoist-mmla-layouts | FileCheck %s
 
 module {
@@ -109,5 +110,27 @@ module {
       scf.yield %j, %v : index, vector<4x16xi32>
     }
     return %r#1 : vector<4x16xi32>
+  }
+
+  // The unmasked loop's blocks or the first iteration's rows, handed to the loop that finishes:
+  // the conversion moves into the branches, where the then branch's pair folds (canonicalize).
+  // CHECK-LABEL: func.func @tiled_through_if(
+  // CHECK-SAME: %[[B:[^:]+]]: vector<2x4x4x4xi32>, %[[C:[^:]+]]: vector<8x16xi32>
+  // CHECK: %[[R:.+]] = scf.if %{{.*}} -> (vector<2x4x4x4xi32>) {
+  // CHECK:   scf.yield %[[B]] : vector<2x4x4x4xi32>
+  // CHECK: } else {
+  // CHECK:   %[[IN:[0-9]+]] = tcpu.to_mmla_blocks %[[C]] {column_stride = 8 : i64} : vector<8x16xi32> to vector<2x4x4x4xi32>
+  // CHECK:   scf.yield %[[IN]] : vector<2x4x4x4xi32>
+  // CHECK: }
+  // CHECK: return %[[R]] : vector<2x4x4x4xi32>
+  func.func @tiled_through_if(%b: vector<2x4x4x4xi32>, %c: vector<8x16xi32>, %on: i1) -> vector<2x4x4x4xi32> {
+    %r = scf.if %on -> (vector<8x16xi32>) {
+      %rows = tcpu.from_mmla_blocks %b {column_stride = 8 : i64} : vector<2x4x4x4xi32> to vector<8x16xi32>
+      scf.yield %rows : vector<8x16xi32>
+    } else {
+      scf.yield %c : vector<8x16xi32>
+    }
+    %t = tcpu.to_mmla_blocks %r {column_stride = 8 : i64} : vector<8x16xi32> to vector<2x4x4x4xi32>
+    return %t : vector<2x4x4x4xi32>
   }
 }

@@ -213,7 +213,7 @@ func.func @f(%c: vector<3x4xi32>) {
 // -----
 
 func.func @f(%b2: vector<2x1x4xi32>) {
-  // expected-error @+1 {{blocks of 'vector<2x4xi32>' must be 'vector<1x2x4xi32>', got 'vector<2x1x4xi32>'}}
+  // expected-error @+1 {{blocks of 'vector<2x4xi32>' must be 'vector<1x2x4xi32>' or tiles of them, TxRxCx4 with R dividing 1, C dividing 2 and T = 1/R x 2/C, got 'vector<2x1x4xi32>'}}
   %0 = tcpu.from_mmla_blocks %b2 {column_stride = 1 : i64} : vector<2x1x4xi32> to vector<2x4xi32>
   return
 }

@@ -46,3 +46,18 @@ func.func @single(%bytes: memref<4x16xi8>, %i: index) {
   tcpu.store_vectors %v into %bytes[%c0, %c0] : vector<16xi8> into memref<4x16xi8>
   return
 }
+
+// The indices that vary give one offset from the buffer's start and the constant ones a byte
+// offset after it, so the accesses of one tile share the first and fold the second into the
+// instruction (LDP/STP immediates), wherever they are.
+// CHECK-LABEL: func.func @tile_block
+// CHECK: %[[TILE:.+]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+// CHECK: %[[AT:.+]] = llvm.getelementptr %[[TILE]][208] : (!llvm.ptr) -> !llvm.ptr, i8
+// CHECK: llvm.load %[[AT]]
+func.func @tile_block(%acc: memref<2x4x4x4xi32>, %t: index) -> vector<4xi32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %v = tcpu.load_vectors %acc[%t, %c3, %c1, %c0] : memref<2x4x4x4xi32> -> vector<4xi32>
+  return %v : vector<4xi32>
+}

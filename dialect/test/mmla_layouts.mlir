@@ -50,3 +50,21 @@ func.func @other_stride(%c: vector<2x4xi32>) -> vector<2x4xi32> {
   %d = tcpu.from_mmla_blocks %b {column_stride = 1 : i64} : vector<1x2x4xi32> to vector<2x4xi32>
   return %d : vector<2x4xi32>
 }
+
+// -----
+
+// Tiles of R x C blocks (vector<TxRxCx4>, here 1x2 blocks): block (p, t) is block
+// (p % R, t % C) of tile (p / R) * (N/2/C) + t / C, so each tile is contiguous in a buffer.
+// LOWER-LABEL: func.func @to_tiles(
+// LOWER: vector.insert %{{[0-9]+}}, %{{.*}} [0, 0, 0] : vector<4xi32> into vector<2x1x2x4xi32>
+// LOWER: vector.insert %{{[0-9]+}}, %{{.*}} [0, 0, 1] : vector<4xi32> into vector<2x1x2x4xi32>
+// LOWER: vector.insert %{{[0-9]+}}, %{{.*}} [1, 0, 0] : vector<4xi32> into vector<2x1x2x4xi32>
+// LOWER: vector.insert %{{[0-9]+}}, %{{.*}} [1, 0, 1] : vector<4xi32> into vector<2x1x2x4xi32>
+// LOWER-NOT: tcpu.to_mmla_blocks
+// FOLD-LABEL: func.func @to_tiles(
+// FOLD-NEXT: return %arg0 : vector<2x8xi32>
+func.func @to_tiles(%c: vector<2x8xi32>) -> vector<2x8xi32> {
+  %b = tcpu.to_mmla_blocks %c {column_stride = 1 : i64} : vector<2x8xi32> to vector<2x1x2x4xi32>
+  %d = tcpu.from_mmla_blocks %b {column_stride = 1 : i64} : vector<2x1x2x4xi32> to vector<2x8xi32>
+  return %d : vector<2x8xi32>
+}

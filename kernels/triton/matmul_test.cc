@@ -2,8 +2,10 @@
 // ids with GROUP_SIZE_M = 4, ragged masks) against references: f32 and bf16 (f32
 // accumulation, bf16 output) within rounding of a float64 sum, int8 (int32 accumulation)
 // exactly. Shapes with tails in M, N and K, padded strides, 1/2/4 threads; nothing outside
-// C's M x N block is written. linear_i8.ttir is the LLM layer's form of the int8 product,
-// y = x w^T with w as [N, K] (tl.dot(x, tl.trans(w))), in 8x8 tiles.
+// C's M x N block is written. K = 293 (9 whole K steps and a tail) runs the i8mm int8
+// matmul's unmasked steps eight at a time once, then one unmasked and one masked step.
+// linear_i8.ttir is the LLM layer's form of the int8 product, y = x w^T with w as [N, K]
+// (tl.dot(x, tl.trans(w))), in 8x8 tiles.
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -24,7 +26,8 @@ namespace {
 struct Shape {
   int32_t m, n, k;
 };
-constexpr Shape kShapes[] = {{1, 1, 1}, {16, 32, 32}, {37, 45, 70}, {64, 96, 128}, {5, 70, 33}};
+constexpr Shape kShapes[] = {{1, 1, 1},     {16, 32, 32}, {37, 45, 70},
+                             {64, 96, 128}, {5, 70, 33},  {37, 45, 293}};
 constexpr int32_t kPad = 3;  // extra elements per row of every matrix
 
 int32_t Grid(const Shape& s) { return ((s.m + 15) / 16) * ((s.n + 31) / 32); }

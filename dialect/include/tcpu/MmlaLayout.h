@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 
 namespace mlir::tcpu {
@@ -13,6 +14,17 @@ namespace mlir::tcpu {
 // pairs 2 * stride * g + i with 2 * stride * g + i + stride.
 inline int64_t MmlaBlockColumn(int64_t t, int64_t j, int64_t stride) {
   return 2 * stride * (t / stride) + t % stride + j * stride;
+}
+
+// Where block (p, t) of an accumulator with N columns lies in its blocks of shape `blocks`:
+// [p, t] in vector<(M/2)x(N/2)x4>; [tile, p % R, t % C] in the tiled vector<TxRxCx4>, whose
+// tiles of R x C blocks come in row-major order (tile (p / R) * (N/2/C) + t / C), so that a
+// tile is one contiguous run of memory when the blocks live in a buffer.
+inline llvm::SmallVector<int64_t, 3> MmlaBlockPosition(llvm::ArrayRef<int64_t> blocks, int64_t n,
+                                                       int64_t p, int64_t t) {
+  if (blocks.size() == 3) return {p, t};
+  int64_t rows = blocks[1], cols = blocks[2];
+  return {p / rows * (n / 2 / cols) + t / cols, p % rows, t % cols};
 }
 
 // For each lane of the flattened blocks vector<(M/2)x(N/2)x4>, its index in the flattened

@@ -193,7 +193,9 @@ def Tcpu_LookupBytesOp : Tcpu_Op<"lookup_bytes", [Pure]> {
 // 2p, 2p+1 x columns c0(t), c1(t) in the order SMMLA keeps them ([r0c0, r0c1, r1c0, r1c1]).
 // With column_stride s the columns come in groups of 2s: t = s * g + i pairs columns
 // 2s * g + i and 2s * g + i + s (s = 1: neighbours; s = 8: what a 16-column byte transpose of
-// the b operand gives).
+// the b operand gives). The blocks are vector<(M/2)x(N/2)x4xT>, or vector<TxRxCx4xT> in tiles
+// of R x C blocks taken in row-major order (tcpu/MmlaLayout.h), which an accumulator kept in a
+// buffer uses so that each tile is one contiguous run of memory.
 class Tcpu_MmlaLayoutOp<string mnemonic, string what> : Tcpu_Op<mnemonic, [Pure]> {
   let summary = what;
   let arguments = (ins AnyVector:$source, I64Attr:$column_stride);
@@ -206,7 +208,7 @@ class Tcpu_MmlaLayoutOp<string mnemonic, string what> : Tcpu_Op<mnemonic, [Pure]
 }
 
 def Tcpu_ToMmlaBlocksOp : Tcpu_MmlaLayoutOp<"to_mmla_blocks",
-    "Rearranges a row-major vector<MxNxT> into SMMLA blocks vector<(M/2)x(N/2)x4xT>"> {
+    "Rearranges a row-major vector<MxNxT> into SMMLA blocks (vector<(M/2)x(N/2)x4xT> or tiles)"> {
   let description = [{
     `tcpu.to_mmla_blocks %c {column_stride = 8} : vector<16x32xi32> to vector<8x16x4xi32>`.
     An accumulator carried by a loop stays in blocks across iterations
@@ -215,7 +217,7 @@ def Tcpu_ToMmlaBlocksOp : Tcpu_MmlaLayoutOp<"to_mmla_blocks",
 }
 
 def Tcpu_FromMmlaBlocksOp : Tcpu_MmlaLayoutOp<"from_mmla_blocks",
-    "Rearranges SMMLA blocks vector<(M/2)x(N/2)x4xT> back into a row-major vector<MxNxT>"> {
+    "Rearranges SMMLA blocks (vector<(M/2)x(N/2)x4xT> or tiles) back into a row-major vector<MxNxT>"> {
   let description = [{
     The inverse of tcpu.to_mmla_blocks with the same column_stride.
   }];

@@ -37,8 +37,10 @@ def TcpuLowerVectorLists : Pass<"tcpu-lower-vector-lists", "::mlir::ModuleOp"> {
   let summary = "Lower tcpu.load_vectors / tcpu.store_vectors to LD1 / ST1 of register lists";
   let description = [{
     Two to four vectors become llvm.aarch64.neon.ld1xN / st1xN on the address of the first
-    element (one instruction for up to 64 bytes); one vector a plain LLVM load or store. Part
-    of tcpu-to-llvm, before the memrefs become LLVM descriptors.
+    element (one instruction for up to 64 bytes); one vector a plain LLVM load or store. The
+    address is the buffer's start plus the varying indices' offset, then the constant
+    indices' bytes, so accesses to one tile share a base and fold their constants into
+    LDP/STP immediates. Part of tcpu-to-llvm, before the memrefs become LLVM descriptors.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
@@ -49,7 +51,9 @@ def TcpuHoistMmlaLayouts : Pass<"tcpu-hoist-mmla-layouts", "::mlir::ModuleOp"> {
     An scf.for iteration argument used only by tcpu.to_mmla_blocks and yielded from a
     tcpu.from_mmla_blocks (an int8 tt.dot accumulating in a K loop) is carried in blocks: the
     conversions move before and after the loop, so each iteration runs SMMLA on the blocks
-    as they are instead of rearranging the whole accumulator twice.
+    as they are instead of rearranging the whole accumulator twice. A conversion of an
+    scf.if's result to tiled blocks (an accumulator in a buffer handed from the unmasked loop
+    to the loop that finishes) moves into the if's branches, where it folds.
   }];
 }
 
@@ -60,6 +64,9 @@ def TcpuCarryInBuffers : Pass<"tcpu-carry-in-buffers", "::mlir::ModuleOp"> {
     whole from it (tt-to-tcpu-dot's SMMLA accumulators too large for the registers) stays in
     the buffer: stored once before the loop, loaded once after it. The two branches of an
     scf.if (a K loop's body versioned per iteration) doing the same share one buffer first.
+    A value one branch of an scf.if loads whole from its buffer and that is then stored whole
+    into another buffer stays in the second (the unmasked loop hands its accumulator to the
+    loop that finishes without a copy).
   }];
   let dependentDialects = ["::mlir::memref::MemRefDialect", "::mlir::vector::VectorDialect"];
 }

@@ -55,13 +55,18 @@ def TTVersionMaskedLoops : TTToTcpuPass<"tt-version-masked-loops",
     In an scf.for that holds a tt.dot (a K loop) or carries tensors that fit 16 NEON
     registers (the slice loops of tt-split-wide-loops, which runs first; a loop carrying
     nothing), the loads and stores whose masks compare index ranges with bounds (the scalar
-    whole-mask test of the memory lowering) are versioned together. When the loop's carried tensors fit 16 NEON registers, the iterations whose
-    masks are all on run first as a loop of their own:
+    whole-mask test of the memory lowering) are versioned together. When the loop's carried
+    tensors fit 16 NEON registers, the iterations whose masks are all on run first as a loop
+    of their own:
     `scf.if (first iteration unmasked) { scf.while: unmasked body, then the next iteration's
     test, in one region }`, and the original loop finishes from where it stopped (the edge
     iterations), so the hot loop holds neither masks nor a second version. A larger carried
     tensor lives in memory either way and splitting measured slower; its body is versioned per
-    iteration instead: from the first versioned access to the end of the body,
+    iteration instead, except that a K loop whose int8 dot keeps SMMLA blocks in a stack
+    buffer (masks that depend on the induction variable alone) first runs its unmasked
+    iterations eight at a time as such a do-while (eight bodies, the next eight iterations'
+    test), for tt-to-tcpu-dot to sum their dots into one. Versioned per iteration: from the
+    first versioned access to the end of the body,
     `scf.if %every_mask_on { the same ops, unmasked } else { the original ops }`. The masks'
     own computations must be pure; a body where they are not is left as it is. In the
     unmasked copy every use of a tested mask is a constant true, so selects on it fold away.
@@ -120,10 +125,13 @@ def TTToTcpuDot : TTToTcpuPass<"tt-to-tcpu-dot",
     "tt.dot as fp32 FMA contractions, or int8 SDOT/SMMLA tiles as the target allows",
     ["::mlir::memref::MemRefDialect"]> {
   let description = [{
-    An SMMLA accumulator of more than 16 blocks (registers) lives in a stack buffer: stored
-    whole before the dot and loaded whole after it, the operands packed into buffers of their
-    own, and a loop over tiles of up to 4x4 blocks in between. tcpu-carry-in-buffers keeps
-    the buffer across the K loop.
+    An SMMLA accumulator of more than 16 blocks (registers) lives in a stack buffer, in tiles
+    of up to 4x4 blocks each contiguous: stored whole before the dot and loaded whole after
+    it, the operands packed into buffers of their own, and a loop over the tiles in between.
+    tcpu-carry-in-buffers keeps the buffer across the K loop. Dots summed into one another
+    (the unmasked iterations of a K loop that tt-version-masked-loops runs eight at a time)
+    are one dot as deep as all of them, exact for integer sums: the buffer is read and written
+    once for all, and each tile runs its chunks as a loop with post-indexed operand loads.
   }];
 }
 

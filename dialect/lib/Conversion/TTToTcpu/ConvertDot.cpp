@@ -9,13 +9,12 @@
 //   c, FMLA/MLA by element in the backend).
 // Operands are rearranged in registers with shuffles: the tile in memory stays Triton's.
 // A batched (3-D) dot runs batch by batch.
+#include "Int8DotPath.h"
 #include "SmmlaTiles.h"
 #include "TypeConverter.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "tcpu/TcpuAttrs.h"
-#include "tcpu/TcpuDialect.h"
 #include "tcpu/TcpuOps.h"
 #include "tcpu/VectorConcat.h"
 #include "tt/TTOps.h"
@@ -110,40 +109,26 @@ Value SdotTiles(OpBuilder& b, Location loc, Value a, Value bm, Value c) {
   return Matrix(b, loc, result_rows, c_type);
 }
 
-enum class Int8Path { kOuterProducts, kSdot, kSmmla };
-
-// SMMLA with i8mm, SDOT with dotprod, outer products otherwise; `tcpu.hints = {dot = ...}`
-// (verified against the target) picks one, and fails when the tile shape does not fit it.
-FailureOr<Int8Path> ChooseInt8Path(DotOp op) {
-  auto a = cast<RankedTensorType>(op.getA().getType());
-  auto b = cast<RankedTensorType>(op.getB().getType());
-  bool int8 =
-      a.getElementType().isInteger(8) && b.getElementType().isInteger(8) && a.getRank() == 2;
-  int64_t m = a.getDimSize(a.getRank() - 2), k = a.getDimSize(a.getRank() - 1);
-  int64_t n = b.getDimSize(b.getRank() - 1);
-  bool smmla_fits = int8 && m % 2 == 0 && n % 2 == 0 && k % 8 == 0;
-  bool sdot_fits = int8 && n % 4 == 0 && k % 4 == 0;
-  if (auto hints = op->getAttrOfType<DictionaryAttr>(tcpu::TcpuDialect::kHintsAttrName)) {
-    if (auto kind = hints.getAs<StringAttr>("dot")) {
-      if (kind.getValue() == "fma") return Int8Path::kOuterProducts;
-      bool smmla = kind.getValue() == "smmla";
-      if (!(smmla ? smmla_fits : sdot_fits)) {
-        return op.emitError() << "hint dot = \"" << kind.getValue() << "\" needs 2-D i8 operands "
-                              << (smmla ? "with M and N even and K a multiple of 8"
-                                        : "with N and K multiples of 4")
-                              << "; got " << m << "x" << k << " x " << k << "x" << n;
-      }
-      return smmla ? Int8Path::kSmmla : Int8Path::kSdot;
-    }
+// Whether `dot` is summed into `next`, its only user (next's accumulator), and the two run as
+// one SMMLA dot with an accumulator in memory: the dots of a K loop's unrolled iterations
+// (tt-version-masked-loops), whose buffer is then read and written once for all of them.
+bool SumsInto(DotOp dot, Operation* next) {
+  auto user = dyn_cast_or_null<DotOp>(next);
+  if (!user || !dot->hasOneUse() || user.getC() != dot.getResult() ||
+      !accumulatesSmmlaInMemory(dot) || !accumulatesSmmlaInMemory(user)) {
+    return false;
   }
-  tcpu::TargetAttr target = tcpu::getEnclosingTarget(op);
-  if (target && target.hasFeature("i8mm") && smmla_fits) return Int8Path::kSmmla;
-  if (target && target.hasFeature("dotprod") && sdot_fits) return Int8Path::kSdot;
-  return Int8Path::kOuterProducts;
+  DotTerm terms[] = {{dot.getA(), dot.getB()}, {user.getA(), user.getB()}};
+  return smmlaTermsMatch(terms);
 }
 
 struct Dot : OpConversionPattern<DotOp> {
-  using OpConversionPattern::OpConversionPattern;
+  // `summed`: the dots summed into their users, found before the conversion.
+  Dot(const TypeConverter& converter, MLIRContext* context,
+      const llvm::DenseSet<Operation*>& summed)
+      : OpConversionPattern(converter, context), summed_into_user(summed) {}
+  const llvm::DenseSet<Operation*>& summed_into_user;
+
   LogicalResult matchAndRewrite(DotOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter& rewriter) const override {
     Location loc = op.getLoc();
@@ -154,13 +139,27 @@ struct Dot : OpConversionPattern<DotOp> {
         isa<FloatType>(getElementTypeOrSelf(op.getA().getType()))) {
       return op.emitError() << "fp8 dot operands are not supported on this CPU backend";
     }
-    FailureOr<Int8Path> path = ChooseInt8Path(op);
+    FailureOr<Int8Path> path = chooseInt8Path(op);
     if (failed(path)) return failure();
     switch (*path) {
-      case Int8Path::kSmmla:
-        rewriter.replaceOp(
-            op, SmmlaTiles(rewriter, loc, adaptor.getA(), adaptor.getB(), adaptor.getC()));
+      case Int8Path::kSmmla: {
+        // With the dots this one is summed into (left legal until now): one dot, built where
+        // the last of them is.
+        SmallVector<DotOp> chain{op};
+        while (summed_into_user.contains(chain.back())) {
+          chain.push_back(cast<DotOp>(*chain.back()->getUsers().begin()));
+        }
+        SmallVector<DotTerm> terms{{adaptor.getA(), adaptor.getB()}};
+        for (DotOp dot : ArrayRef<DotOp>(chain).drop_front()) {
+          terms.push_back(
+              {rewriter.getRemappedValue(dot.getA()), rewriter.getRemappedValue(dot.getB())});
+        }
+        OpBuilder::InsertionGuard guard(rewriter);
+        rewriter.setInsertionPoint(chain.back());
+        rewriter.replaceOp(chain.back(), SmmlaTiles(rewriter, loc, terms, adaptor.getC()));
+        for (DotOp dot : llvm::reverse(ArrayRef<DotOp>(chain).drop_back())) rewriter.eraseOp(dot);
         return success();
+      }
       case Int8Path::kSdot:
         rewriter.replaceOp(
             op, SdotTiles(rewriter, loc, adaptor.getA(), adaptor.getB(), adaptor.getC()));
@@ -198,9 +197,17 @@ struct TTToTcpuDot : impl::TTToTcpuDotBase<TTToTcpuDot> {
     TensorToVectorTypeConverter converter(context);
     ConversionTarget target(*context);
     markEverythingLegal(target);
-    target.addIllegalOp<DotOp>();
+    // A dot that another is summed into is converted with that one.
+    llvm::DenseSet<Operation*> summed;
+    getOperation()->walk([&](DotOp dot) {
+      if (dot->hasOneUse() && SumsInto(dot, *dot->getUsers().begin())) summed.insert(dot);
+    });
+    target.addDynamicallyLegalOp<DotOp>([&](DotOp dot) {
+      Operation* source = dot.getC().getDefiningOp();
+      return source && summed.contains(source);
+    });
     RewritePatternSet patterns(context);
-    patterns.add<Dot>(converter, context);
+    patterns.add<Dot>(converter, context, summed);
     if (failed(applyPartialConversion(getOperation(), target, std::move(patterns)))) {
       signalPassFailure();
     }

@@ -209,6 +209,10 @@ Value PackOperands(OpBuilder& b, Location loc, int64_t count, int64_t side, int6
   return buffer;
 }
 
+// Up to this many 8-k chunks (one K step of 32) run unrolled in a tile; more (a dot summing
+// several K steps) run as a loop over the chunks.
+constexpr int64_t kUnrolledChunks = 4;
+
 // The largest of 4, 3, 2 and 1 that divides `count`.
 int64_t TileSide(int64_t count) {
   int64_t side = 4;
@@ -216,19 +220,22 @@ int64_t TileSide(int64_t count) {
   return side;
 }
 
-// The blocks in a stack buffer, stored whole before and loaded whole after (the forms
-// tcpu-carry-in-buffers moves out of a K loop). One loop over tiles of up to 4x4 blocks loads
-// a tile (a row of blocks per LD1), runs every chunk on it (a chunk's operands of a and of b
-// one LD1 each) and stores it back. The loop index addresses every buffer, so LLVM neither
-// promotes a hundred vectors to registers nor hoists a tile row's operands out of an inner
-// loop and spills them.
-Value InMemory(OpBuilder& b, Location loc, Value blocks, int64_t chunks, OperandBuilder build_a,
-               OperandBuilder build_b) {
+// The blocks, in tiles of up to 4x4 (`blocks` is the tiled vector<TxRxCx4>), in a stack
+// buffer, stored whole before and loaded whole after (the forms tcpu-carry-in-buffers moves out
+// of a K loop). One loop over the tiles loads a tile, runs every chunk on it and stores it
+// back: tile t is the buffer's t-th run of blocks, its operands the tile row's and the tile
+// column's runs in theirs. Up to kUnrolledChunks chunks are unrolled (a row of blocks per
+// LD1, a chunk's operands of a and of b one LD1 each); more (a dot summing several K steps)
+// are a loop carrying the tile's blocks, whose two operand pointers step 64 bytes a chunk
+// (post-indexed LD1s: 19 instructions per 16 SMMLA, tcpu_gemm_i8's inner loop). The loop index
+// addresses every buffer, so LLVM neither promotes a hundred vectors to registers nor hoists
+// a tile row's operands out of an inner loop and spills them.
+Value InMemory(OpBuilder& b, Location loc, Value blocks, int64_t pairs, int64_t columns,
+               int64_t chunks, OperandBuilder build_a, OperandBuilder build_b) {
   auto type = cast<VectorType>(blocks.getType());
   auto acc_type = VectorType::get({4}, type.getElementType());
   auto operand_type = VectorType::get({16}, b.getI8Type());
-  int64_t pairs = type.getDimSize(0), columns = type.getDimSize(1);
-  int64_t rows = TileSide(pairs), cols = TileSide(columns);
+  int64_t tiles = type.getDimSize(0), rows = type.getDimSize(1), cols = type.getDimSize(2);
   Value acc_buffer = StackBuffer(b, loc, type.getShape(), type.getElementType());
   Value whole;
   {
@@ -244,39 +251,69 @@ Value InMemory(OpBuilder& b, Location loc, Value blocks, int64_t chunks, Operand
     Value zero = Index(body, loc, 0);
     Value row = body.create<arith::DivUIOp>(loc, index, Index(body, loc, tile_columns));
     Value column = body.create<arith::RemUIOp>(loc, index, Index(body, loc, tile_columns));
-    Value first_pair = body.create<arith::MulIOp>(loc, row, Index(body, loc, rows));
-    Value first_column = body.create<arith::MulIOp>(loc, column, Index(body, loc, cols));
-    SmallVector<Value> pair_index;
+    // The tile's blocks: a row of blocks per LD1 when the chunks are unrolled. Carried by a
+    // chunk loop, they are loaded and stored one by one (LDP/STP pairs): a loop-carried LD1
+    // list would tie the blocks to four consecutive registers each, which the register
+    // allocator meets with copies and spills in the loop.
+    bool chunk_loop = chunks > kUnrolledChunks;
+    int64_t per_list = chunk_loop ? 1 : cols;
+    auto block_index = [&](OpBuilder& at, int64_t i, int64_t j) {
+      return SmallVector<Value>{index, Index(at, loc, i), Index(at, loc, j), zero};
+    };
+    SmallVector<SmallVector<Value>> acc(rows);
     for (int64_t i = 0; i < rows; ++i) {
-      pair_index.push_back(body.create<arith::AddIOp>(loc, first_pair, Index(body, loc, i)));
+      for (int64_t j = 0; j < cols; j += per_list) {
+        auto list = body.create<tcpu::LoadVectorsOp>(loc, SmallVector<Type>(per_list, acc_type),
+                                                     acc_buffer, block_index(body, i, j));
+        llvm::append_range(acc[i], list.getResults());
+      }
     }
-    SmallVector<Type> acc_types(cols, acc_type);
-    SmallVector<SmallVector<Value>> acc;
-    for (int64_t i = 0; i < rows; ++i) {
-      acc.push_back(body.create<tcpu::LoadVectorsOp>(loc, acc_types, acc_buffer,
-                                                     ValueRange{pair_index[i], first_column, zero})
-                        .getResults());
-    }
-    for (int64_t chunk = 0; chunk < chunks; ++chunk) {
-      Value c = Index(body, loc, chunk);
-      auto a = body.create<tcpu::LoadVectorsOp>(loc, SmallVector<Type>(rows, operand_type),
-                                                a_buffer, ValueRange{row, c, zero, zero});
-      auto bv = body.create<tcpu::LoadVectorsOp>(loc, SmallVector<Type>(cols, operand_type),
-                                                 b_buffer, ValueRange{column, c, zero, zero});
+    // One chunk's SMMLAs on the tile: its operands of a and of b are one LD1 each.
+    auto run_chunk = [&](OpBuilder& at, Location loc, Value c) {
+      auto a = at.create<tcpu::LoadVectorsOp>(loc, SmallVector<Type>(rows, operand_type), a_buffer,
+                                              ValueRange{row, c, zero, zero});
+      auto bv = at.create<tcpu::LoadVectorsOp>(loc, SmallVector<Type>(cols, operand_type), b_buffer,
+                                               ValueRange{column, c, zero, zero});
       for (int64_t i = 0; i < rows; ++i) {
         for (int64_t j = 0; j < cols; ++j) {
           acc[i][j] =
-              body.create<tcpu::SmmlaOp>(loc, acc_type, acc[i][j], a.getResult(i), bv.getResult(j));
+              at.create<tcpu::SmmlaOp>(loc, acc_type, acc[i][j], a.getResult(i), bv.getResult(j));
         }
+      }
+    };
+    if (!chunk_loop) {
+      for (int64_t chunk = 0; chunk < chunks; ++chunk)
+        run_chunk(body, loc, Index(body, loc, chunk));
+    } else {
+      // A loop over the chunks, the tile's blocks carried in registers: its operands come
+      // from two pointers that step 64 bytes per chunk (post-indexed LD1s).
+      SmallVector<Value> carried;
+      for (const auto& tile_row : acc) llvm::append_range(carried, tile_row);
+      auto loop =
+          body.create<scf::ForOp>(loc, zero, Index(body, loc, chunks), Index(body, loc, 1), carried,
+                                  [&](OpBuilder& inner, Location loc, Value c, ValueRange blocks) {
+                                    for (int64_t i = 0; i < rows; ++i) {
+                                      for (int64_t j = 0; j < cols; ++j)
+                                        acc[i][j] = blocks[i * cols + j];
+                                    }
+                                    run_chunk(inner, loc, c);
+                                    SmallVector<Value> next;
+                                    for (const auto& tile_row : acc)
+                                      llvm::append_range(next, tile_row);
+                                    inner.create<scf::YieldOp>(loc, next);
+                                  });
+      for (int64_t i = 0; i < rows; ++i) {
+        for (int64_t j = 0; j < cols; ++j) acc[i][j] = loop.getResult(i * cols + j);
       }
     }
     for (int64_t i = 0; i < rows; ++i) {
-      body.create<tcpu::StoreVectorsOp>(loc, acc[i], acc_buffer,
-                                        ValueRange{pair_index[i], first_column, zero});
+      for (int64_t j = 0; j < cols; j += per_list) {
+        body.create<tcpu::StoreVectorsOp>(loc, ArrayRef<Value>(acc[i]).slice(j, per_list),
+                                          acc_buffer, block_index(body, i, j));
+      }
     }
     body.create<scf::YieldOp>(loc);
   };
-  int64_t tiles = pairs / rows * tile_columns;
   b.create<scf::ForOp>(loc, Index(b, loc, 0), Index(b, loc, tiles), Index(b, loc, 1), ValueRange{},
                        tile);
   return b.create<memref::LoadOp>(loc, whole, ValueRange{});
@@ -284,24 +321,61 @@ Value InMemory(OpBuilder& b, Location loc, Value blocks, int64_t chunks, Operand
 
 }  // namespace
 
-Value SmmlaTiles(OpBuilder& b, Location loc, Value a, Value bm, Value c) {
+bool smmlaTermsMatch(ArrayRef<DotTerm> terms) {
+  for (const DotTerm& term : terms) {
+    if (term.a.getType() != terms.front().a.getType() ||
+        term.b.getType() != terms.front().b.getType() ||
+        !TransposedSource(term.b) != !TransposedSource(terms.front().b)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+Value SmmlaTiles(OpBuilder& b, Location loc, ArrayRef<DotTerm> terms, Value c) {
   auto c_type = cast<VectorType>(c.getType());
   int64_t m = c_type.getDimSize(0), n = c_type.getDimSize(1);
-  int64_t k = cast<VectorType>(a.getType()).getDimSize(1);
-  Value b_rows_of_n = TransposedSource(bm);
+  // Chunk `offset[t]` is term t's first: the terms' chunks one after another.
+  SmallVector<int64_t> offset;
+  int64_t chunks = 0;
+  for (const DotTerm& term : terms) {
+    offset.push_back(chunks);
+    chunks += cast<VectorType>(term.a.getType()).getDimSize(1) / 8;
+  }
+  bool transposed = TransposedSource(terms.front().b) != nullptr;
   bool in_memory = (m / 2) * (n / 2) > kRegisterBlocks;
   // Column blocks of neighbouring columns for the transposed form (its operands pair columns
   // 2t and 2t + 1); otherwise blocks 8 columns apart when N allows the 16-column transposes.
-  int64_t stride = !b_rows_of_n && n % 16 == 0 ? 8 : 1;
-  auto blocks_type = VectorType::get({m / 2, n / 2, 4}, c_type.getElementType());
+  int64_t stride = !transposed && n % 16 == 0 ? 8 : 1;
+  int64_t pairs = m / 2, columns = n / 2;
+  // In memory, tiles of up to 4x4 blocks, each contiguous (tcpu/MmlaLayout.h).
+  int64_t rows = TileSide(pairs), cols = TileSide(columns);
+  auto blocks_type = in_memory ? VectorType::get({pairs / rows * (columns / cols), rows, cols, 4},
+                                                 c_type.getElementType())
+                               : VectorType::get({pairs, columns, 4}, c_type.getElementType());
   IntegerAttr stride_attr = b.getI64IntegerAttr(stride);
   Value blocks = b.create<tcpu::ToMmlaBlocksOp>(loc, blocks_type, c, stride_attr);
   auto build_b = [&](OperandSink sink) {
-    if (b_rows_of_n) return MmlaOperandsOfRowPairs(b, loc, b_rows_of_n, in_memory, sink);
-    MmlaOperandsOfB(b, loc, bm, stride, sink);
+    for (auto [term, first] : llvm::zip(terms, offset)) {
+      auto shifted = [&, first = first](int64_t t, int64_t chunk, Value operand) {
+        sink(t, first + chunk, operand);
+      };
+      if (Value rows_of_n = TransposedSource(term.b)) {
+        MmlaOperandsOfRowPairs(b, loc, rows_of_n, in_memory, shifted);
+      } else {
+        MmlaOperandsOfB(b, loc, term.b, stride, shifted);
+      }
+    }
   };
-  auto build_a = [&](OperandSink sink) { MmlaOperandsOfRowPairs(b, loc, a, in_memory, sink); };
-  Value result = in_memory ? InMemory(b, loc, blocks, k / 8, build_a, build_b)
+  auto build_a = [&](OperandSink sink) {
+    for (auto [term, first] : llvm::zip(terms, offset)) {
+      MmlaOperandsOfRowPairs(b, loc, term.a, in_memory,
+                             [&, first = first](int64_t p, int64_t chunk, Value operand) {
+                               sink(p, first + chunk, operand);
+                             });
+    }
+  };
+  Value result = in_memory ? InMemory(b, loc, blocks, pairs, columns, chunks, build_a, build_b)
                            : InRegisters(b, loc, blocks, build_a, build_b);
   return b.create<tcpu::FromMmlaBlocksOp>(loc, c_type, result, stride_attr);
 }

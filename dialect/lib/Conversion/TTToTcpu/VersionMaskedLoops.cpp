@@ -4,6 +4,7 @@
 // own before the original loop when the carried tensors fit the registers, else by versioning
 // the body per iteration. The test is the memory lowering's scalar whole-mask test
 // (MaskBounds.h), built once per iteration; in the unmasked copy the masks are constants.
+#include "Int8DotPath.h"
 #include "MaskBounds.h"
 #include "llvm/ADT/SetVector.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -69,6 +70,32 @@ bool CarriesInRegisters(scf::ForOp loop) {
         tensor.getNumElements() * (element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 64);
   }
   return bits <= kSplitMaxCarriedRegisters * 128;
+}
+
+// A K loop whose int8 dot keeps its SMMLA accumulator in a stack buffer (SmmlaTiles.h) reads
+// and writes that buffer, 128 registers for the tutorial matmul's 16x32 tile, in every
+// iteration. Its unmasked iterations run this many at a time: tt-to-tcpu-dot sums their dots
+// into one as deep as all of them (exact, the sums are integer), whose tiles then go through
+// the buffer once per kSmmlaSteps iterations, each with a loop over 4 x kSmmlaSteps chunks of
+// 8 k. The edge iterations and the rest of a run (fewer than kSmmlaSteps) are the original loop's.
+constexpr int64_t kSmmlaSteps = 8;
+
+bool SumsSmmlaInMemory(scf::ForOp loop) {
+  bool found = false;
+  for (Operation& op : loop.getBody()->without_terminator()) {
+    if (auto dot = dyn_cast<DotOp>(op)) found |= accumulatesSmmlaInMemory(dot);
+  }
+  return found;
+}
+
+// Whether one of the mask computations reads an iteration argument of `loop`.
+bool DependsOnIterationArguments(scf::ForOp loop, ArrayRef<Operation*> computations) {
+  for (Operation* op : computations) {
+    for (Value operand : op->getOperands()) {
+      if (llvm::is_contained(loop.getRegionIterArgs(), operand)) return true;
+    }
+  }
+  return false;
 }
 
 // Worth a second copy of the body: a dot's K loop, whose masks cost more than anything the two
@@ -149,9 +176,13 @@ void VersionEachIteration(scf::ForOp loop, ArrayRef<Operation*> accesses, ArrayR
   yield->setOperands(branch.getResults());
 }
 
-// The unmasked iterations run first, as a loop of their own; `loop` finishes the rest.
+// The unmasked iterations run first, as a loop of their own, `steps` at a time (the loop's
+// body cloned `steps` times); `loop` finishes the rest. With more than one step, the masks
+// must depend on no iteration argument (the test of an iteration ahead computes them from the
+// induction value alone).
 void SplitOffUnmaskedIterations(scf::ForOp loop, ArrayRef<Operation*> accesses,
-                                ArrayRef<Value> masks, ArrayRef<Operation*> computations) {
+                                ArrayRef<Value> masks, ArrayRef<Operation*> computations,
+                                int64_t steps) {
   Block* body = loop.getBody();
   Location loc = loop.getLoc();
   OpBuilder b(loop);
@@ -160,17 +191,42 @@ void SplitOffUnmaskedIterations(scf::ForOp loop, ArrayRef<Operation*> accesses,
   llvm::append_range(types, loop.getResultTypes());
   llvm::append_range(inits, loop.getInitArgs());
   SmallVector<Location> locs(types.size(), loc);
-  // Whether the iteration at `state` (induction value, then iteration arguments) is in range
-  // with every mask on.
+  // The induction value `step` iterations after `iv`.
+  auto ahead = [&](Value iv, int64_t step) -> Value {
+    if (step == 0) return iv;
+    if (step == 1) return b.create<arith::AddIOp>(loc, iv, loop.getStep());
+    Value count = b.create<arith::ConstantOp>(loc, b.getIntegerAttr(iv.getType(), step));
+    return b.create<arith::AddIOp>(loc, iv,
+                                   b.createOrFold<arith::MulIOp>(loc, loop.getStep(), count));
+  };
+  // Whether the `steps` iterations from `state` (induction value, then iteration arguments)
+  // are in range with every mask on.
   auto runs_unmasked = [&](ValueRange state) {
-    IRMapping map;
-    map.map(loop.getInductionVar(), state.front());
-    map.map(loop.getRegionIterArgs(), state.drop_front());
-    for (Operation* op : computations) b.clone(*op, map);
-    Value on = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::slt, state.front(),
-                                       loop.getUpperBound());
-    for (Value mask : masks) {
-      on = b.create<arith::AndIOp>(loc, on, buildScalarAllOn(b, loc, map.lookupOrDefault(mask)));
+    Value iv = state.front();
+    Value on = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::slt, iv, loop.getUpperBound());
+    if (steps > 1) {
+      // The last of them in range, counted without overflow: ub - iv > (steps - 1) * step.
+      Type wide = b.getI64Type();
+      auto widen = [&](Value v) -> Value {
+        if (v.getType() == wide) return v;
+        if (v.getType().isIndex()) return b.create<arith::IndexCastOp>(loc, wide, v);
+        return b.create<arith::ExtSIOp>(loc, wide, v);
+      };
+      Value left = b.create<arith::SubIOp>(loc, widen(loop.getUpperBound()), widen(iv));
+      Value span =
+          b.create<arith::MulIOp>(loc, widen(loop.getStep()),
+                                  b.create<arith::ConstantOp>(loc, b.getI64IntegerAttr(steps - 1)));
+      on = b.create<arith::AndIOp>(
+          loc, on, b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::sgt, left, span));
+    }
+    for (int64_t step = 0; step < steps; ++step) {
+      IRMapping map;
+      map.map(loop.getInductionVar(), ahead(iv, step));
+      map.map(loop.getRegionIterArgs(), state.drop_front());
+      for (Operation* op : computations) b.clone(*op, map);
+      for (Value mask : masks) {
+        on = b.create<arith::AndIOp>(loc, on, buildScalarAllOn(b, loc, map.lookupOrDefault(mask)));
+      }
     }
     return on;
   };
@@ -186,19 +242,24 @@ void SplitOffUnmaskedIterations(scf::ForOp loop, ArrayRef<Operation*> accesses,
   b.create<scf::YieldOp>(loc, unmasked.getResults());
 
   Block* body_block = b.createBlock(&unmasked.getBefore(), {}, types, locs);
-  IRMapping clones;
-  clones.map(loop.getInductionVar(), body_block->getArgument(0));
-  clones.map(loop.getRegionIterArgs(), body_block->getArguments().drop_front());
   llvm::SmallPtrSet<Operation*, 8> versioned(accesses.begin(), accesses.end());
-  for (Operation& op : body->without_terminator()) {
-    Operation* clone = b.clone(op, clones);
-    if (versioned.contains(&op)) Unmask(clone);
+  SmallVector<Value> state(body_block->getArguments());
+  for (int64_t step = 0; step < steps; ++step) {
+    IRMapping clones;
+    clones.map(loop.getInductionVar(), ahead(body_block->getArgument(0), step));
+    clones.map(loop.getRegionIterArgs(), ArrayRef<Value>(state).drop_front());
+    for (Operation& op : body->without_terminator()) {
+      Operation* clone = b.clone(op, clones);
+      if (versioned.contains(&op)) Unmask(clone);
+    }
+    AssumeMasksOn(b, unmasked.getBefore(), masks, clones);
+    state.resize(1);
+    for (Value value : body->getTerminator()->getOperands()) {
+      state.push_back(clones.lookupOrDefault(value));
+    }
   }
-  AssumeMasksOn(b, unmasked.getBefore(), masks, clones);
-  SmallVector<Value> next{b.create<arith::AddIOp>(loc, body_block->getArgument(0), loop.getStep())};
-  for (Value value : body->getTerminator()->getOperands()) {
-    next.push_back(clones.lookupOrDefault(value));
-  }
+  SmallVector<Value> next{ahead(body_block->getArgument(0), steps)};
+  llvm::append_range(next, ArrayRef<Value>(state).drop_front());
   b.create<scf::ConditionOp>(loc, runs_unmasked(next), next);
   Block* forward = b.createBlock(&unmasked.getAfter(), {}, types, locs);
   b.create<scf::YieldOp>(loc, forward->getArguments());
@@ -223,10 +284,13 @@ void Version(scf::ForOp loop) {
   std::optional<SmallVector<Operation*>> computations = MaskComputations(body, masks);
   if (!computations) return;
   if (CarriesInRegisters(loop)) {
-    SplitOffUnmaskedIterations(loop, accesses, masks, *computations);
-  } else {
-    VersionEachIteration(loop, accesses, masks, *computations);
+    SplitOffUnmaskedIterations(loop, accesses, masks, *computations, /*steps=*/1);
+    return;
   }
+  if (SumsSmmlaInMemory(loop) && !DependsOnIterationArguments(loop, *computations)) {
+    SplitOffUnmaskedIterations(loop, accesses, masks, *computations, kSmmlaSteps);
+  }
+  VersionEachIteration(loop, accesses, masks, *computations);
 }
 
 struct TTVersionMaskedLoops : impl::TTVersionMaskedLoopsBase<TTVersionMaskedLoops> {
