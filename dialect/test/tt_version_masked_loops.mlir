@@ -173,19 +173,20 @@ module {
     tt.return %r : tensor<256xf32>
   }
 
-  // With i8mm the same loop's dot keeps SMMLA blocks in a stack buffer: its unmasked iterations
-  // run eight at a time first (eight unmasked bodies, their dots chained, while the eight
-  // iterations ahead are all in range with every mask on; `ub - k > 7 * step` counted in i64),
-  // and the original loop, versioned per iteration, finishes the rest.
+  // With i8mm such a loop's dot keeps SMMLA blocks in a stack buffer: its unmasked iterations
+  // run as many at a time as make a K depth of 256 first, here eight of K 32 (eight unmasked
+  // bodies, their dots chained, while the eight iterations ahead are all in range with every
+  // mask on; `ub - k > 7 * step` counted in i64), and the original loop, versioned per
+  // iteration, finishes the rest.
   module attributes {tcpu.target = #tcpu.target<arch = "armv8.6-a", features = ["i8mm"], vector_bits = 0>} {
     // CHECK-LABEL: tt.func @k_loop_smmla_in_memory(
     // CHECK: %[[SPLIT:[0-9]+]]:2 = scf.if %{{[0-9]+}} -> (i32, tensor<16x32xi32>) {
     // CHECK:   scf.while (%[[K:.*]] = %c0_i32, %[[ACC:.*]] = %cst) : (i32, tensor<16x32xi32>) -> (i32, tensor<16x32xi32>) {
-    // CHECK:     %[[A0:[0-9]+]] = tt.load %{{[0-9]+}} : tensor<16x8x!tt.ptr<i8>>
+    // CHECK:     %[[A0:[0-9]+]] = tt.load %{{[0-9]+}} : tensor<16x32x!tt.ptr<i8>>
     // CHECK:     %[[D0:[0-9]+]] = tt.dot %[[A0]], %{{.*}}, %[[ACC]]
     // CHECK:     %[[K1:[0-9]+]] = arith.addi %[[K]], %c1_i32 : i32
-    // CHECK:     arith.muli %[[K1]], %c8_i32
-    // CHECK:     %[[A1:[0-9]+]] = tt.load %{{[0-9]+}} : tensor<16x8x!tt.ptr<i8>>
+    // CHECK:     arith.muli %[[K1]], %c32_i32
+    // CHECK:     %[[A1:[0-9]+]] = tt.load %{{[0-9]+}} : tensor<16x32x!tt.ptr<i8>>
     // CHECK:     %[[D1:[0-9]+]] = tt.dot %[[A1]], %{{.*}}, %[[D0]]
     // CHECK-COUNT-5: tt.dot
     // CHECK:     %[[D7:[0-9]+]] = tt.dot
@@ -199,27 +200,27 @@ module {
     // CHECK:   scf.if %{{[0-9]+}} -> (tensor<16x32xi32>) {
     // CHECK:     tt.dot
     // CHECK:   } else {
-    // CHECK:     tt.load %{{[0-9]+}}, %{{[0-9]+}}, %{{.*}} : tensor<16x8x!tt.ptr<i8>>
+    // CHECK:     tt.load %{{[0-9]+}}, %{{[0-9]+}}, %{{.*}} : tensor<16x32x!tt.ptr<i8>>
     // CHECK:     tt.dot
-    tt.func @k_loop_smmla_in_memory(%a: !tt.ptr<i8>, %b: tensor<8x32xi8>, %k: i32, %n: i32) -> tensor<16x32xi32> {
+    tt.func @k_loop_smmla_in_memory(%a: !tt.ptr<i8>, %b: tensor<32x32xi8>, %k: i32, %n: i32) -> tensor<16x32xi32> {
       %c0 = arith.constant 0 : i32
       %c1 = arith.constant 1 : i32
-      %c8 = arith.constant 8 : i32
+      %c32 = arith.constant 32 : i32
       %zero = arith.constant dense<0> : tensor<16x32xi32>
-      %other = arith.constant dense<0> : tensor<16x8xi8>
+      %other = arith.constant dense<0> : tensor<16x32xi8>
       %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<16x32xi32>) : i32 {
-        %col = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
-        %col1 = tt.expand_dims %col {axis = 0 : i32} : tensor<8xi32> -> tensor<1x8xi32>
-        %col2 = tt.broadcast %col1 : tensor<1x8xi32> -> tensor<16x8xi32>
-        %base = tt.splat %a : !tt.ptr<i8> -> tensor<16x8x!tt.ptr<i8>>
-        %ptrs = tt.addptr %base, %col2 : tensor<16x8x!tt.ptr<i8>>, tensor<16x8xi32>
-        %start = arith.muli %i, %c8 : i32
+        %col = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
+        %col1 = tt.expand_dims %col {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
+        %col2 = tt.broadcast %col1 : tensor<1x32xi32> -> tensor<16x32xi32>
+        %base = tt.splat %a : !tt.ptr<i8> -> tensor<16x32x!tt.ptr<i8>>
+        %ptrs = tt.addptr %base, %col2 : tensor<16x32x!tt.ptr<i8>>, tensor<16x32xi32>
+        %start = arith.muli %i, %c32 : i32
         %left = arith.subi %k, %start : i32
-        %bound = tt.splat %left : i32 -> tensor<1x8xi32>
-        %in = arith.cmpi slt, %col1, %bound : tensor<1x8xi32>
-        %mask = tt.broadcast %in : tensor<1x8xi1> -> tensor<16x8xi1>
-        %x = tt.load %ptrs, %mask, %other : tensor<16x8x!tt.ptr<i8>>
-        %d = tt.dot %x, %b, %acc : tensor<16x8xi8> * tensor<8x32xi8> -> tensor<16x32xi32>
+        %bound = tt.splat %left : i32 -> tensor<1x32xi32>
+        %in = arith.cmpi slt, %col1, %bound : tensor<1x32xi32>
+        %mask = tt.broadcast %in : tensor<1x32xi1> -> tensor<16x32xi1>
+        %x = tt.load %ptrs, %mask, %other : tensor<16x32x!tt.ptr<i8>>
+        %d = tt.dot %x, %b, %acc : tensor<16x32xi8> * tensor<32x32xi8> -> tensor<16x32xi32>
         scf.yield %d : tensor<16x32xi32>
       }
       tt.return %r : tensor<16x32xi32>

@@ -64,8 +64,9 @@ def TTVersionMaskedLoops : TTToTcpuPass<"tt-version-masked-loops",
     tensor lives in memory either way and splitting measured slower; its body is versioned per
     iteration instead, except that a K loop whose int8 dot keeps SMMLA blocks in a stack
     buffer (masks that depend on the induction variable alone) first runs its unmasked
-    iterations eight at a time as such a do-while (eight bodies, the next eight iterations'
-    test), for tt-to-tcpu-dot to sum their dots into one. Versioned per iteration: from the
+    iterations as many at a time as make a K depth of 256 (eight of BLOCK_K 32) as such a
+    do-while (the bodies one after another, then the test of as many iterations ahead), for
+    tt-to-tcpu-dot to sum their dots into one. Versioned per iteration: from the
     first versioned access to the end of the body,
     `scf.if %every_mask_on { the same ops, unmasked } else { the original ops }`. The masks'
     own computations must be pure; a body where they are not is left as it is. In the
@@ -129,7 +130,7 @@ def TTToTcpuDot : TTToTcpuPass<"tt-to-tcpu-dot",
     of up to 4x4 blocks each contiguous: stored whole before the dot and loaded whole after
     it, the operands packed into buffers of their own, and a loop over the tiles in between.
     tcpu-carry-in-buffers keeps the buffer across the K loop. Dots summed into one another
-    (the unmasked iterations of a K loop that tt-version-masked-loops runs eight at a time)
+    (the unmasked iterations of a K loop that tt-version-masked-loops runs several at a time)
     are one dot as deep as all of them, exact for integer sums: the buffer is read and written
     once for all, and each tile runs its chunks as a loop with post-indexed operand loads.
   }];
