@@ -123,11 +123,11 @@ bool SumsInto(DotOp dot, Operation* next) {
 }
 
 struct Dot : OpConversionPattern<DotOp> {
-  // `summed`: the dots summed into their users, found before the conversion.
+  // `summed_into`: each dot summed into another, and that one (found before the conversion).
   Dot(const TypeConverter& converter, MLIRContext* context,
-      const llvm::DenseSet<Operation*>& summed)
-      : OpConversionPattern(converter, context), summed_into_user(summed) {}
-  const llvm::DenseSet<Operation*>& summed_into_user;
+      const llvm::DenseMap<Operation*, Operation*>& summed_into)
+      : OpConversionPattern(converter, context), summed_into(summed_into) {}
+  const llvm::DenseMap<Operation*, Operation*>& summed_into;
 
   LogicalResult matchAndRewrite(DotOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter& rewriter) const override {
@@ -146,8 +146,9 @@ struct Dot : OpConversionPattern<DotOp> {
         // With the dots this one is summed into (left legal until now): one dot, built where
         // the last of them is.
         SmallVector<DotOp> chain{op};
-        while (summed_into_user.contains(chain.back())) {
-          chain.push_back(cast<DotOp>(*chain.back()->getUsers().begin()));
+        for (auto next = summed_into.find(op); next != summed_into.end();
+             next = summed_into.find(next->second)) {
+          chain.push_back(cast<DotOp>(next->second));
         }
         SmallVector<DotTerm> terms{{adaptor.getA(), adaptor.getB()}};
         for (DotOp dot : ArrayRef<DotOp>(chain).drop_front()) {
@@ -198,16 +199,18 @@ struct TTToTcpuDot : impl::TTToTcpuDotBase<TTToTcpuDot> {
     ConversionTarget target(*context);
     markEverythingLegal(target);
     // A dot that another is summed into is converted with that one.
-    llvm::DenseSet<Operation*> summed;
+    llvm::DenseMap<Operation*, Operation*> summed_into;
     getOperation()->walk([&](DotOp dot) {
-      if (dot->hasOneUse() && SumsInto(dot, *dot->getUsers().begin())) summed.insert(dot);
+      if (dot->hasOneUse() && SumsInto(dot, *dot->getUsers().begin())) {
+        summed_into[dot] = *dot->getUsers().begin();
+      }
     });
     target.addDynamicallyLegalOp<DotOp>([&](DotOp dot) {
       Operation* source = dot.getC().getDefiningOp();
-      return source && summed.contains(source);
+      return source && summed_into.contains(source);
     });
     RewritePatternSet patterns(context);
-    patterns.add<Dot>(converter, context, summed);
+    patterns.add<Dot>(converter, context, summed_into);
     if (failed(applyPartialConversion(getOperation(), target, std::move(patterns)))) {
       signalPassFailure();
     }
