@@ -40,7 +40,7 @@ bool accumulatesSmmlaInMemory(DotOp op) {
   FailureOr<Int8Path> path = chooseInt8Path(op, /*diagnose=*/false);
   if (failed(path) || *path != Int8Path::kSmmla) return false;
   auto c = cast<RankedTensorType>(op.getC().getType());
-  return (c.getDimSize(0) / 2) * (c.getDimSize(1) / 2) > kRegisterBlocks;
+  return smmlaBlocksInMemory(c.getDimSize(0), c.getDimSize(1));
 }
 
 }  // namespace mlir::tt

@@ -343,7 +343,7 @@ Value SmmlaTiles(OpBuilder& b, Location loc, ArrayRef<DotTerm> terms, Value c) {
     chunks += cast<VectorType>(term.a.getType()).getDimSize(1) / 8;
   }
   bool transposed = TransposedSource(terms.front().b) != nullptr;
-  bool in_memory = (m / 2) * (n / 2) > kRegisterBlocks;
+  bool in_memory = smmlaBlocksInMemory(m, n);
   // Column blocks of neighbouring columns for the transposed form (its operands pair columns
   // 2t and 2t + 1); otherwise blocks 8 columns apart when N allows the 16-column transposes.
   int64_t stride = !transposed && n % 16 == 0 ? 8 : 1;

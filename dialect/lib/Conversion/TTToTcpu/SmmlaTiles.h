@@ -13,6 +13,12 @@ namespace mlir::tt {
 // Accumulator blocks that fit in NEON's 32 registers beside a chunk's operands.
 inline constexpr int64_t kRegisterBlocks = 16;
 
+// Whether an [M, N] accumulator has more 2x2 blocks than that: SmmlaTiles keeps it in a stack
+// buffer.
+inline bool smmlaBlocksInMemory(int64_t m, int64_t n) {
+  return (m / 2) * (n / 2) > kRegisterBlocks;
+}
+
 // One product of a dot: a[M, K] x b[K, N].
 struct DotTerm {
   Value a, b;
