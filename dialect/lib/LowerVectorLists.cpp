@@ -7,6 +7,7 @@
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "tcpu/TcpuOps.h"
@@ -56,11 +57,10 @@ struct VectorListLowering : ConvertOpToLLVMPattern<Op> {
     Type i64 = rewriter.getI64Type();
     auto pointer_type = LLVM::LLVMPointerType::get(rewriter.getContext());
     Value pointer = MemRefDescriptor(adaptor.getBase()).alignedPtr(rewriter, loc);
-    int64_t stride = buffer.getNumElements(), constant = 0;
+    int64_t constant = 0;
     Value varying;
-    for (auto [original, index, size] :
-         llvm::zip(op.getIndices(), adaptor.getIndices(), buffer.getShape())) {
-      stride /= size;
+    for (auto [original, index, stride] : llvm::zip(op.getIndices(), adaptor.getIndices(),
+                                                    computeSuffixProduct(buffer.getShape()))) {
       if (std::optional<int64_t> value = getConstantIntValue(original)) {
         constant += *value * stride;
         continue;
