@@ -22,10 +22,11 @@ def run_probe(ssh, probe_binary, state_dir):
             data = f.read()
     except OSError as error:
         raise BoardError(board.name, "probe", f"cannot read the probe program: {error}") from None
-    ssh.script("probe: upload", _INSTALL, [tools, target], stdin=data, timeout=300)
+    ssh.script("probe: upload", _INSTALL, [tools, target], stdin=data,
+               timeout=board.command_timeout)
     result = ssh.run("probe: run",
                      list(board.exec_wrapper) + [target, "--sysfs-root", board.sysfs_root],
-                     timeout=300)
+                     timeout=board.command_timeout)
     try:
         facts = json.loads(result.stdout)
     except json.JSONDecodeError as error:

@@ -5,8 +5,9 @@ the owner and the governors to restore. A run that died leaves both behind:
 `tcpu-board unlock BOARD` restores the governors and removes the lock.
 """
 
-import socket
 import os
+import socket
+import sys
 import time
 
 from ssh_transport import BoardError
@@ -87,6 +88,7 @@ class BoardSession:
     def __enter__(self):
         board = self.ssh.board
         deadline = time.monotonic() + self.wait_seconds
+        announced = False
         while True:
             result = self.ssh.script("lock", _LOCK, [board.work_dir, self.owner], check=False)
             if result.returncode == 0:
@@ -99,6 +101,10 @@ class BoardSession:
                                  f"the board is busy: locked by {holder} (--lock-wait "
                                  f"SECONDS waits for it; if that run died, `tcpu-board "
                                  f"unlock {board.name}`)")
+            if not announced:  # Once: the user (or a test) learns why nothing happens.
+                print(f"{board.name}: lock: waiting for the board (locked by {holder})",
+                      file=sys.stderr, flush=True)
+                announced = True
             time.sleep(min(2.0, max(0.1, deadline - time.monotonic())))
 
     def set_governor(self, cores, governor="performance"):
@@ -107,7 +113,7 @@ class BoardSession:
         result = self.ssh.script(
             "governor: set", _SET_GOVERNOR,
             [board.work_dir, board.sysfs_root, "1" if board.governor_sudo else "0", governor]
-            + [str(c) for c in cores], timeout=60, check=False)
+            + [str(c) for c in cores], timeout=board.command_timeout, check=False)
         if result.returncode in (5, 6):
             self.restore_governor()
             why = result.stderr.decode("utf-8", "replace").strip()
@@ -126,13 +132,14 @@ class BoardSession:
         board = self.ssh.board
         self.ssh.script("governor: restore", _RESTORE_GOVERNOR,
                         [board.work_dir, board.sysfs_root, "1" if board.governor_sudo else "0"],
-                        timeout=60)
+                        timeout=self.ssh.board.command_timeout)
 
     def __exit__(self, *exc):
         try:
             self.restore_governor()
         finally:
-            self.ssh.script("unlock", _UNLOCK, [self.ssh.board.work_dir, self.owner], timeout=60)
+            self.ssh.script("unlock", _UNLOCK, [self.ssh.board.work_dir, self.owner],
+                            timeout=self.ssh.board.command_timeout)
         return False
 
 

@@ -113,23 +113,19 @@ AcceptEnv LANG
         with open(self.log, "w") as log:
             self.process = subprocess.Popen([self.sshd, "-D", "-e", "-f", self.config],
                                             stdout=log, stderr=log, preexec_fn=preexec)
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
+        # Until it listens or exits: no deadline (a loaded machine may take long; Bazel's
+        # test timeout is the limit).
+        while True:
             if self.process.poll() is not None:
                 raise RuntimeError(f"sshd exited with {self.process.returncode}: "
                                    + open(self.log).read())
             try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=1):
+                with socket.create_connection(("127.0.0.1", self.port)):
                     return
             except OSError:
                 time.sleep(0.1)
-        raise RuntimeError("sshd did not start listening in 20 s: " + open(self.log).read())
 
     def stop(self):
         if self.process and self.process.poll() is None:
             self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+            self.process.wait()
