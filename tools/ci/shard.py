@@ -5,8 +5,12 @@
   bazel run //tools/ci:shard -- record                            # costs from bazel-testlogs
   bazel run //tools/ci:shard -- check --max-shards 8              # union/overlap self-check
 
-The suite is `bazel query 'tests(//...)'` (spelled per top-level folder) (a test_suite is expanded into its tests). Each test
-costs its recorded seconds (tools/ci/test_costs.tsv, written by `record` from the test.xml
+The suite is what `bazel test //...` itself runs, read from the Build Event Protocol of
+`bazel test --nobuild` over the same patterns (//... spelled per top-level folder): test_suites
+expanded as Bazel expands them (a `manual` test listed in a suite runs), tags matched as whole
+tags (`not-manual` is not `manual`), and tests incompatible with the platform left out (Bazel
+skips them; named alone they would fail as "explicitly requested"). Each test costs its
+recorded seconds (tools/ci/test_costs.tsv, written by `record` from the test.xml
 files of a full run); a test without a record costs a default by kind, since emulated tests
 dominate. Shards are filled longest-first, each test to the least loaded shard (ties to the
 lowest index, equal costs in label order), so every machine computes the same split from the
@@ -14,10 +18,12 @@ same inputs, and no shard exceeds the ideal share by more than one test.
 """
 
 import argparse
+import json
 import os
 import re
 import subprocess
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 COSTS_FILE = "tools/ci/test_costs.tsv"
@@ -27,15 +33,6 @@ DEFAULT_COST_HOST = 5.0
 
 def workspace():
     return os.environ.get("BUILD_WORKSPACE_DIRECTORY") or os.getcwd()
-
-
-def bazel(*args, capture=True):
-    command = [os.environ.get("BAZEL", "bazel")] + list(args)
-    result = subprocess.run(command, cwd=workspace(), text=True,
-                            stdout=subprocess.PIPE if capture else None)
-    if result.returncode != 0:
-        sys.exit(f"shard: {' '.join(command)} failed with status {result.returncode}")
-    return result.stdout
 
 
 def universe():
@@ -50,19 +47,55 @@ def universe():
         name for name in os.listdir(root)
         if not name.startswith((".", "bazel-")) and not os.path.islink(os.path.join(root, name))
         and os.path.isdir(os.path.join(root, name)) and has_packages(os.path.join(root, name)))
-    return " + ".join(["//:all"] + [f"//{name}/..." for name in folders])
+    return ["//:all"] + [f"//{name}/..." for name in folders]
+
+
+def read_build_events(path):
+    """(tests, qemu): the tests a `bazel test` run with these events runs, and those of them
+    tagged `qemu`, both sorted. Raises ValueError naming the target of a loading or analysis
+    failure (a broken BUILD file must not shrink the suite silently)."""
+    configured, skipped, failures, finished = {}, set(), [], False
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            event = json.loads(line)
+            kind, key = next(iter(event["id"].items()))
+            if kind == "targetConfigured" and "testSize" in event.get("configured", {}):
+                configured[key["label"]] = event["configured"].get("tag", [])
+            elif kind == "buildFinished":
+                finished = True
+            aborted = event.get("aborted")
+            if aborted is None:
+                continue
+            reason = aborted.get("reason", "")
+            if reason == "SKIPPED":  # Incompatible with the target platform.
+                skipped.add(key.get("label", ""))
+            elif reason != "NO_BUILD":  # --nobuild reports every target so.
+                where = key.get("label") or key.get("pattern") or kind
+                failures.append(f"{where}: {reason} {aborted.get('description', '')}".strip())
+    if failures:
+        raise ValueError("bazel could not analyse the suite: " + "; ".join(failures))
+    if not finished:
+        raise ValueError(f"{path}: the build events end before buildFinished")
+    tests = sorted(set(configured) - skipped)
+    return tests, sorted(t for t in tests if "qemu" in configured[t])
 
 
 def query_tests():
-    """(all test labels, the subset tagged qemu), both sorted."""
-    flags = ["--noshow_progress", "--output=label"]
-    # What `bazel test //...` runs: a wildcard never brings in `manual` tests (the aarch64
-    # binaries behind each QEMU test are manual cc_tests; named on the command line they would
-    # be built and fail as incompatible with the host).
-    everything = f"tests({universe()}) except attr(tags, '\\bmanual\\b', tests({universe()}))"
-    tests = sorted(set(bazel("query", *flags, everything).split()))
-    qemu = set(bazel("query", *flags, f"attr(tags, '\\bqemu\\b', {everything})").split())
-    return tests, qemu
+    """(the tests `bazel test //...` runs, the subset tagged qemu), both sorted: Bazel's own
+    answer, from the build events of `bazel test --nobuild` (analysis only)."""
+    command = [os.environ.get("BAZEL", "bazel"), "test", "--nobuild", "--noshow_progress"]
+    with tempfile.TemporaryDirectory(prefix="shard-") as folder:
+        events = os.path.join(folder, "events.json")
+        # Without a build there is nothing to test, so Bazel's status is always 1 ("Unable to
+        # run tests"); the events say whether the analysis itself succeeded.
+        result = subprocess.run(command + [f"--build_event_json_file={events}", "--",
+                                           *universe()],
+                                cwd=workspace(), text=True, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE)
+        try:
+            return read_build_events(events)
+        except (OSError, ValueError) as error:
+            sys.exit(f"shard: {' '.join(command)} failed: {error}\n{result.stderr[-4000:]}")
 
 
 def read_costs(path):
