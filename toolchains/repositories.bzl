@@ -21,6 +21,7 @@ def tcpu_sdk_repositories():
             for tool in [
                 "clang",
                 "ld.lld",
+                "llvm-addr2line",
                 "llvm-ar",
                 "llvm-cov",
                 "llvm-cxxfilt",
@@ -28,6 +29,7 @@ def tcpu_sdk_repositories():
                 "llvm-nm",
                 "llvm-objcopy",
                 "llvm-objdump",
+                "llvm-readelf",
                 "llvm-strip",
             ]
         },

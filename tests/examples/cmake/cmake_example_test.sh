@@ -24,6 +24,20 @@ cp -L "$source"/CMakeLists.txt "$source"/*.c "$work/src/"
     -DCMAKE_BUILD_TYPE=Release
 "$cmake" --build "$work/build"
 
+# Every program CMake chose (archivers incl. the IPO ones, linker, binutils: its FILEPATH cache
+# entries) is the exported toolchain's, none from the host; Ninja is the one given above.
+toolchain=$work/toolchain
+programs=$(grep -E '^CMAKE_[A-Z0-9_]*:FILEPATH=' "$work/build/CMakeCache.txt" \
+    | grep -v '^CMAKE_MAKE_PROGRAM:')
+for name in CMAKE_AR CMAKE_RANLIB CMAKE_C_COMPILER_AR CMAKE_CXX_COMPILER_AR \
+    CMAKE_C_COMPILER_RANLIB CMAKE_CXX_COMPILER_RANLIB CMAKE_LINKER CMAKE_NM CMAKE_STRIP; do
+  grep -q "^$name:" <<<"$programs" || { echo "FAIL: CMakeCache.txt has no $name"; exit 1; }
+done
+while IFS='=' read -r key value; do
+  [[ -z $value || $value == *-NOTFOUND || $value == "$toolchain"/* ]] \
+      || { echo "FAIL: $key is $value, not a tool of the exported toolchain ($toolchain)"; exit 1; }
+done <<<"$programs"
+
 # The programs are aarch64: they can only have run through the emulator.
 for program in rms_norm_check rms_norm_check_shared; do
   machine=$(od -An -tu2 -j18 -N2 "$work/build/$program" | tr -d ' ')
