@@ -12,6 +12,11 @@ objects are shared with the tests) into:
 
 Only objects compiled in this workspace are collected: a dependency that is a prebuilt
 archive (a Debian static library) is refused, since it would be missing from libtcpu.a.
+
+Link traces (output group `link_traces`), what the SBOM says is linked into each file: lld's
+--dependency-file (every input the link read) and --why-extract (every archive member it
+took), for libtcpu.so and for `link_probe`, a small C++ program linked as the toolchain links
+every static executable (so the SDK's programs' C and C++ runtime comes from the same trace).
 """
 
 load("@bazel_tools//tools/build_defs/cc:action_names.bzl", "ACTION_NAMES")
@@ -42,6 +47,43 @@ def _pic_objects(deps):
             seen[obj.path] = True
             unique.append(obj)
     return unique
+
+def _traced_link(ctx, cc_toolchain, feature_configuration, action, output, flags, inputs, dynamic):
+    """Runs the toolchain's `action` link into `output`; returns its two trace files."""
+    dependencies = ctx.actions.declare_file(output.basename + ".link_inputs.d", sibling = output)
+    extracted = ctx.actions.declare_file(output.basename + ".why_extract.tsv", sibling = output)
+    variables = cc_common.create_link_variables(
+        cc_toolchain = cc_toolchain,
+        feature_configuration = feature_configuration,
+        output_file = output.path,
+        is_linking_dynamic_library = dynamic,
+        is_static_linking_mode = not dynamic,
+        user_link_flags = flags + [
+            "-Wl,--dependency-file=" + dependencies.path,
+            "-Wl,--why-extract=" + extracted.path,
+        ],
+    )
+    ctx.actions.run(
+        executable = cc_common.get_tool_for_action(
+            feature_configuration = feature_configuration,
+            action_name = action,
+        ),
+        arguments = cc_common.get_memory_inefficient_command_line(
+            feature_configuration = feature_configuration,
+            action_name = action,
+            variables = variables,
+        ),
+        env = cc_common.get_environment_variables(
+            feature_configuration = feature_configuration,
+            action_name = action,
+            variables = variables,
+        ),
+        inputs = depset(inputs, transitive = [cc_toolchain.all_files]),
+        outputs = [output, dependencies, extracted],
+        mnemonic = "TcpuLink",
+        progress_message = "Linking " + output.basename,
+    )
+    return [dependencies, extracted]
 
 def _runtime_libraries_impl(ctx):
     cc_toolchain = ctx.toolchains["@bazel_tools//tools/cpp:toolchain_type"]
@@ -85,38 +127,44 @@ def _runtime_libraries_impl(ctx):
         "-l:libstdc++.a",
         "-static-libgcc",
     ]
-    variables = cc_common.create_link_variables(
-        cc_toolchain = cc_toolchain,
+    traces = _traced_link(
+        ctx,
+        cc_toolchain,
+        feature_configuration,
+        ACTION_NAMES.cpp_link_dynamic_library,
+        shared,
+        link_flags,
+        [archive, ctx.file.version_script],
+        dynamic = True,
+    )
+
+    # The C and C++ runtime of the SDK's static programs, as the toolchain links it.
+    probe_objects = cc_common.compile(
+        name = ctx.label.name + "_link_probe",
+        actions = ctx.actions,
         feature_configuration = feature_configuration,
-        output_file = shared.path,
-        is_linking_dynamic_library = True,
-        user_link_flags = link_flags,
+        cc_toolchain = cc_toolchain,
+        srcs = [ctx.file.link_probe],
+    )[1]
+    probe = ctx.actions.declare_file(ctx.label.name + "/link_probe")
+    probe_inputs = probe_objects.pic_objects or probe_objects.objects
+    traces += _traced_link(
+        ctx,
+        cc_toolchain,
+        feature_configuration,
+        ACTION_NAMES.cpp_link_executable,
+        probe,
+        [o.path for o in probe_inputs] + ["-pthread"],
+        probe_inputs,
+        dynamic = False,
     )
-    action = ACTION_NAMES.cpp_link_dynamic_library
-    ctx.actions.run(
-        executable = cc_common.get_tool_for_action(
-            feature_configuration = feature_configuration,
-            action_name = action,
+    return [
+        DefaultInfo(
+            files = depset([archive, shared]),
+            runfiles = ctx.runfiles(files = [archive, shared]),
         ),
-        arguments = cc_common.get_memory_inefficient_command_line(
-            feature_configuration = feature_configuration,
-            action_name = action,
-            variables = variables,
-        ),
-        env = cc_common.get_environment_variables(
-            feature_configuration = feature_configuration,
-            action_name = action,
-            variables = variables,
-        ),
-        inputs = depset([archive, ctx.file.version_script], transitive = [cc_toolchain.all_files]),
-        outputs = [shared],
-        mnemonic = "TcpuSharedLibrary",
-        progress_message = "Linking " + soname,
-    )
-    return [DefaultInfo(
-        files = depset([archive, shared]),
-        runfiles = ctx.runfiles(files = [archive, shared]),
-    )]
+        OutputGroupInfo(link_traces = depset(traces)),
+    ]
 
 runtime_libraries = rule(
     implementation = _runtime_libraries_impl,
@@ -128,6 +176,11 @@ runtime_libraries = rule(
         ),
         "soversion": attr.string(mandatory = True, doc = "The soname's version: libtcpu.so.N."),
         "version_script": attr.label(mandatory = True, allow_single_file = True),
+        "link_probe": attr.label(
+            default = ":link_probe.cc",
+            allow_single_file = [".cc"],
+            doc = "A C++ program linked as the SDK's programs are, for its link trace.",
+        ),
         "_allowlist_function_transition": attr.label(
             default = "@bazel_tools//tools/allowlists/function_transition_allowlist",
         ),

@@ -16,6 +16,7 @@ matrix, so a bundle build reuses what the tests built.
 """
 
 load("//platforms:aarch64_binary.bzl", "to_aarch64")
+load(":linked_libraries.bzl", "LinkedLibrariesInfo", "linked_libraries_aspect")
 
 def _header_path(header):
     # runtime/include/tcpu/x.h -> include/tcpu/x.h
@@ -28,6 +29,14 @@ def _header_path(header):
 def _add(entries, inputs, path, file, mode = 0o644):
     entries.append({"path": path, "source": file.path, "mode": mode})
     inputs.append(file)
+
+def _linked(info, traces):
+    """One shipped file's entry of links.json (packaging/spdx_sbom.py reads it)."""
+    return {
+        "libraries": [f.path for f in info.libraries.to_list()],
+        "headers": [f.path for f in info.headers.to_list()],
+        "traces": traces,
+    }
 
 def _sdk_bundle_impl(ctx):
     version = ctx.attr.version
@@ -50,8 +59,19 @@ def _sdk_bundle_impl(ctx):
     entries = []
     inputs = []
 
+    # What each shipped file links or compiles in from the package sets (the SBOM's
+    # relationships): the libraries and header-only headers of its dependencies, and the traces
+    # of the links that runtime_libraries ran.
+    traces = ctx.attr.libraries[OutputGroupInfo].link_traces.to_list()
+    trace_of = {f.basename.split(".")[0]: [] for f in traces}
+    for f in traces:
+        trace_of[f.basename.split(".")[0]].append(f.path)
+    library_deps = ctx.attr.libraries[LinkedLibrariesInfo]
+    links = {}
+
     for tool, name in ctx.attr.tools.items():
         _add(entries, inputs, "bin/" + name, tool[DefaultInfo].files_to_run.executable, 0o755)
+        links["bin/" + name] = _linked(tool[LinkedLibrariesInfo], trace_of["link_probe"])
 
     libraries = {f.basename: f for f in ctx.files.libraries}
     soname = "libtcpu.so." + ctx.attr.soversion
@@ -62,6 +82,8 @@ def _sdk_bundle_impl(ctx):
         ))
     _add(entries, inputs, "lib/libtcpu.a", libraries["libtcpu.a"])
     _add(entries, inputs, "lib/libtcpu.so." + version, libraries[soname], 0o755)
+    links["lib/libtcpu.a"] = _linked(library_deps, [])  # An archive: nothing is linked in.
+    links["lib/libtcpu.so." + version] = _linked(library_deps, trace_of["libtcpu"])
     entries.append({"path": "lib/" + soname, "symlink": "libtcpu.so." + version})
     entries.append({"path": "lib/libtcpu.so", "symlink": soname})
 
@@ -78,6 +100,9 @@ def _sdk_bundle_impl(ctx):
         "entries": entries,
     }))
 
+    links_file = ctx.actions.declare_file(ctx.label.name + "/links.json")
+    ctx.actions.write(links_file, json.encode(links))
+
     license_list = ctx.actions.declare_file(ctx.label.name + "/license_files.txt")
     ctx.actions.write(license_list, "\n".join(sorted([f.path for f in ctx.files.license_files])) + "\n")
 
@@ -89,14 +114,17 @@ def _sdk_bundle_impl(ctx):
     sbom_args.add("--date", ctx.attr.release_date)
     sbom_args.add("--output", sbom)
     sbom_args.add("--license-files", license_list)
+    sbom_args.add("--links", links_file)
+    for owners in ctx.files.package_file_lists:
+        sbom_args.add("--owners", owners)
     for lockfile, role_and_repo in ctx.attr.lockfiles.items():
         sbom_args.add("--lockfile", "%s:%s" % (role_and_repo, lockfile.files.to_list()[0].path))
     ctx.actions.run(
         executable = ctx.executable._python,
         tools = ctx.files._python_files,
         arguments = [sbom_args],
-        inputs = inputs + [manifest, license_list, ctx.file._spdx_sbom] +
-                 ctx.files.lockfiles + ctx.files.license_files,
+        inputs = inputs + [manifest, license_list, links_file, ctx.file._spdx_sbom] + traces +
+                 ctx.files.lockfiles + ctx.files.license_files + ctx.files.package_file_lists,
         outputs = [sbom],
         mnemonic = "TcpuSbom",
         progress_message = "Writing the SPDX SBOM of " + prefix,
@@ -136,9 +164,14 @@ sdk_bundle = rule(
         "release_date": attr.string(mandatory = True, doc = "ISO 8601 UTC; tar mtimes, SBOM."),
         "tools": attr.label_keyed_string_dict(
             cfg = to_aarch64,
+            aspects = [linked_libraries_aspect],
             doc = "aarch64 programs -> their name in bin/.",
         ),
-        "libraries": attr.label(mandatory = True, doc = "A runtime_libraries target."),
+        "libraries": attr.label(
+            mandatory = True,
+            aspects = [linked_libraries_aspect],
+            doc = "A runtime_libraries target.",
+        ),
         "headers": attr.label(mandatory = True, providers = [CcInfo]),
         "pkgconfig_template": attr.label(mandatory = True, allow_single_file = True),
         "cmake_config_template": attr.label(mandatory = True, allow_single_file = True),
@@ -150,6 +183,11 @@ sdk_bundle = rule(
         "license_files": attr.label_list(
             allow_files = True,
             doc = "The :debian_license_files of each repository in `lockfiles`.",
+        ),
+        "package_file_lists": attr.label_list(
+            allow_files = [".tsv"],
+            doc = "The debian_package_files.tsv of each repository in `lockfiles`: which " +
+                  "package owns each file.",
         ),
         "_python": attr.label(
             default = "@python3//:bin/python3",

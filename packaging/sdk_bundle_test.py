@@ -1,7 +1,7 @@
 """Unpacks the SDK bundle and checks every entry (packaging/sdk_bundle.bzl lists them).
 
   sdk_bundle_test.py --bundle B.tar.gz --version V --soversion N --date ISO \
-      --llvm-nm NM --llvm-objdump OBJDUMP --tool NAME... --lockfile PATH...
+      --llvm-nm NM --llvm-objdump OBJDUMP --tool NAME... --lockfile ROLE:REPO:PATH...
 """
 
 import argparse
@@ -162,7 +162,7 @@ def main():
     version_file = open(os.path.join(root, "lib/cmake/tcpu/tcpuConfigVersion.cmake")).read()
     check(f'set(PACKAGE_VERSION "{args.version}")' in version_file, "tcpuConfigVersion: version")
 
-    # The SBOM: SPDX 2.3, the project, every package of the lockfiles with its sha256, files.
+    # The SBOM: SPDX 2.3, the project, its files, the packages linked into each, the build tools.
     sbom = json.load(open(os.path.join(root, "share/doc/tcpu-sdk/tcpu-sdk.spdx.json")))
     check(sbom.get("spdxVersion") == "SPDX-2.3", "SBOM is not SPDX-2.3")
     check(sbom.get("dataLicense") == "CC0-1.0", "SBOM dataLicense")
@@ -173,22 +173,68 @@ def main():
         for checksum in p.get("checksums", [{"checksumValue": None}]):
             packages[(p["name"], p["versionInfo"], checksum["checksumValue"])] = p
     check(("tcpu-sdk", args.version, None) in packages, "SBOM lacks the project itself")
+    # Relationships from each shipped file to the packages linked into it.
+    by_id = {p["SPDXID"]: p for p in sbom["packages"]}
+    linked_into = {}  # shipped path -> {(package name, relationship)}
+    for relationship in sbom["relationships"]:
+        if relationship["relationshipType"] in ("STATIC_LINK", "DYNAMIC_LINK"):
+            shipped = relationship["spdxElementId"]
+            package = by_id.get(relationship["relatedSpdxElement"])
+            if check(package is not None, f"SBOM: {relationship} names no package"):
+                linked_into.setdefault(shipped, set()).add(
+                    (package["name"], relationship["relationshipType"]))
     rows = 0
     licensed = 0
-    for lockfile in args.lockfile:
+    linked_rows = 0
+    for spec in args.lockfile:
+        role, repo, lockfile = spec.split(":", 2)
         for line in open(lockfile):
             if not line.strip() or line.startswith("#"):
                 continue
             name, version, _, sha256, _ = line.rstrip("\n").split("\t")
+            # The same .deb (architecture "all") can be in a linked and a build-tool set: the
+            # SPDXID names the set.
+            package = by_id.get("SPDXRef-Package-" + "-".join(
+                re.sub(r"[^A-Za-z0-9.]+", "-", p).strip("-") for p in (repo, name)))
+            if role == "linked" and package is None:
+                continue  # In the package set, linked into no shipped file.
             rows += 1
-            package = packages.get((name, version, sha256))
+            linked_rows += role == "linked"
             if not check(package is not None,
-                         f"SBOM lacks {name} {version} with sha256 {sha256} ({lockfile})"):
+                         f"SBOM lacks the build tool {name} {version} ({lockfile})"):
                 continue
             check(package["checksums"] == [{"algorithm": "SHA256", "checksumValue": sha256}],
                   f"SBOM: {name} checksums {package['checksums']}")
             licensed += package["licenseDeclared"] != "NOASSERTION"
+            if role == "linked":
+                check(any(r["relatedSpdxElement"] == package["SPDXID"]
+                          for r in sbom["relationships"]
+                          if r["relationshipType"] in ("STATIC_LINK", "DYNAMIC_LINK")),
+                      f"SBOM lists {name} but links it into nothing")
     check(rows > 100, f"only {rows} lockfile rows checked")
+    check(5 <= linked_rows <= 40, f"{linked_rows} linked packages: expected the few that the "
+          "links take (C/C++ runtime, MLIR, nlohmann-json), not a whole sysroot")
+
+    def linked(path):
+        return linked_into.get("SPDXRef-File-" + re.sub(r"[^A-Za-z0-9.]+", "-", path), set())
+
+    for tool in args.tool:
+        for package in ("libc6-dev", "libstdc++-12-dev", "libgcc-12-dev"):
+            check((package, "STATIC_LINK") in linked("bin/" + tool),
+                  f"SBOM: bin/{tool} is not STATIC_LINK to {package}: {sorted(linked('bin/' + tool))}")
+    for tool in ("tcpu-opt", "tcpu-compile"):
+        check(("libmlir-19-dev", "STATIC_LINK") in linked("bin/" + tool),
+              f"SBOM: bin/{tool} is not STATIC_LINK to MLIR: {sorted(linked('bin/' + tool))}")
+    check(("nlohmann-json3-dev", "STATIC_LINK") in linked("bin/tcpu-decode"),
+          "SBOM: bin/tcpu-decode does not compile in nlohmann-json")
+    shared = linked(f"lib/libtcpu.so.{args.version}")
+    check(("libc6", "DYNAMIC_LINK") in shared and ("libstdc++-12-dev", "STATIC_LINK") in shared,
+          f"SBOM: libtcpu.so links {sorted(shared)}")
+    check(("libmlir-19-dev", "STATIC_LINK") not in shared, "SBOM: libtcpu.so does not link MLIR")
+    everything = set().union(*linked_into.values()) if linked_into else set()
+    for package in ("googletest", "libgtest-dev", "libasan8", "libkrb5-3", "libssl3"):
+        check(all(name != package for name, _ in everything),
+              f"SBOM: {package} is not linked into any shipped file")
     # Most Debian copyright files are machine-readable (not GCC's, glibc's or CPython's): a
     # drop below half means the parser broke.
     check(licensed >= rows * 0.5, f"only {licensed} of {rows} packages have a license")

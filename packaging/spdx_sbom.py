@@ -1,11 +1,19 @@
-"""Writes the SDK bundle's SPDX 2.3 JSON SBOM: the project, the files it ships, and every
-Debian package of the lockfiles the bundle is built from (name, version, sha256, license).
+"""Writes the SDK bundle's SPDX 2.3 JSON SBOM: the project, the files it ships, the Debian
+packages linked into each of them, and the packages of the tools that built them (name,
+version, sha256, license).
 
   spdx_sbom.py --manifest M.json --version V --date ISO --output OUT.spdx.json \
-      --lockfile ROLE:REPO:LOCKFILE ... --license-files LIST
+      --lockfile ROLE:REPO:LOCKFILE ... --license-files LIST --links LINKS.json \
+      --owners REPO_TREE/debian_package_files.tsv ...
 
-ROLE says how a package set reaches the bundle: `static_link` (linked into the shipped
-binaries and libraries: sysroot, MLIR, headers) or `build_tool` (ran during the build).
+ROLE says how a package set reaches the bundle: `linked` (the shipped files' links and
+compiles take files from it: sysroot, MLIR, header-only libraries) or `build_tool` (ran during
+the build). Of a `linked` set the SBOM lists only the packages some shipped file takes, each
+with its own relationship from that file: STATIC_LINK for archives whose members a link took,
+objects and header-only libraries compiled in, DYNAMIC_LINK for shared libraries. LINKS.json
+says per shipped file what its link was given (`libraries`), the header-only headers its code
+includes (`headers`) and the lld traces of the link (`traces`: --dependency-file and
+--why-extract files); the --owners tables (materialize.sh) say which package owns each file.
 A package's license comes from its Debian copyright file when that file is machine-readable
 (DEP-5 `License:` fields, mapped to SPDX identifiers where one exists); otherwise the SBOM says
 NOASSERTION and why. Nothing here depends on the clock or the machine, so the SBOM is
@@ -60,7 +68,7 @@ DEBIAN_TO_SPDX = {
     "zlib": "Zlib",
 }
 
-RELATIONSHIP_OF_ROLE = {"static_link": "STATIC_LINK", "build_tool": "BUILD_TOOL_OF"}
+ROLES = ("linked", "build_tool")
 
 
 def spdx_id(*parts):
@@ -153,6 +161,102 @@ def license_files_by_repo(paths):
     return found
 
 
+def read_owners(paths):
+    """{(repo, path in the repo): package} and [(repo, folder prefix, package)] (sources)."""
+    owners, folders = {}, []
+    for path in paths:
+        parts = os.path.normpath(path).split(os.sep)
+        if "external" not in parts:
+            sys.exit(f"spdx_sbom: --owners {path}: not in an external/<repository> tree")
+        repo = parts[parts.index("external") + 1]
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                package, _, owned = line.rstrip("\n").partition("\t")
+                if owned.endswith("/"):
+                    folders.append((repo, owned, package))
+                else:
+                    owners[(repo, owned)] = package
+    return owners, folders
+
+
+def owner_of(path, owners, folders):
+    """(repo, package) of an execroot-relative path in a package set; None for our own files;
+    exits naming the file if a package set does not know it."""
+    parts = os.path.normpath(path).split(os.sep)
+    if "external" not in parts:
+        return None
+    base = parts.index("external")
+    repo, inner = parts[base + 1], "/".join(parts[base + 2:])
+    package = owners.get((repo, inner))
+    if package is None:
+        package = next((p for r, prefix, p in folders if r == repo and inner.startswith(prefix)),
+                       None)
+    if package is None:
+        if not any(r == repo for r, _ in owners) and not any(r == repo for r, _, _ in folders):
+            return None  # Not a package set (e.g. a repository of generated files).
+        sys.exit(f"spdx_sbom: {path}: no package of @{repo} owns this file")
+    return repo, package
+
+
+def dependency_file_inputs(path):
+    """The inputs of a make-style dependency file (lld --dependency-file): its first rule."""
+    text = open(path, encoding="utf-8").read().split("\n\n", 1)[0]
+    _, _, inputs = text.partition(": ")
+    return [word for word in inputs.replace("\\\n", " ").split() if word != "\\"]
+
+
+def extracted_archives(path):
+    """Archives at least one of whose members lld took (--why-extract: reference, extracted,
+    symbol; extracted is ARCHIVE(MEMBER))."""
+    archives = set()
+    with open(path, encoding="utf-8") as f:
+        next(f, None)  # The header line.
+        for line in f:
+            fields = line.rstrip("\n").split("\t")
+            if len(fields) >= 2 and fields[1].endswith(")") and "(" in fields[1]:
+                archives.add(fields[1][:fields[1].rindex("(")])
+    return archives
+
+
+def is_shared_object(path):
+    return re.search(r"\.so(\.[0-9]+)*$", path) is not None
+
+
+def linked_packages(links, owners, folders):
+    """{shipped path: {(repo, package): (relationship, how)}} from LINKS.json."""
+    result = {}
+    for shipped, linked in sorted(links.items()):
+        found = {}
+
+        def add(path, relationship, how):
+            owner = owner_of(path, owners, folders)
+            if owner is not None:
+                found.setdefault(owner, (relationship, how))
+
+        archives = set()
+        for trace in linked["traces"]:
+            if trace.endswith(".why_extract.tsv"):
+                archives |= {os.path.normpath(a) for a in extracted_archives(trace)}
+        for trace in linked["traces"]:
+            if not trace.endswith(".d"):
+                continue
+            for path in map(os.path.normpath, dependency_file_inputs(trace)):
+                if path.endswith(".a"):
+                    if path in archives:
+                        add(path, "STATIC_LINK", f"members of {os.path.basename(path)} linked in")
+                elif is_shared_object(path):
+                    add(path, "DYNAMIC_LINK", f"linked against {os.path.basename(path)}")
+                elif path.endswith(".o"):
+                    add(path, "STATIC_LINK", f"{os.path.basename(path)} linked in")
+        for path in linked["libraries"]:
+            relationship = "DYNAMIC_LINK" if is_shared_object(path) else "STATIC_LINK"
+            add(path, relationship, f"its link takes {os.path.basename(path)}")
+        for path in linked["headers"]:
+            add(path, "STATIC_LINK", "header-only library compiled in")
+        result[shipped] = found
+    return result
+
+
 def file_entry(path, source):
     data = open(source, "rb").read()
     return {
@@ -176,7 +280,15 @@ def main():
     parser.add_argument("--lockfile", action="append", default=[])
     parser.add_argument("--license-files", required=True,
                         help="a file listing the license files, one path a line")
+    parser.add_argument("--links", required=True, help="what each shipped file links (JSON)")
+    parser.add_argument("--owners", action="append", default=[],
+                        help="a debian_package_files.tsv: which package owns each file")
     args = parser.parse_args()
+    owners, folders = read_owners(args.owners)
+    links = linked_packages(json.load(open(args.links, encoding="utf-8")), owners, folders)
+    unknown = sorted(set(links) - {e["path"] for e in json.load(open(args.manifest))["entries"]})
+    if unknown:
+        sys.exit(f"spdx_sbom: --links names files the bundle does not ship: {unknown}")
 
     manifest = json.load(open(args.manifest, encoding="utf-8"))
     license_paths = open(args.license_files, encoding="utf-8").read().split()
@@ -197,7 +309,8 @@ def main():
         "licenseDeclared": "NOASSERTION",
         "copyrightText": "NOASSERTION",
         "comment": "The SDK bundle: aarch64 tools, libtcpu.a/.so, headers, pkg-config and "
-                   "CMake files. Built hermetically from the Debian packages listed here.",
+                   "CMake files. Built hermetically from pinned Debian packages: those linked "
+                   "into each file, and the build tools, are listed here.",
     }]
     files = []
     relationships = [{
@@ -223,10 +336,16 @@ def main():
             role, repo, path = spec.split(":", 2)
         except ValueError:
             sys.exit(f"spdx_sbom: --lockfile {spec!r}: expected ROLE:REPO:LOCKFILE")
-        if role not in RELATIONSHIP_OF_ROLE:
-            sys.exit(f"spdx_sbom: --lockfile {spec!r}: role {role!r} is not one of "
-                     f"{sorted(RELATIONSHIP_OF_ROLE)}")
+        if role not in ROLES:
+            sys.exit(f"spdx_sbom: --lockfile {spec!r}: role {role!r} is not one of {ROLES}")
+        users = {}  # Shipped file -> (relationship, how), for the packages of a linked set.
+        for shipped, found in links.items():
+            for (repo_of, name), how in found.items():
+                if repo_of == repo:
+                    users.setdefault(name, {})[shipped] = how
         for row in read_lockfile(path):
+            if role == "linked" and row["name"] not in users:
+                continue  # In the package set, but in no shipped file.
             package = {
                 "SPDXID": spdx_id("Package", repo, row["name"]),
                 "name": row["name"],
@@ -274,15 +393,16 @@ def main():
                     package["licenseComments"] = f"From {source}."
             package["licenseDeclared"] = declared or "NOASSERTION"
             packages.append(package)
-            relationship = RELATIONSHIP_OF_ROLE[role]
-            if relationship == "BUILD_TOOL_OF":
+            if role == "build_tool":
                 relationships.append({"spdxElementId": package["SPDXID"],
-                                      "relationshipType": relationship,
+                                      "relationshipType": "BUILD_TOOL_OF",
                                       "relatedSpdxElement": project})
-            else:
-                relationships.append({"spdxElementId": project,
+                continue
+            for shipped, (relationship, how) in sorted(users[row["name"]].items()):
+                relationships.append({"spdxElementId": spdx_id("File", shipped),
                                       "relationshipType": relationship,
-                                      "relatedSpdxElement": package["SPDXID"]})
+                                      "relatedSpdxElement": package["SPDXID"],
+                                      "comment": how})
 
     inputs = hashlib.sha256(json.dumps(packages, sort_keys=True).encode()).hexdigest()
     document = {

@@ -20,9 +20,11 @@ def _cache_dir(rctx):
     return base + "/tcpu-sdk/debs"
 
 # Appended to every package set's BUILD file: each package's license statement (Debian's
-# copyright file; LICENSE/COPYING of upstream source tarballs), which the SDK bundle's SBOM
-# reads (//packaging).
+# copyright file; LICENSE/COPYING of upstream source tarballs) and the owner of every file
+# (materialize.sh), which the SDK bundle's SBOM reads (//packaging).
 _LICENSE_FILES = """
+exports_files(["debian_package_files.tsv"])
+
 filegroup(
     name = "debian_license_files",
     srcs = glob([

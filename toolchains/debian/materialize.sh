@@ -92,6 +92,8 @@ if ((${#missing[@]})); then
 fi
 
 # 3. Verify every cached file again (a cache can rot) and extract.
+owners=$out/debian_package_files.tsv
+rm -f "$owners.tmp"
 for i in "${!names[@]}"; do
   cached=$(cache_file "$i")
   actual=$(sha256_of "$cached")
@@ -106,10 +108,18 @@ for i in "${!names[@]}"; do
     # Upstream Bazel files would split the tree into packages: the SDK's BUILD file rules.
     find "$out/src/${names[i]}" -type f \( -name BUILD -o -name BUILD.bazel -o -name WORKSPACE \
         -o -name WORKSPACE.bazel \) -delete
+    printf '%s\tsrc/%s/\n' "${names[i]}" "${names[i]}" >>"$owners.tmp"
   else
-    dpkg-deb -x "$cached" "$out" || fail "package ${names[i]}: dpkg-deb -x failed on $cached"
+    # -X: extract and list; the list says which package each file of the tree came from.
+    dpkg-deb -X "$cached" "$out" >"$out/.files" \
+        || fail "package ${names[i]}: dpkg-deb -X failed on $cached"
+    sed -n 's|^\./\(.*[^/]\)$|'"${names[i]}"'\t\1|p' "$out/.files" >>"$owners.tmp"
+    rm -f "$out/.files"
   fi
 done
+# Which package owns each file (NAME<TAB>PATH; a source package owns its src/NAME/ folder): the
+# SDK bundle's SBOM maps the files a link used to the packages they came from (//packaging).
+LC_ALL=C sort -o "$owners" "$owners.tmp" && rm -f "$owners.tmp"
 
 # 4. Absolute symlinks point into the host's filesystem: make them relative to the tree.
 while IFS= read -r -d '' link; do
