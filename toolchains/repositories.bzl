@@ -25,6 +25,7 @@ def tcpu_sdk_repositories():
                 "llvm-ar",
                 "llvm-cov",
                 "llvm-cxxfilt",
+                "llvm-dlltool",
                 "llvm-mca",
                 "llvm-nm",
                 "llvm-objcopy",
