@@ -313,6 +313,8 @@ class Parser {
     if (!Accept(",")) Fail(Peek(), "expected ')' or ',' in parentheses");
     auto node = NewExpression(Kind::kTuple, open);
     Adopt(node.get(), std::move(first));
+    if (Accept(")")) return node;
+    Adopt(node.get(), ParseExpression(true));
     ParseItems(")", node.get());
     return node;
   }
@@ -358,7 +360,9 @@ class Parser {
         node = ParseSubscript(token, std::move(node));
       } else if (IsOperator(token, {"("})) {
         Next();
+        // Errors of a call point at what is called, not at its parenthesis.
         auto call = NewExpression(Kind::kCall, token);
+        call->offset = node->offset;
         Adopt(call.get(), std::move(node));
         ParseArguments(call.get());
         node = std::move(call);
@@ -427,11 +431,32 @@ class Parser {
         test->negated = AcceptName("not");
         test->name = ExpectName("a test name");
         Adopt(test.get(), std::move(node));
-        if (Accept("(")) ParseArguments(test.get());
+        if (Accept("(")) {
+          ParseArguments(test.get());
+        } else if (StartsTestArgument(Peek())) {
+          // As Jinja: one argument without parentheses, `x is divisibleby 3`.
+          Adopt(test.get(), ParsePostfix(ParsePrimary()));
+        }
         node = std::move(test);
       } else {
         return node;
       }
+    }
+  }
+
+  // Whether `token` starts the parenthesis-free argument of a test (Jinja's rule).
+  static bool StartsTestArgument(const Token& token) {
+    switch (token.kind) {
+      case TokenKind::kName:
+        return token.text != "else" && token.text != "or" && token.text != "and";
+      case TokenKind::kString:
+      case TokenKind::kInteger:
+      case TokenKind::kFloat:
+        return true;
+      case TokenKind::kOperator:
+        return token.text == "(" || token.text == "[" || token.text == "{";
+      default:
+        return false;
     }
   }
 
