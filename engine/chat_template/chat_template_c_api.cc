@@ -1,15 +1,12 @@
 // The C ABI of tcpu/chat_template.h: argument checks, file reading, and the boundary where
 // every C++ exception (out of memory, above all) becomes a status.
-#include <sys/stat.h>
-
 #include <cstring>
-#include <fstream>
 #include <memory>
-#include <new>
-#include <sstream>
 #include <string>
 
 #include "engine/chat_template/chat_template.h"
+#include "engine/common/c_boundary.h"
+#include "engine/common/read_file.h"
 #include "runtime/check.h"
 #include "tcpu/chat_template.h"
 #include "utf8proc.h"
@@ -19,16 +16,6 @@ struct tcpu_chat_template {
 };
 
 namespace {
-
-bool ReadFile(const std::string& path, std::string* contents) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  if (in.bad()) return false;
-  *contents = buffer.str();
-  return true;
-}
 
 // The byte offset of the first invalid UTF-8 sequence in `text`, or -1.
 int64_t InvalidUtf8Offset(const char* text) {
@@ -48,13 +35,9 @@ int Open(const char* path, tcpu_chat_template** chat_template) {
   TCPU_CHECK_NOT_NULL(kFn, path);
   TCPU_CHECK_NOT_NULL(kFn, chat_template);
   *chat_template = nullptr;
-  std::string config_path = path;
-  struct stat info;
-  if (stat(config_path.c_str(), &info) == 0 && S_ISDIR(info.st_mode)) {
-    config_path += "/tokenizer_config.json";
-  }
+  const std::string config_path = tcpu::engine::FileInDirectory(path, "tokenizer_config.json");
   std::string config_json;
-  if (!ReadFile(config_path, &config_json)) {
+  if (!tcpu::engine::ReadFile(config_path, &config_json)) {
     return tcpu::Fail(TCPU_ERR_IO, "%s: cannot read %s", kFn, config_path.c_str());
   }
   auto owned = std::make_unique<tcpu_chat_template>();
@@ -162,29 +145,19 @@ int RenderJson(const tcpu_chat_template* chat_template, const char* context_json
   return RenderContext(kFn, chat_template, context, text, capacity, text_bytes);
 }
 
-// Runs `body`, turning an escaping exception into a status: nothing throws across the C ABI.
-template <typename Body>
-int Guarded(const char* fn, Body body) {
-  try {
-    return body();
-  } catch (const std::bad_alloc&) {
-    return tcpu::Fail(TCPU_ERR_OUT_OF_MEMORY, "%s: out of memory", fn);
-  } catch (const std::exception& e) {
-    return tcpu::Fail(TCPU_ERR_INVALID_ARGUMENT, "%s: %s", fn, e.what());
-  }
-}
-
 }  // namespace
 
 extern "C" int tcpu_chat_template_open(const char* path, tcpu_chat_template** chat_template) {
-  return Guarded("tcpu_chat_template_open", [&] { return Open(path, chat_template); });
+  return tcpu::engine::Guarded("tcpu_chat_template_open",
+                               [&] { return Open(path, chat_template); });
 }
 
 extern "C" int tcpu_chat_template_open_string(const char* source, const char* bos_token,
                                               const char* eos_token,
                                               tcpu_chat_template** chat_template) {
-  return Guarded("tcpu_chat_template_open_string",
-                 [&] { return OpenString(source, bos_token, eos_token, chat_template); });
+  return tcpu::engine::Guarded("tcpu_chat_template_open_string", [&] {
+    return OpenString(source, bos_token, eos_token, chat_template);
+  });
 }
 
 extern "C" void tcpu_chat_template_close(tcpu_chat_template* chat_template) {
@@ -195,7 +168,7 @@ extern "C" int tcpu_chat_template_render(const tcpu_chat_template* chat_template
                                          const tcpu_chat_message* messages, int64_t n_messages,
                                          int add_generation_prompt, char* text, int64_t capacity,
                                          int64_t* text_bytes) {
-  return Guarded("tcpu_chat_template_render", [&] {
+  return tcpu::engine::Guarded("tcpu_chat_template_render", [&] {
     return Render(chat_template, messages, n_messages, add_generation_prompt, text, capacity,
                   text_bytes);
   });
@@ -204,7 +177,7 @@ extern "C" int tcpu_chat_template_render(const tcpu_chat_template* chat_template
 extern "C" int tcpu_chat_template_render_json(const tcpu_chat_template* chat_template,
                                               const char* context_json, char* text,
                                               int64_t capacity, int64_t* text_bytes) {
-  return Guarded("tcpu_chat_template_render_json", [&] {
+  return tcpu::engine::Guarded("tcpu_chat_template_render_json", [&] {
     return RenderJson(chat_template, context_json, text, capacity, text_bytes);
   });
 }

@@ -1,15 +1,13 @@
 // The C ABI of tcpu/generate.h: argument checks, reading generation_config.json, and the
 // boundary where every C++ exception (out of memory, above all) becomes a status.
-#include <sys/stat.h>
-
+#include <algorithm>
 #include <cstring>
-#include <fstream>
 #include <memory>
-#include <new>
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include "engine/common/c_boundary.h"
+#include "engine/common/read_file.h"
 #include "engine/generate/generation_config.h"
 #include "engine/generate/session.h"
 #include "runtime/check.h"
@@ -24,18 +22,15 @@ namespace {
 // Reads the EOS ids of `path` (a generation_config.json, or a directory that may hold one).
 int ReadGenerationConfig(const char* fn, const char* path, std::vector<int32_t>* eos_ids) {
   if (path == nullptr) return TCPU_OK;
-  std::string file = path;
-  struct stat info;
-  if (stat(file.c_str(), &info) == 0 && S_ISDIR(info.st_mode)) {
-    file += "/generation_config.json";
-    if (stat(file.c_str(), &info) != 0) return TCPU_OK;  // a model without one
+  const std::string file = tcpu::engine::FileInDirectory(path, "generation_config.json");
+  std::string contents;
+  if (!tcpu::engine::ReadFile(file, &contents)) {
+    // A model directory without a generation config adds nothing; a named file must exist.
+    if (tcpu::engine::IsDirectory(path)) return TCPU_OK;
+    return tcpu::Fail(TCPU_ERR_IO, "%s: cannot read %s", fn, file.c_str());
   }
-  std::ifstream in(file, std::ios::binary);
-  std::ostringstream contents;
-  contents << in.rdbuf();
-  if (!in || in.bad()) return tcpu::Fail(TCPU_ERR_IO, "%s: cannot read %s", fn, file.c_str());
   std::string error;
-  if (!tcpu::generate::ReadEosTokenIds(contents.str(), eos_ids, &error)) {
+  if (!tcpu::generate::ReadEosTokenIds(contents, eos_ids, &error)) {
     return tcpu::Fail(TCPU_ERR_INVALID_MODEL, "%s: %s: %s", fn, file.c_str(), error.c_str());
   }
   return TCPU_OK;
@@ -82,17 +77,6 @@ int CheckCount(const char* fn, const char* name, int64_t count, const void* poin
   return TCPU_OK;
 }
 
-template <typename Body>
-int Guarded(const char* fn, Body body) {
-  try {
-    return body();
-  } catch (const std::bad_alloc&) {
-    return tcpu::Fail(TCPU_ERR_OUT_OF_MEMORY, "%s: out of memory", fn);
-  } catch (const std::exception& e) {
-    return tcpu::Fail(TCPU_ERR_INVALID_ARGUMENT, "%s: %s", fn, e.what());
-  }
-}
-
 }  // namespace
 
 extern "C" int tcpu_generate_session_create(tcpu_decoder* decoder, const tcpu_tokenizer* tokenizer,
@@ -100,7 +84,7 @@ extern "C" int tcpu_generate_session_create(tcpu_decoder* decoder, const tcpu_to
                                             const tcpu_chat_template* chat_template,
                                             const char* generation_config,
                                             tcpu_generate_session** session) {
-  return Guarded("tcpu_generate_session_create", [&] {
+  return tcpu::engine::Guarded("tcpu_generate_session_create", [&] {
     return Create(decoder, tokenizer, sampler, chat_template, generation_config, session);
   });
 }
@@ -119,7 +103,7 @@ extern "C" int tcpu_generate_text(tcpu_generate_session* session, const char* te
                                   int64_t text_bytes, const tcpu_generate_options* options,
                                   tcpu_generate_stats* stats) {
   constexpr char kFn[] = "tcpu_generate_text";
-  return Guarded(kFn, [&] {
+  return tcpu::engine::Guarded(kFn, [&] {
     if (int status = CheckCall(kFn, session, options)) return status;
     if (int status = CheckCount(kFn, "text_bytes", text_bytes, text)) return status;
     return session->impl.GenerateFromText(text, text_bytes, *options, stats);
@@ -129,7 +113,7 @@ extern "C" int tcpu_generate_text(tcpu_generate_session* session, const char* te
 extern "C" int tcpu_generate_ids(tcpu_generate_session* session, const int32_t* ids, int64_t n_ids,
                                  const tcpu_generate_options* options, tcpu_generate_stats* stats) {
   constexpr char kFn[] = "tcpu_generate_ids";
-  return Guarded(kFn, [&] {
+  return tcpu::engine::Guarded(kFn, [&] {
     if (int status = CheckCall(kFn, session, options)) return status;
     if (int status = CheckCount(kFn, "n_ids", n_ids, ids)) return status;
     return session->impl.GenerateFromIds(ids, n_ids, *options, stats);
@@ -140,7 +124,7 @@ extern "C" int tcpu_generate_chat(tcpu_generate_session* session, const tcpu_cha
                                   int64_t n_messages, const tcpu_generate_options* options,
                                   tcpu_generate_stats* stats) {
   constexpr char kFn[] = "tcpu_generate_chat";
-  return Guarded(kFn, [&] {
+  return tcpu::engine::Guarded(kFn, [&] {
     if (int status = CheckCall(kFn, session, options)) return status;
     if (int status = CheckCount(kFn, "n_messages", n_messages, messages)) return status;
     return session->impl.GenerateFromChat(messages, n_messages, *options, stats);
