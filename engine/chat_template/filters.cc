@@ -18,12 +18,8 @@ namespace {
   throw TemplateError{offset, "filter '" + filter + "': " + problem};
 }
 
-const std::string& StringInput(const std::string& filter, const Value& input, size_t offset) {
-  if (!input.is_string()) {
-    Fail(offset, filter, std::string("expected a string, got ") + input.KindName());
-  }
-  return input.string_value();
-}
+// Jinja's string filters read any value as its str() (undefined as ""), as Python does.
+std::string StringInput(const Value& input) { return input.ToString(); }
 
 std::string StringArgument(const std::string& filter, const Value* argument, std::string_view what,
                            size_t offset) {
@@ -35,7 +31,7 @@ std::string StringArgument(const std::string& filter, const Value* argument, std
 
 Value ReplaceAll(const std::string& filter, const Value& input, const Arguments& arguments,
                  size_t offset) {
-  const std::string& text = StringInput(filter, input, offset);
+  const std::string text = StringInput(input);
   const std::string old_text = StringArgument(filter, arguments.Get(0, "old"), "old", offset);
   const std::string new_text = StringArgument(filter, arguments.Get(1, "new"), "new", offset);
   const Value* count_value = arguments.Get(2, "count");
@@ -125,7 +121,7 @@ Value ToJson(const std::string& filter, const Value& input, const Arguments& arg
 Value ApplyFilter(const std::string& name, const Value& input, const Arguments& arguments,
                   size_t offset) {
   if (name == "trim") {
-    const std::string& text = StringInput(name, input, offset);
+    const std::string text = StringInput(input);
     const Value* chars = arguments.Get(0, "chars");
     if (chars == nullptr || chars->is_none()) {
       return Value::String(std::string(TrimWhitespace(text, true, true)));
@@ -135,10 +131,10 @@ Value ApplyFilter(const std::string& name, const Value& input, const Arguments& 
   }
   if (name == "tojson") return ToJson(name, input, arguments, offset);
   if (name == "length" || name == "count") return Value::Int(Length(input, offset));
-  if (name == "upper") return Value::String(ToUpper(StringInput(name, input, offset)));
-  if (name == "lower") return Value::String(ToLower(StringInput(name, input, offset)));
-  if (name == "title") return Value::String(ToTitle(StringInput(name, input, offset)));
-  if (name == "capitalize") return Value::String(Capitalize(StringInput(name, input, offset)));
+  if (name == "upper") return Value::String(ToUpper(StringInput(input)));
+  if (name == "lower") return Value::String(ToLower(StringInput(input)));
+  if (name == "title") return Value::String(ToTitle(StringInput(input)));
+  if (name == "capitalize") return Value::String(Capitalize(StringInput(input)));
   if (name == "first" || name == "last") {
     const Array items = Iterate(input, offset);
     if (items.empty()) return Value();

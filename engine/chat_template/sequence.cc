@@ -13,6 +13,7 @@ namespace tcpu::chat_template {
 Array Iterate(const Value& value, size_t offset) {
   if (value.is_array()) return value.array();
   Array items;
+  if (value.is_undefined()) return items;  // Jinja's Undefined iterates as empty
   if (value.is_string()) {
     for (std::string_view character : SplitCharacters(value.string_value())) {
       items.push_back(Value::String(std::string(character)));
@@ -103,6 +104,7 @@ Value Slice(const Value& value, std::optional<int64_t> start, std::optional<int6
 }
 
 int64_t Length(const Value& value, size_t offset) {
+  if (value.is_undefined()) return 0;  // as len() of Jinja's Undefined
   if (value.is_string()) return static_cast<int64_t>(SplitCharacters(value.string_value()).size());
   if (value.is_array()) return static_cast<int64_t>(value.array().size());
   if (value.is_object()) return static_cast<int64_t>(value.object().size());

@@ -10,8 +10,8 @@
 
 namespace tcpu::chat_template {
 
-// The items a `for` loop visits: a list's items, a string's characters, a dict's keys.
-// Throws TemplateError at `offset` for anything else.
+// The items a `for` loop visits: a list's items, a string's characters, a dict's keys,
+// nothing for undefined (as Jinja's Undefined). Throws TemplateError at `offset` for anything else.
 Array Iterate(const Value& value, size_t offset);
 
 // `value[index]`: list or string by (negative-capable) int, dict by key. Undefined when the
@@ -22,7 +22,8 @@ Value Index(const Value& value, const Value& index, size_t offset);
 Value Slice(const Value& value, std::optional<int64_t> start, std::optional<int64_t> stop,
             std::optional<int64_t> step, size_t offset);
 
-// `len(value)` for strings (characters), lists and dicts; TemplateError otherwise.
+// `len(value)` for strings (characters), lists and dicts, 0 for undefined; TemplateError
+// otherwise.
 int64_t Length(const Value& value, size_t offset);
 
 }  // namespace tcpu::chat_template

@@ -120,6 +120,14 @@ TEST(ChatTemplateTest, FiltersFollowJinja) {
             "de346[2, 1]");
 }
 
+TEST(ChatTemplateTest, UndefinedBehavesAsJinjasUndefined) {
+  EXPECT_EQ(Render("{% for x in missing %}x{% else %}empty{% endfor %}{{ missing|length }}"
+                   "[{{ missing|trim }}]{{ 5|trim }}{{ missing|upper }}"),
+            "empty0[]5");
+  EXPECT_EQ(Render("{% for x in none %}{% endfor %}"),
+            "ERROR: 1:13: cannot iterate over a value of type none");
+}
+
 TEST(ChatTemplateTest, StringMethodsFollowPython) {
   EXPECT_EQ(Render("{{ 'a</think>b'.split('</think>') }}{{ ' a  b '.split() }}"
                    "{{ 'a,b,c'.split(',', 1) }}"),
