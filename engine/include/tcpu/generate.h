@@ -28,13 +28,13 @@ extern "C" {
 
 typedef struct tcpu_generate_session tcpu_generate_session;
 
-/* Creates a session. sampler: NULL for greedy decoding (a default tcpu_sampler the session
- * owns). chat_template: NULL when tcpu_generate_chat will not be called.
- * generation_config: NULL, or the path of a model's generation_config.json (or of the
- * directory holding it; a directory without one adds nothing) whose eos_token_id (an int or
- * a list) joins the tokenizer's EOS as stop ids. Errors: TCPU_ERR_NULL_POINTER, TCPU_ERR_IO,
- * TCPU_ERR_INVALID_MODEL (a malformed generation_config.json; the detail names the field),
- * TCPU_ERR_OUT_OF_MEMORY. */
+/* Creates a session (it resets the decoder). sampler: NULL for greedy decoding (a default
+ * tcpu_sampler the session owns), else one created with the decoder's vocab_size. chat_template:
+ * NULL when tcpu_generate_chat will not be called. generation_config: NULL, or the path of a
+ * model's generation_config.json (or of the directory holding it; a directory without one adds
+ * nothing) whose eos_token_id (an int or a list) joins the tokenizer's EOS as stop ids. Errors:
+ * TCPU_ERR_NULL_POINTER, TCPU_ERR_IO, TCPU_ERR_INVALID_MODEL (a malformed generation_config.json;
+ * the detail names the field), TCPU_ERR_OUT_OF_MEMORY. */
 int tcpu_generate_session_create(tcpu_decoder* decoder, const tcpu_tokenizer* tokenizer,
                                  tcpu_sampler* sampler, const tcpu_chat_template* chat_template,
                                  const char* generation_config, tcpu_generate_session** session);
