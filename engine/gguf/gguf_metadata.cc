@@ -1,6 +1,7 @@
 // GgufFile's lookups and typed metadata accessors.
 #include <cstring>
 #include <limits>
+#include <type_traits>
 #include <utility>
 
 #include "engine/gguf/gguf_reader.h"
@@ -73,22 +74,17 @@ bool FitsInteger(__int128 v) {
 }
 
 template <typename T>
-const char* IntegerName();
-template <>
-const char* IntegerName<uint32_t>() {
-  return "uint32";
-}
-template <>
-const char* IntegerName<int32_t>() {
-  return "int32";
-}
-template <>
-const char* IntegerName<uint64_t>() {
-  return "uint64";
-}
-template <>
-const char* IntegerName<int64_t>() {
-  return "int64";
+const char* IntegerName() {
+  if constexpr (std::is_same_v<T, uint32_t>) {
+    return "uint32";
+  } else if constexpr (std::is_same_v<T, int32_t>) {
+    return "int32";
+  } else if constexpr (std::is_same_v<T, uint64_t>) {
+    return "uint64";
+  } else {
+    static_assert(std::is_same_v<T, int64_t>, "an accessor for another integer type");
+    return "int64";
+  }
 }
 
 }  // namespace
@@ -120,8 +116,8 @@ const Value* Lookup(const GgufFile& file, std::string_view key, const char* want
       return nullptr;
     }
     if (!accepts(value->element_type)) {
-      *error = Label(key) + " is an array of " + ValueTypeName(value->element_type) +
-               ", not of " + wanted;
+      *error = Label(key) + " is an array of " + ValueTypeName(value->element_type) + ", not of " +
+               wanted;
       return nullptr;
     }
   } else if (!accepts(value->type)) {
@@ -141,8 +137,7 @@ bool AcceptsFloat(ValueType type) {
 
 template <typename T>
 bool GetInteger(const GgufFile& file, std::string_view key, T* out, std::string* error) {
-  const Value* value =
-      Lookup(file, key, "an integer", AcceptsInteger, /*array=*/false, error);
+  const Value* value = Lookup(file, key, "an integer", AcceptsInteger, /*array=*/false, error);
   if (value == nullptr) return false;
   const __int128 v = IntegerOf(value->type, value->bits);
   if (!FitsInteger<T>(v)) {

@@ -1,10 +1,10 @@
 #include "engine/gguf/gguf_reader.h"
 
+#include <utf8proc.h>
+
 #include <algorithm>
 #include <cstring>
 #include <utility>
-
-#include <utf8proc.h>
 
 namespace tcpu::gguf {
 namespace {
@@ -174,8 +174,8 @@ bool Parser::ParseHeader(uint64_t* tensor_count, uint64_t* entry_count) {
   if (*tensor_count > Remaining() / kMinTensorInfoBytes) {
     problem_ = "tensor_count " + std::to_string(*tensor_count) + At(8) +
                " cannot fit: each tensor info takes at least " +
-               std::to_string(kMinTensorInfoBytes) + " bytes and " +
-               std::to_string(Remaining()) + " remain";
+               std::to_string(kMinTensorInfoBytes) + " bytes and " + std::to_string(Remaining()) +
+               " remain";
     return false;
   }
   return true;
@@ -197,8 +197,8 @@ bool Parser::ParseEntry(GgufFile* file) {
   for (size_t i = 0; i < key.size(); ++i) {
     const auto c = static_cast<unsigned char>(key[i]);
     if (c < 0x20 || c >= 0x7f) {
-      problem_ = label + " has byte " + Quote(key.substr(i, 1)) + " at index " +
-                 std::to_string(i) + " (keys must be printable ASCII)";
+      problem_ = label + " has byte " + Quote(key.substr(i, 1)) + " at index " + std::to_string(i) +
+                 " (keys must be printable ASCII)";
       return false;
     }
   }
@@ -228,9 +228,8 @@ bool Parser::ParseEntry(GgufFile* file) {
   if (entry.value.type == ValueType::kString) {
     size_t bad;
     if (!IsUtf8(entry.value.string, &bad)) {
-      Warn(file, "metadata key " + Quote(key) + ": string value" +
-                     At(entry.value.file_offset) + " is not UTF-8 at byte " +
-                     std::to_string(bad));
+      Warn(file, "metadata key " + Quote(key) + ": string value" + At(entry.value.file_offset) +
+                     " is not UTF-8 at byte " + std::to_string(bad));
     }
   } else if (entry.value.type == ValueType::kArray &&
              entry.value.element_type == ValueType::kString) {
@@ -255,8 +254,8 @@ bool Parser::ParseValue(ValueType type, int depth, Value* out) {
   if (type == ValueType::kArray) return ParseArray(depth, out);
   if (!ReadUint(FixedValueBytes(type), ValueTypeName(type), &out->bits)) return false;
   if (type == ValueType::kBool && out->bits > 1) {
-    problem_ = "bool value " + std::to_string(out->bits) + At(out->file_offset) +
-               " is neither 0 nor 1";
+    problem_ =
+        "bool value " + std::to_string(out->bits) + At(out->file_offset) + " is neither 0 nor 1";
     return false;
   }
   return true;
@@ -266,14 +265,13 @@ bool Parser::ParseArray(int depth, Value* out) {
   uint32_t element_type_id;
   if (!ReadUint32("array element type", &element_type_id)) return false;
   if (!IsValueType(element_type_id)) {
-    problem_ = "array element type id " + std::to_string(element_type_id) +
-               At(out->file_offset) + " is not a GGUF value type (0..12)";
+    problem_ = "array element type id " + std::to_string(element_type_id) + At(out->file_offset) +
+               " is not a GGUF value type (0..12)";
     return false;
   }
   const auto element_type = static_cast<ValueType>(element_type_id);
   if (element_type == ValueType::kArray && depth + 1 >= kMaxArrayDepth) {
-    problem_ = "arrays nested deeper than " + std::to_string(kMaxArrayDepth) +
-               At(out->file_offset);
+    problem_ = "arrays nested deeper than " + std::to_string(kMaxArrayDepth) + At(out->file_offset);
     return false;
   }
   const uint64_t count_offset = pos_;
@@ -281,9 +279,8 @@ bool Parser::ParseArray(int depth, Value* out) {
   const uint64_t min_bytes = MinElementBytes(element_type);
   if (out->count > Remaining() / min_bytes) {
     problem_ = "array of " + std::to_string(out->count) + " " + ValueTypeName(element_type) +
-               " elements" + At(count_offset) + " needs at least " +
-               std::to_string(min_bytes) + " bytes per element but " +
-               std::to_string(Remaining()) + " bytes remain";
+               " elements" + At(count_offset) + " needs at least " + std::to_string(min_bytes) +
+               " bytes per element but " + std::to_string(Remaining()) + " bytes remain";
     return false;
   }
   out->element_type = element_type;
@@ -293,8 +290,7 @@ bool Parser::ParseArray(int depth, Value* out) {
       for (uint64_t i = 0; i < out->count; ++i) {
         if (out->fixed_elements[i] > 1) {
           problem_ = "bool element " + std::to_string(i) + " = " +
-                     std::to_string(out->fixed_elements[i]) + At(pos_ + i) +
-                     " is neither 0 nor 1";
+                     std::to_string(out->fixed_elements[i]) + At(pos_ + i) + " is neither 0 nor 1";
           return false;
         }
       }
@@ -341,8 +337,8 @@ bool Parser::ParseTensorInfo(GgufFile* file) {
   const std::string label = "tensor " + Quote(info.name) + At(info.info_offset);
   size_t bad;
   if (info.name.size() > kMaxTensorNameBytes) {
-    problem_ = label + " has a " + std::to_string(info.name.size()) +
-               "-byte name (at most " + std::to_string(kMaxTensorNameBytes) + ")";
+    problem_ = label + " has a " + std::to_string(info.name.size()) + "-byte name (at most " +
+               std::to_string(kMaxTensorNameBytes) + ")";
     return false;
   }
   if (!IsUtf8(info.name, &bad)) {
@@ -388,8 +384,8 @@ bool Parser::ParseTensorInfo(GgufFile* file) {
   }
   info.type = FindTensorType(type_id);
   if (info.type == nullptr) {
-    problem_ = label + " has unknown ggml type id " + std::to_string(type_id) +
-               At(type_offset) + RemovedTensorTypeNote(type_id);
+    problem_ = label + " has unknown ggml type id " + std::to_string(type_id) + At(type_offset) +
+               RemovedTensorTypeNote(type_id);
     return false;
   }
   const int64_t row = info.dims.empty() ? 1 : info.dims[0];
@@ -401,8 +397,8 @@ bool Parser::ParseTensorInfo(GgufFile* file) {
   }
   if (__builtin_mul_overflow(info.elements / info.type->block_elements, info.type->block_bytes,
                              &info.bytes)) {
-    problem_ = label + " of type " + info.type->name + " and " +
-               std::to_string(info.elements) + " elements has a byte size that overflows int64";
+    problem_ = label + " of type " + info.type->name + " and " + std::to_string(info.elements) +
+               " elements has a byte size that overflows int64";
     return false;
   }
   const uint64_t offset_offset = pos_;
@@ -430,10 +426,9 @@ bool Parser::PlaceTensors(GgufFile* file) {
     const uint64_t bytes = static_cast<uint64_t>(info.bytes);
     if (info.offset > section_bytes || bytes > section_bytes - info.offset) {
       problem_ = "tensor " + Quote(info.name) + At(info.info_offset) + " of " +
-                 std::to_string(bytes) + " bytes at data offset " +
-                 std::to_string(info.offset) + " lies outside the " +
-                 std::to_string(section_bytes) + "-byte data section (file offset " +
-                 std::to_string(file->data_offset_) + ")";
+                 std::to_string(bytes) + " bytes at data offset " + std::to_string(info.offset) +
+                 " lies outside the " + std::to_string(section_bytes) +
+                 "-byte data section (file offset " + std::to_string(file->data_offset_) + ")";
       return false;
     }
     info.data = bytes > 0 ? data_ + file->data_offset_ + info.offset : nullptr;

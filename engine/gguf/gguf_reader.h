@@ -103,8 +103,7 @@ class GgufFile {
   bool GetStringArray(std::string_view key, std::vector<std::string_view>* out,
                       std::string* error) const;
   bool GetFloatArray(std::string_view key, std::vector<float>* out, std::string* error) const;
-  bool GetInt32Array(std::string_view key, std::vector<int32_t>* out,
-                     std::string* error) const;
+  bool GetInt32Array(std::string_view key, std::vector<int32_t>* out, std::string* error) const;
 
  private:
   friend class Parser;

@@ -47,9 +47,9 @@ struct MetadataValue {
 
 struct TensorToWrite {
   std::string name;
-  uint32_t type = 0;            // a ggml type id (TensorType), written as given
-  std::vector<uint64_t> dims;   // ggml order: dims[0] is the row length
-  std::vector<uint8_t> data;    // the tensor's bytes, written at `offset`
+  uint32_t type = 0;           // a ggml type id (TensorType), written as given
+  std::vector<uint64_t> dims;  // ggml order: dims[0] is the row length
+  std::vector<uint8_t> data;   // the tensor's bytes, written at `offset`
   // Data-section offset to record and write the data at; by default the next multiple of
   // the alignment after the previous tensor's data.
   std::optional<uint64_t> offset;

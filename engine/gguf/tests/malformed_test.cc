@@ -2,13 +2,13 @@
 // that names the file, the key or tensor or field, and the offending value; nothing is
 // allocated from a count the remaining bytes cannot hold (ASan's allocation limits and the
 // sanitized run of this test would catch it).
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
 #include <cstring>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
 
 #include "engine/gguf/gguf_reader.h"
 #include "engine/gguf/gguf_writer.h"
@@ -73,14 +73,13 @@ TEST(MalformedTest, EveryTruncationIsRefusedNamingWhatIsCut) {
       const std::vector<uint8_t> bytes(whole.begin(), whole.begin() + size);
       const std::string error = ErrorFor(bytes);
       EXPECT_THAT(error, ::testing::AnyOf(HasSubstr("magic"), HasSubstr("version"),
-                                          HasSubstr("tensor_count"),
-                                          HasSubstr("metadata_kv_count"),
+                                          HasSubstr("tensor_count"), HasSubstr("metadata_kv_count"),
                                           HasSubstr("metadata entry at offset"),
                                           HasSubstr("metadata key '"), HasSubstr("tensor '"),
                                           HasSubstr("tensor info at offset")));
       EXPECT_THAT(error, ::testing::AnyOf(HasSubstr("too short"), HasSubstr("needs"),
-                                          HasSubstr("runs past the end"),
-                                          HasSubstr("cannot fit"), HasSubstr("lies outside")));
+                                          HasSubstr("runs past the end"), HasSubstr("cannot fit"),
+                                          HasSubstr("lies outside")));
     }
   }
 }
@@ -96,8 +95,7 @@ TEST(MalformedTest, BadMagic) {
 TEST(MalformedTest, OtherVersions) {
   GgufWriter writer = testing::SmallModelWriter();
   writer.SetVersion(2);
-  EXPECT_EQ(ErrorFor(writer),
-            "bad.gguf: GGUF version 2 at offset 4 is not supported (only 3)");
+  EXPECT_EQ(ErrorFor(writer), "bad.gguf: GGUF version 2 at offset 4 is not supported (only 3)");
   writer.SetVersion(0x03000000);
   EXPECT_THAT(ErrorFor(writer), HasSubstr("looks big-endian"));
 }
@@ -112,19 +110,19 @@ TEST(MalformedTest, HugeCountsAreRefusedBeforeAnythingIsReserved) {
   EXPECT_THAT(ErrorFor(bytes), HasSubstr("metadata_kv_count 18446744073709551615 at offset 16"));
 
   // An array claiming 2^60 elements, of a fixed type, of strings, and of arrays.
-  for (const auto& [element, count_name] :
-       {std::pair{MetadataValue::Uint32(1), "uint32"}, {MetadataValue::String("x"), "string"},
-        {MetadataValue::Int32Array({}), "array"}}) {
+  for (const auto& [element, count_name] : {std::pair{MetadataValue::Uint32(1), "uint32"},
+                                            {MetadataValue::String("x"), "string"},
+                                            {MetadataValue::Int32Array({}), "array"}}) {
     GgufWriter writer;
     writer.AddMetadata("huge.array", MetadataValue::Array(element.type, {element}));
     bytes = writer.Serialize();
     const size_t count_at = Find(bytes, "huge.array") + 10 + 4 + 4;
     Poke(&bytes, count_at, uint64_t{1} << 60, 8);
-    EXPECT_THAT(ErrorFor(bytes),
-                AllOf(HasSubstr("metadata key 'huge.array' at offset 24: array of "
-                                "1152921504606846976 " + std::string(count_name) +
-                                " elements at offset " + std::to_string(count_at)),
-                      HasSubstr("bytes remain")));
+    EXPECT_THAT(ErrorFor(bytes), AllOf(HasSubstr("metadata key 'huge.array' at offset 24: array of "
+                                                 "1152921504606846976 " +
+                                                 std::string(count_name) + " elements at offset " +
+                                                 std::to_string(count_at)),
+                                       HasSubstr("bytes remain")));
   }
 }
 

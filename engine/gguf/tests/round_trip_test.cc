@@ -2,14 +2,14 @@
 // nested arrays) and tensors of F32/F16/BF16/Q8_0/Q4_0/Q4_K/Q6_K come back with the values,
 // shapes, byte sizes and bytes that were written, at every alignment; and the typed
 // accessors say which key is missing or of which type.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
 #include <cstdio>
 #include <cstring>
 #include <iterator>
 #include <string>
 #include <vector>
-
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
 
 #include "engine/gguf/gguf_reader.h"
 #include "engine/gguf/gguf_writer.h"
@@ -190,17 +190,17 @@ TEST(TensorTypesTest, BlockSizesFromTheSpecification) {
     int64_t block_elements, block_bytes;
   };
   const Row rows[] = {
-      {0, "F32", 1, 4},        {1, "F16", 1, 2},         {2, "Q4_0", 32, 18},
-      {3, "Q4_1", 32, 20},     {6, "Q5_0", 32, 22},      {7, "Q5_1", 32, 24},
-      {8, "Q8_0", 32, 34},     {9, "Q8_1", 32, 36},      {10, "Q2_K", 256, 84},
-      {11, "Q3_K", 256, 110},  {12, "Q4_K", 256, 144},   {13, "Q5_K", 256, 176},
-      {14, "Q6_K", 256, 210},  {15, "Q8_K", 256, 292},   {16, "IQ2_XXS", 256, 66},
-      {17, "IQ2_XS", 256, 74}, {18, "IQ3_XXS", 256, 98}, {19, "IQ1_S", 256, 50},
-      {20, "IQ4_NL", 32, 18},  {21, "IQ3_S", 256, 110},  {22, "IQ2_S", 256, 82},
-      {23, "IQ4_XS", 256, 136}, {24, "I8", 1, 1},        {25, "I16", 1, 2},
-      {26, "I32", 1, 4},       {27, "I64", 1, 8},        {28, "F64", 1, 8},
-      {29, "IQ1_M", 256, 56},  {30, "BF16", 1, 2},       {34, "TQ1_0", 256, 54},
-      {35, "TQ2_0", 256, 66},  {39, "MXFP4", 32, 17},
+      {0, "F32", 1, 4},         {1, "F16", 1, 2},         {2, "Q4_0", 32, 18},
+      {3, "Q4_1", 32, 20},      {6, "Q5_0", 32, 22},      {7, "Q5_1", 32, 24},
+      {8, "Q8_0", 32, 34},      {9, "Q8_1", 32, 36},      {10, "Q2_K", 256, 84},
+      {11, "Q3_K", 256, 110},   {12, "Q4_K", 256, 144},   {13, "Q5_K", 256, 176},
+      {14, "Q6_K", 256, 210},   {15, "Q8_K", 256, 292},   {16, "IQ2_XXS", 256, 66},
+      {17, "IQ2_XS", 256, 74},  {18, "IQ3_XXS", 256, 98}, {19, "IQ1_S", 256, 50},
+      {20, "IQ4_NL", 32, 18},   {21, "IQ3_S", 256, 110},  {22, "IQ2_S", 256, 82},
+      {23, "IQ4_XS", 256, 136}, {24, "I8", 1, 1},         {25, "I16", 1, 2},
+      {26, "I32", 1, 4},        {27, "I64", 1, 8},        {28, "F64", 1, 8},
+      {29, "IQ1_M", 256, 56},   {30, "BF16", 1, 2},       {34, "TQ1_0", 256, 54},
+      {35, "TQ2_0", 256, 66},   {39, "MXFP4", 32, 17},
   };
   for (const Row& row : rows) {
     const TensorTypeTraits* traits = FindTensorType(row.id);
@@ -227,7 +227,8 @@ TEST(AccessorTest, ErrorsNameTheKeyAndTheType) {
   EXPECT_FALSE(file.GetUint32("t.int8", &u32, &error));
   EXPECT_EQ(error, "metadata key 't.int8' = -100 (int8) does not fit in uint32");
   EXPECT_FALSE(file.GetUint32("t.uint64", &u32, &error));
-  EXPECT_EQ(error, "metadata key 't.uint64' = 18000000000000000000 (uint64) does not fit in uint32");
+  EXPECT_EQ(error,
+            "metadata key 't.uint64' = 18000000000000000000 (uint64) does not fit in uint32");
   int64_t i64;
   EXPECT_FALSE(file.GetInt64("t.uint64", &i64, &error));
   EXPECT_THAT(error, HasSubstr("does not fit in int64"));
@@ -250,9 +251,9 @@ TEST(AccessorTest, ErrorsNameTheKeyAndTheType) {
   EXPECT_EQ(error, "metadata key 'a.float64' is an array of float64, not of float32");
   std::vector<int32_t> ints;
   GgufWriter writer;
-  writer.AddMetadata("big", MetadataValue::Array(ValueType::kUint32,
-                                                 {MetadataValue::Uint32(1),
-                                                  MetadataValue::Uint32(3000000000u)}));
+  writer.AddMetadata(
+      "big", MetadataValue::Array(ValueType::kUint32,
+                                  {MetadataValue::Uint32(1), MetadataValue::Uint32(3000000000u)}));
   const std::vector<uint8_t> big = writer.Serialize();
   ASSERT_TRUE(ParseGguf(big.data(), big.size(), "big.gguf", &file, &error)) << error;
   EXPECT_FALSE(file.GetInt32Array("big", &ints, &error));

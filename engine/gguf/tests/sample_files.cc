@@ -7,8 +7,7 @@ namespace tcpu::gguf::testing {
 namespace {
 
 // Bytes for `rows` rows of `row_length` values of `type` (row_length a multiple of its block).
-TensorToWrite Tensor(std::string name, TensorType type, std::vector<uint64_t> dims,
-                     uint32_t seed) {
+TensorToWrite Tensor(std::string name, TensorType type, std::vector<uint64_t> dims, uint32_t seed) {
   const TensorTypeTraits* traits = FindTensorType(static_cast<uint32_t>(type));
   uint64_t elements = 1;
   for (uint64_t d : dims) elements *= d;
@@ -60,35 +59,34 @@ GgufWriter EveryTypeWriter(uint32_t alignment) {
   writer.AddMetadata("t.uint64", MetadataValue::Uint64(18000000000000000000u));
   writer.AddMetadata("t.int64", MetadataValue::Int64(-9000000000000000000));
   writer.AddMetadata("t.float64", MetadataValue::Float64(-2.5e-300));
-  writer.AddMetadata("a.uint8", MetadataValue::Array(ValueType::kUint8,
-                                                     {MetadataValue::Uint8(1),
-                                                      MetadataValue::Uint8(255)}));
+  writer.AddMetadata("a.uint8",
+                     MetadataValue::Array(ValueType::kUint8,
+                                          {MetadataValue::Uint8(1), MetadataValue::Uint8(255)}));
   writer.AddMetadata("a.int8", MetadataValue::Array(ValueType::kInt8, {MetadataValue::Int8(-1)}));
-  writer.AddMetadata("a.uint16", MetadataValue::Array(ValueType::kUint16,
-                                                      {MetadataValue::Uint16(65535)}));
-  writer.AddMetadata("a.int16", MetadataValue::Array(ValueType::kInt16,
-                                                     {MetadataValue::Int16(-32768)}));
-  writer.AddMetadata("a.uint32", MetadataValue::Array(ValueType::kUint32,
-                                                      {MetadataValue::Uint32(7)}));
+  writer.AddMetadata("a.uint16",
+                     MetadataValue::Array(ValueType::kUint16, {MetadataValue::Uint16(65535)}));
+  writer.AddMetadata("a.int16",
+                     MetadataValue::Array(ValueType::kInt16, {MetadataValue::Int16(-32768)}));
+  writer.AddMetadata("a.uint32",
+                     MetadataValue::Array(ValueType::kUint32, {MetadataValue::Uint32(7)}));
   writer.AddMetadata("a.int32", MetadataValue::Int32Array({-5, 0, 2147483647}));
   writer.AddMetadata("a.float32", MetadataValue::Float32Array({-1.5f, 0.0f, 3.25f}));
-  writer.AddMetadata("a.bool", MetadataValue::Array(ValueType::kBool,
-                                                    {MetadataValue::Bool(false),
-                                                     MetadataValue::Bool(true)}));
+  writer.AddMetadata("a.bool", MetadataValue::Array(ValueType::kBool, {MetadataValue::Bool(false),
+                                                                       MetadataValue::Bool(true)}));
   writer.AddMetadata("a.string", MetadataValue::StringArray({"", "a", "\xe4\xb8\xad"}));
-  writer.AddMetadata("a.uint64", MetadataValue::Array(ValueType::kUint64,
-                                                      {MetadataValue::Uint64(1) }));
-  writer.AddMetadata("a.int64", MetadataValue::Array(ValueType::kInt64,
-                                                     {MetadataValue::Int64(-1)}));
-  writer.AddMetadata("a.float64", MetadataValue::Array(ValueType::kFloat64,
-                                                       {MetadataValue::Float64(1e300)}));
+  writer.AddMetadata("a.uint64",
+                     MetadataValue::Array(ValueType::kUint64, {MetadataValue::Uint64(1)}));
+  writer.AddMetadata("a.int64",
+                     MetadataValue::Array(ValueType::kInt64, {MetadataValue::Int64(-1)}));
+  writer.AddMetadata("a.float64",
+                     MetadataValue::Array(ValueType::kFloat64, {MetadataValue::Float64(1e300)}));
   writer.AddMetadata("a.empty", MetadataValue::Array(ValueType::kString, {}));
   writer.AddMetadata(
       "a.nested",
-      MetadataValue::Array(ValueType::kArray,
-                           {MetadataValue::Int32Array({1, 2}), MetadataValue::Int32Array({}),
-                            MetadataValue::Array(ValueType::kArray,
-                                                 {MetadataValue::StringArray({"deep"})})}));
+      MetadataValue::Array(
+          ValueType::kArray,
+          {MetadataValue::Int32Array({1, 2}), MetadataValue::Int32Array({}),
+           MetadataValue::Array(ValueType::kArray, {MetadataValue::StringArray({"deep"})})}));
   writer.AddTensor(Tensor("f32", TensorType::kF32, {3, 5}, 10));
   writer.AddTensor(Tensor("f16", TensorType::kF16, {7}, 11));
   writer.AddTensor(Tensor("bf16", TensorType::kBF16, {2, 2, 2, 2}, 12));
