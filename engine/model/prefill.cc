@@ -18,6 +18,7 @@
 #include "kernels/linear/linear.h"
 #include "kernels/transformer_layer/layer_steps.h"
 #include "runtime/check.h"
+#include "runtime/greedy.h"
 #include "runtime/scratch_arena.h"
 #include "tcpu/attention.h"
 #include "tcpu/bf16.h"
@@ -261,7 +262,7 @@ int Prefill(const tcpu_model_weights& m, uint16_t* k_cache, uint16_t* v_cache,
       if (int st = head.Logits(m.lm_head, m.vocab_size, hidden, logits); st != TCPU_OK) {
         return st;
       }
-      *next_token = transformer::Argmax(logits, m.vocab_size);
+      *next_token = GreedyToken(logits, m.vocab_size);
     }
   }
   return TCPU_OK;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "runtime/check.h"
+#include "runtime/greedy.h"
 
 struct tcpu_sampler {
   tcpu_sampler_params params;
@@ -103,13 +104,8 @@ extern "C" int tcpu_sampler_sample(tcpu_sampler* s, const float* logits, const i
   if (n_history > 0) TCPU_CHECK_NOT_NULL(kSample, history);
   const int64_t n = s->vocab_size;
   const tcpu_sampler_params& p = s->params;
-  for (int64_t i = 0; i < n; ++i) {
-    if (std::isnan(logits[i])) {
-      return tcpu::Fail(TCPU_ERR_INVALID_ARGUMENT, "%s: logits[%lld] is NaN", kSample,
-                        static_cast<long long>(i));
-    }
-    s->scores[i] = logits[i];
-  }
+  // A NaN logit is never chosen (runtime/greedy.h's rule): it scores -infinity.
+  for (int64_t i = 0; i < n; ++i) s->scores[i] = std::isnan(logits[i]) ? -INFINITY : logits[i];
   for (int64_t i = 0; i < n_history; ++i) {
     if (history[i] < 0 || history[i] >= n) {
       return tcpu::Fail(TCPU_ERR_INVALID_ARGUMENT,
@@ -129,8 +125,7 @@ extern "C" int tcpu_sampler_sample(tcpu_sampler* s, const float* logits, const i
   }
 
   if (p.temperature == 0.0f) {
-    *token = static_cast<int32_t>(std::max_element(s->scores.begin(), s->scores.end()) -
-                                  s->scores.begin());
+    *token = tcpu::GreedyToken(s->scores.data(), n);
     return tcpu::Succeed();
   }
 
@@ -152,6 +147,10 @@ extern "C" int tcpu_sampler_sample(tcpu_sampler* s, const float* logits, const i
   // Softmax of score / temperature over the kept candidates, in double for the sums.
   const double inv_t = 1.0 / p.temperature;
   const double top = s->scores[s->candidates[0]] * inv_t;
+  if (std::isinf(top) && top < 0) {  // nothing to draw from: the greedy rule's choice
+    *token = tcpu::GreedyToken(s->scores.data(), n);
+    return tcpu::Succeed();
+  }
   double total = 0;
   for (int64_t i = 0; i < kept; ++i) {
     const double e = std::exp(s->scores[s->candidates[i]] * inv_t - top);

@@ -74,71 +74,11 @@ bool Tokenizer::Load(std::string_view tokenizer_json, std::string_view config_js
     id_to_token_[token.id] = token.content;
     id_used_[token.id] = true;
   }
-  if (!LoadPostProcessor(member("post_processor"), error)) return false;
+  if (!post_processor_.Load(member("post_processor"), "tokenizer.json: post_processor",
+                            vocab_size(), error)) {
+    return false;
+  }
   return config_json.empty() || LoadConfig(config_json, error);
-}
-
-bool Tokenizer::LoadPostProcessor(const Json& config, std::string* error) {
-  special_prefix_.clear();
-  special_suffix_.clear();
-  has_template_ = false;
-  if (config.is_null()) return true;
-  const std::string path = "tokenizer.json: post_processor";
-  std::string type;
-  if (!GetString(config, "type", path, true, &type, error)) return false;
-  if (type == "ByteLevel") return true;  // only offsets change; ids stay
-  if (type == "Sequence") {
-    return ForEachInArray(
-        config, "processors", path,
-        [&](const Json& processor, const std::string&) {
-          return LoadPostProcessor(processor, error);
-        },
-        error);
-  }
-  if (type != "TemplateProcessing") {
-    *error = path + ".type: post-processor \"" + type +
-             "\" is not supported (TemplateProcessing, ByteLevel, Sequence)";
-    return false;
-  }
-  has_template_ = true;
-  const Json *single = nullptr, *specials = nullptr;
-  if (!GetMember(config, "single", path, &single, error) ||
-      !GetMember(config, "special_tokens", path, &specials, error)) {
-    return false;
-  }
-  if (!single->is_array()) return WrongType(path + ".single", "an array", *single, error);
-  bool after_sequence = false;
-  for (size_t i = 0; i < single->size(); ++i) {
-    const Json& piece = (*single)[i];
-    const std::string where = path + ".single[" + std::to_string(i) + "]";
-    if (piece.is_object() && piece.contains("Sequence")) {
-      after_sequence = true;
-      continue;
-    }
-    const Json* special = nullptr;
-    std::string name;
-    if (!GetMember(piece, "SpecialToken", where, &special, error) ||
-        !GetString(*special, "id", where + ".SpecialToken", true, &name, error)) {
-      return false;
-    }
-    const Json* entry = nullptr;
-    const Json* ids = nullptr;
-    if (!GetMember(*specials, name.c_str(), path + ".special_tokens", &entry, error) ||
-        !GetMember(*entry, "ids", path + ".special_tokens." + name, &ids, error)) {
-      return false;
-    }
-    if (!ids->is_array())
-      return WrongType(path + ".special_tokens." + name + ".ids", "an array", *ids, error);
-    for (const Json& id : *ids) {
-      if (!id.is_number_integer() || id.get<int64_t>() < 0 || id.get<int64_t>() >= vocab_size()) {
-        *error = path + ".special_tokens." + name + ".ids: " + id.dump() +
-                 " is not an id of the vocabulary";
-        return false;
-      }
-      (after_sequence ? special_suffix_ : special_prefix_).push_back(id.get<int32_t>());
-    }
-  }
-  return true;
 }
 
 bool Tokenizer::ConfigTokenId(const Json& config, const char* key, int32_t* id,
@@ -181,11 +121,7 @@ bool Tokenizer::LoadConfig(std::string_view config_json, std::string* error) {
       !GetBool(config, "clean_up_tokenization_spaces", path, &clean_up_spaces_, error)) {
     return false;
   }
-  // Without a template in tokenizer.json, transformers adds BOS/EOS as the config says.
-  if (!has_template_) {
-    if (add_bos && bos_id_ >= 0) special_prefix_.push_back(bos_id_);
-    if (add_eos && eos_id_ >= 0) special_suffix_.push_back(eos_id_);
-  }
+  post_processor_.AddConfigTokens(add_bos, bos_id_, add_eos, eos_id_);
   return true;
 }
 
@@ -200,7 +136,6 @@ bool Tokenizer::Encode(std::string_view text, bool add_special_tokens, std::vect
         "text is not valid UTF-8: byte " + std::string(hex) + " at offset " + std::to_string(bad);
     return false;
   }
-  if (add_special_tokens) ids->insert(ids->end(), special_prefix_.begin(), special_prefix_.end());
   const std::vector<Section> sections = added_.Split(text);
   std::vector<std::string> words;
   for (size_t i = 0; i < sections.size(); ++i) {
@@ -215,7 +150,7 @@ bool Tokenizer::Encode(std::string_view text, bool add_special_tokens, std::vect
     pre_tokenizer_.Split(normalized, /*first_section=*/i == 0, &words);
     for (const std::string& word : words) model_.Encode(word, ids);
   }
-  if (add_special_tokens) ids->insert(ids->end(), special_suffix_.begin(), special_suffix_.end());
+  if (add_special_tokens) post_processor_.Apply(ids);
   return true;
 }
 

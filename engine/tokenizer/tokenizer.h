@@ -1,6 +1,7 @@
-// A Hugging Face tokenizer loaded from tokenizer.json (+ tokenizer_config.json): added
-// tokens split out first, then normalizer, pre-tokenizer and BPE on each stretch of text
-// between them; the decoder and the added tokens' contents going back. The C ABI in
+// A Hugging Face tokenizer loaded from tokenizer.json (+ tokenizer_config.json), one file per
+// component of the format: added tokens split out first, then the normalizer, pre-tokenizer
+// and model (BPE) on each stretch of text between them, then the post-processor's special
+// tokens; the decoder (token_decoder.h) and the added tokens' contents going back. The C ABI in
 // tcpu/tokenizer.h wraps this class.
 #ifndef TCPU_ENGINE_TOKENIZER_TOKENIZER_H_
 #define TCPU_ENGINE_TOKENIZER_TOKENIZER_H_
@@ -12,9 +13,10 @@
 
 #include "engine/tokenizer/added_tokens.h"
 #include "engine/tokenizer/bpe_model.h"
-#include "engine/tokenizer/decoder.h"
 #include "engine/tokenizer/normalizer.h"
+#include "engine/tokenizer/post_processor.h"
 #include "engine/tokenizer/pre_tokenizer.h"
+#include "engine/tokenizer/token_decoder.h"
 
 namespace tcpu::tokenizer {
 
@@ -37,7 +39,6 @@ class Tokenizer {
   int32_t eos_id() const { return eos_id_; }
 
  private:
-  bool LoadPostProcessor(const Json& config, std::string* error);
   bool LoadConfig(std::string_view config_json, std::string* error);
   // "<s>" or {"content": "<s>"} in tokenizer_config.json -> its id (-1 when absent or null).
   bool ConfigTokenId(const Json& config, const char* key, int32_t* id, std::string* error);
@@ -46,12 +47,10 @@ class Tokenizer {
   Normalizer normalizer_;
   PreTokenizer pre_tokenizer_;
   BpeModel model_;
-  Decoder decoder_;
+  PostProcessor post_processor_;
+  TokenDecoder decoder_;
   std::vector<std::string> id_to_token_;  // "" for ids nobody uses
   std::vector<bool> id_used_;
-  // What add_special_tokens puts around the ids (the post-processor's single template).
-  std::vector<int32_t> special_prefix_, special_suffix_;
-  bool has_template_ = false;
   int32_t bos_id_ = -1, eos_id_ = -1;
   bool clean_up_spaces_ = false;
 };

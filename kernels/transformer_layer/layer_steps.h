@@ -22,10 +22,9 @@ int Rope(const tcpu_layer_shape& shape, uint16_t* x, int64_t heads, int64_t posi
 
 // The decode step's pieces around the layers, shared with batched prefill:
 // h = bf16(embed_tokens[token] * embedding_scale); x = bf16(x / logit_divisor) (no-ops for the
-// neutral 0 or 1); the greedy token (first index of the largest logit, NaN never wins).
+// neutral 0 or 1). The greedy token after the logits is tcpu::GreedyToken (runtime/greedy.h).
 void EmbedToken(const tcpu_model_weights& model, int32_t token, uint16_t* h);
 void DivideLogitInput(const tcpu_model_weights& model, uint16_t* x);
-int32_t Argmax(const float* logits, int64_t n);
 
 }  // namespace tcpu::transformer
 

@@ -39,8 +39,9 @@ void tcpu_sampler_destroy(tcpu_sampler* sampler);
 
 /* Chooses *token from logits[0 .. vocab_size). history[0 .. n_history): the tokens so far
  * (prompt and generated), for the repetition penalty; may be NULL when n_history is 0.
- * logits are not changed. A NaN logit, or a history id outside the vocabulary, gives
- * TCPU_ERR_INVALID_ARGUMENT naming its index. */
+ * logits are not changed. A NaN logit is never chosen (it counts as -infinity, the rule of
+ * tcpu_decoder_step's greedy token too); when every logit is NaN or -infinity the token is 0.
+ * A history id outside the vocabulary gives TCPU_ERR_INVALID_ARGUMENT naming its index. */
 int tcpu_sampler_sample(tcpu_sampler* sampler, const float* logits, const int32_t* history,
                         int64_t n_history, int32_t* token);
 

@@ -1,4 +1,4 @@
-#include "engine/tokenizer/decoder.h"
+#include "engine/tokenizer/token_decoder.h"
 
 #include <utility>
 
@@ -60,14 +60,14 @@ void AppendByteLevelBytes(const std::string& text, std::string* bytes) {
 
 }  // namespace
 
-bool Decoder::Load(const Json& config, const std::string& path, std::string* error) {
+bool TokenDecoder::Load(const Json& config, const std::string& path, std::string* error) {
   steps_.clear();
   null_decoder_ = config.is_null();
   if (null_decoder_) return true;
   return LoadStep(config, path, error);
 }
 
-bool Decoder::LoadStep(const Json& config, const std::string& path, std::string* error) {
+bool TokenDecoder::LoadStep(const Json& config, const std::string& path, std::string* error) {
   std::string type;
   if (!GetString(config, "type", path, /*required=*/true, &type, error)) return false;
   if (type == "Sequence") {
@@ -131,7 +131,7 @@ bool Decoder::LoadStep(const Json& config, const std::string& path, std::string*
   return true;
 }
 
-void Decoder::ApplyStep(const Step& step, std::vector<DecoderToken>* tokens) {
+void TokenDecoder::ApplyStep(const Step& step, std::vector<DecoderToken>* tokens) {
   std::vector<DecoderToken> out;
   switch (step.kind) {
     case Kind::kByteLevel: {
@@ -222,7 +222,7 @@ void Decoder::ApplyStep(const Step& step, std::vector<DecoderToken>* tokens) {
   *tokens = std::move(out);
 }
 
-std::string Decoder::Decode(std::vector<DecoderToken> tokens) const {
+std::string TokenDecoder::Decode(std::vector<DecoderToken> tokens) const {
   if (null_decoder_) {
     std::string joined;
     for (size_t i = 0; i < tokens.size(); ++i) {

@@ -1,8 +1,9 @@
-// tokenizer.json's "decoder": turns the token strings of some ids back into text.
+// tokenizer.json's "decoder" (named TokenDecoder here, apart from the engine's decoder):
+// turns the token strings of some ids back into text.
 // ByteLevel (undo the byte alphabet), Replace, ByteFallback ("<0xAB>" tokens to bytes),
 // Fuse, Strip and Metaspace, alone or in a Sequence.
-#ifndef TCPU_ENGINE_TOKENIZER_DECODER_H_
-#define TCPU_ENGINE_TOKENIZER_DECODER_H_
+#ifndef TCPU_ENGINE_TOKENIZER_TOKEN_DECODER_H_
+#define TCPU_ENGINE_TOKENIZER_TOKEN_DECODER_H_
 
 #include <string>
 #include <vector>
@@ -17,7 +18,7 @@ struct DecoderToken {
   bool added = false;
 };
 
-class Decoder {
+class TokenDecoder {
  public:
   // `config` is the "decoder" value (null: tokens are joined with spaces, as in HF).
   bool Load(const Json& config, const std::string& path, std::string* error);
@@ -42,4 +43,4 @@ class Decoder {
 
 }  // namespace tcpu::tokenizer
 
-#endif  // TCPU_ENGINE_TOKENIZER_DECODER_H_
+#endif  // TCPU_ENGINE_TOKENIZER_TOKEN_DECODER_H_
