@@ -2,92 +2,29 @@
 
 #include <cmath>
 
-#include <nlohmann/json.hpp>
+#include "engine/model/architecture.h"
+#include "engine/model/config_reader.h"
 
 namespace tcpu::model {
 namespace {
 
-using Json = nlohmann::json;
 using L = ConfigLimits;
 
 constexpr double kPi = 3.14159265358979323846;
-
-// MiniCPM's muP fields (MiniCPMConfig defaults 1). Other architectures ignore them in
-// transformers, so a checkpoint that sets them but names another architecture is most likely
-// a MiniCPM model under the wrong name: refused rather than run unscaled.
-constexpr const char* kMupFields[] = {"scale_emb", "scale_depth", "dim_model_base"};
 
 // a * b into *out unless it overflows int64.
 bool Mul(int64_t a, int64_t b, int64_t* out) { return !__builtin_mul_overflow(a, b, out); }
 bool Add(int64_t a, int64_t b, int64_t* out) { return !__builtin_add_overflow(a, b, out); }
 
-class Parser {
+// The config.json reader plus the steps that fill a ModelConfig.
+class Parser : public ConfigReader {
  public:
-  Parser(const Json& json, const std::string& name, std::string* error)
-      : json_(json), name_(name), error_(error) {}
-
-  bool Fail(const std::string& what) {
-    *error_ = name_ + ": " + what;
-    return false;
-  }
-
-  // A positive integer field in [1, max]; absent or null keeps *out unless required.
-  bool Int(const char* field, bool required, int64_t max, int64_t* out) {
-    const auto it = json_.find(field);
-    if (it == json_.end() || it->is_null()) {
-      if (required) return Fail(std::string("required field '") + field + "' is missing");
-      return true;
-    }
-    if (!it->is_number_integer() ||
-        (it->is_number_unsigned() && it->get<uint64_t>() > INT64_MAX) ||
-        it->get<int64_t>() <= 0) {
-      return Fail(std::string("field '") + field + "' must be a positive integer");
-    }
-    if (it->get<int64_t>() > max) {
-      return Fail(std::string("field '") + field + "' = " + std::to_string(it->get<int64_t>()) +
-                  " exceeds the supported maximum " + std::to_string(max));
-    }
-    *out = it->get<int64_t>();
-    return true;
-  }
-
-  // A finite number in (0, max] from `object`.
-  bool Number(const Json& object, const std::string& field, bool required, double max,
-              double* out) {
-    const auto it = object.find(field);
-    if (it == object.end() || it->is_null()) {
-      if (required) return Fail("required field '" + field + "' is missing");
-      return true;
-    }
-    if (!it->is_number() || !(it->get<double>() > 0) || !std::isfinite(it->get<double>())) {
-      return Fail("field '" + field + "' must be a positive finite number");
-    }
-    if (it->get<double>() > max) {
-      return Fail("field '" + field + "' = " + std::to_string(it->get<double>()) +
-                  " exceeds the supported maximum " + std::to_string(max));
-    }
-    *out = it->get<double>();
-    return true;
-  }
-
-  // A boolean field; absent or null keeps *out.
-  bool Bool(const char* field, bool* out) {
-    const auto it = json_.find(field);
-    if (it == json_.end() || it->is_null()) return true;
-    if (!it->is_boolean()) return Fail(std::string("field '") + field + "' must be true or false");
-    *out = it->get<bool>();
-    return true;
-  }
+  using ConfigReader::ConfigReader;
 
   bool Sizes(ModelConfig* c);
   bool Family(ModelConfig* c);
   bool RopeScaling(ModelConfig* c);
   bool Parameters(ModelConfig* c);
-
- private:
-  const Json& json_;
-  const std::string& name_;
-  std::string* error_;
 };
 
 bool Parser::Sizes(ModelConfig* c) {
@@ -146,17 +83,13 @@ bool Parser::Parameters(ModelConfig* c) {
   return true;
 }
 
+// What every architecture shares (the SwiGLU MLP without biases, full attention), then what
+// the checkpoint's architecture file says (architectures/).
 bool Parser::Family(ModelConfig* c) {
-  const std::string& arch = c->architecture;
-  const bool minicpm = arch == "MiniCPMForCausalLM";
-  if (arch == "Qwen3ForCausalLM") {
-    c->qk_norm = true;
-  } else if (arch == "Qwen2ForCausalLM") {
-    c->qkv_bias = true;  // transformers' Qwen2Attention: bias on q, k, v (not o), always
-  } else if (arch != "LlamaForCausalLM" && !minicpm) {
-    return Fail("field 'architectures': '" + arch.substr(0, 64) +
-                "' is not supported (LlamaForCausalLM, MiniCPMForCausalLM, Qwen2ForCausalLM, "
-                "Qwen3ForCausalLM)");
+  const Architecture* arch = FindArchitecture(c->architecture);
+  if (arch == nullptr) {
+    return Fail("field 'architectures': '" + c->architecture.substr(0, 64) +
+                "' is not supported (" + SupportedArchitectures() + ")");
   }
   if (const auto act = json_.find("hidden_act"); act != json_.end() && !act->is_null()) {
     if (!act->is_string() || act->get<std::string>() != "silu") {
@@ -170,38 +103,7 @@ bool Parser::Family(ModelConfig* c) {
   }
   if (mlp_bias) return Fail("field 'mlp_bias' = true is not supported (no MLP biases)");
   if (sliding) return Fail("field 'use_sliding_window' = true is not supported");
-  if (attention_bias) {
-    if (arch == "Qwen2ForCausalLM" || arch == "Qwen3ForCausalLM") {
-      // Qwen2 ignores the field (it always has q/k/v biases); Qwen3 would put one on o too.
-      if (arch == "Qwen3ForCausalLM") c->qkv_bias = c->o_bias = true;
-    } else {
-      c->qkv_bias = c->o_bias = true;  // LlamaAttention: bias=attention_bias on all four
-    }
-  }
-  if (!minicpm) {
-    for (const char* field : kMupFields) {
-      if (const auto it = json_.find(field); it != json_.end() && !it->is_null()) {
-        if (!it->is_number() || it->get<double>() != 1.0) {
-          return Fail(std::string("field '") + field + "' (MiniCPM muP scaling) is set but "
-                      "architectures names " + arch + ", which does not apply it");
-        }
-      }
-    }
-    return true;
-  }
-  bool use_mup = true;
-  if (!Bool("use_mup", &use_mup)) return false;
-  if (!use_mup) return Fail("field 'use_mup' = false is not supported (muP is always applied)");
-  double scale_emb = 1.0, scale_depth = 1.0, dim_model_base = 1.0;
-  if (!Number(json_, "scale_emb", false, 1e6, &scale_emb) ||
-      !Number(json_, "scale_depth", false, 1e6, &scale_depth) ||
-      !Number(json_, "dim_model_base", false, 1e9, &dim_model_base)) {
-    return false;
-  }
-  c->embedding_scale = scale_emb;
-  c->residual_scale = scale_depth / std::sqrt(static_cast<double>(c->num_hidden_layers));
-  c->logit_divisor = static_cast<double>(c->hidden_size) / dim_model_base;
-  return true;
+  return arch->configure(*this, attention_bias, c);
 }
 
 bool Parser::RopeScaling(ModelConfig* c) {

@@ -3,7 +3,8 @@
 // allocated: every size is range-checked (the products the loader allocates are computed in
 // int64 with overflow checks), a field the engine does not support is an error naming it,
 // never silently ignored, and what the family computes differently (muP scales, biases,
-// scaled RoPE frequencies) is resolved here into plain numbers.
+// scaled RoPE frequencies) is resolved here into plain numbers; each architecture's part in
+// its own file under architectures/ (architecture.h).
 #ifndef TCPU_ENGINE_MODEL_MODEL_CONFIG_H_
 #define TCPU_ENGINE_MODEL_MODEL_CONFIG_H_
 
