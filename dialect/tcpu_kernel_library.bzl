@@ -44,7 +44,7 @@ def tcpu_kernel_library(name, srcs, target = "", hdrs = [], deps = [], **kwargs)
       srcs: .mlir files, one object each.
       target: optional #tcpu.target<...> text for every module (else each module's own).
       hdrs: C headers declaring the kernels.
-      deps: libraries the kernels call (e.g. //runtime:tcpu for tcpu.* runtime ops).
+      deps: libraries the kernels call (e.g. //:tcpu for tcpu.* runtime ops).
       **kwargs: passed to the cc_library (visibility, tags, ...).
     """
     _tcpu_objects(

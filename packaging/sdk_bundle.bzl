@@ -87,8 +87,9 @@ def _sdk_bundle_impl(ctx):
     entries.append({"path": "lib/" + soname, "symlink": "libtcpu.so." + version})
     entries.append({"path": "lib/libtcpu.so", "symlink": soname})
 
-    for header in ctx.attr.headers[CcInfo].compilation_context.direct_public_headers:
-        _add(entries, inputs, _header_path(header), header)
+    for headers in ctx.attr.headers:
+        for header in headers[CcInfo].compilation_context.direct_public_headers:
+            _add(entries, inputs, _header_path(header), header)
     for path, file in generated.items():
         _add(entries, inputs, path, file)
 
@@ -172,7 +173,11 @@ sdk_bundle = rule(
             aspects = [linked_libraries_aspect],
             doc = "A runtime_libraries target.",
         ),
-        "headers": attr.label(mandatory = True, providers = [CcInfo]),
+        "headers": attr.label_list(
+            mandatory = True,
+            providers = [CcInfo],
+            doc = "The public headers of each layer (their include/tcpu/*.h).",
+        ),
         "pkgconfig_template": attr.label(mandatory = True, allow_single_file = True),
         "cmake_config_template": attr.label(mandatory = True, allow_single_file = True),
         "cmake_version_template": attr.label(mandatory = True, allow_single_file = True),

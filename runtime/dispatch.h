@@ -1,7 +1,7 @@
 // Run-time kernel dispatch: each op has a table of variants, ordered best first, and picks
 // the first whose required features the CPU has (after TCPU_DISABLE), once.
 //
-//   using GemvFn = void (*)(const GemvArgs&);
+//   using GemvFn = void (*)(const I8GemvArgs&);
 //   constexpr KernelVariant<GemvFn> kGemvVariants[] = {
 //   #if defined(__aarch64__)
 //       {"gemv_i8:sve2", TCPU_FEATURE_SVE2, GemvSve2},

@@ -10,6 +10,7 @@
 #include "kernels/linear/linear.h"
 #include "kernels/transformer_layer/transformer_layer_internal.h"
 #include "runtime/check.h"
+#include "runtime/greedy.h"
 #include "runtime/kernel_variants.h"
 #include "runtime/scratch_arena.h"
 #include "tcpu/rms_norm.h"
@@ -162,6 +163,6 @@ extern "C" int tcpu_decode_step(const tcpu_model_weights* model, uint16_t* k_cac
       s != TCPU_OK) {
     return s;
   }
-  *next_token = tr::Argmax(logits, model->vocab_size);
+  *next_token = tcpu::GreedyToken(logits, model->vocab_size);
   return tcpu::Succeed();
 }

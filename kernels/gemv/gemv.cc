@@ -4,6 +4,7 @@
 // thread count.
 #include "tcpu/gemv.h"
 
+#include <cstring>
 
 #include "kernels/gemv/gemv_kernels.h"
 #include "kernels/gemv/gemv_w8a8.h"
@@ -17,8 +18,8 @@
 namespace tcpu {
 namespace {
 
-using gemv::GemvArgs;
 using gemv::GemvKernel;
+using gemv::I8GemvArgs;
 using GemvVariant = KernelVariant<const GemvKernel*>;
 
 #if defined(__aarch64__)
@@ -84,7 +85,7 @@ extern "C" int tcpu_gemv_i8(const void* packed_w, const int8_t* x, int32_t* y, i
     return status;
   }
   const tcpu::gemv::GemvKernel& kernel = *tcpu::I8Variant().fn;
-  tcpu::gemv::GemvArgs args;
+  tcpu::gemv::I8GemvArgs args;
   args.w = view.data;
   args.chunks = view.layout.chunks;
   args.n = n;
@@ -99,7 +100,7 @@ extern "C" int tcpu_gemv_i8(const void* packed_w, const int8_t* x, int32_t* y, i
     kernel.prepare_x(x, k, args.chunks, prepared);
     args.x_prepared = prepared;
   }
-  if (const int status = tcpu::gemv::RunGemvs(kernel, &args, &view.layout.blocks, 1);
+  if (const int status = tcpu::gemv::RunGemv(kernel, args, view.layout.blocks);
       status != TCPU_OK) {
     return status;
   }
@@ -126,12 +127,16 @@ extern "C" int tcpu_gemv_bf16_w8(const void* packed_w, const float* w_scales, co
   int status = TCPU_OK;
   int8_t* scratch = tcpu::Scratch(kFn, scratch_bytes, &status);
   if (scratch == nullptr) return status;
+  const tcpu::gemv::QuantizedActivation xq = tcpu::gemv::QuantizeActivation(kernel, x, k, scratch);
+  if (xq.zero) {  // As FlagTree: an all-zero activation gives y = 0.
+    std::memset(y, 0, static_cast<size_t>(n) * sizeof(uint16_t));
+    return tcpu::Succeed();
+  }
   tcpu::gemv::W8A8Gemv gemv;
   gemv.weights = view;
   gemv.scales = w_scales;
   gemv.y = y;
-  status = tcpu::gemv::RunW8A8Gemvs(kernel, tcpu::gemv::QuantizeActivation(kernel, x, k, scratch),
-                                    &gemv, 1);
+  status = tcpu::gemv::RunGemv(kernel, tcpu::gemv::W8A8Args(xq, gemv), view.layout.blocks);
   if (status != TCPU_OK) return status;
   return tcpu::Succeed();
 }

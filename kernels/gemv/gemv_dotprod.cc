@@ -15,7 +15,7 @@ namespace {
 
 // Blocks [b, b + kBlocks): 2 accumulators per block (rows 0-1 and rows 2-3).
 template <int kBlocks>
-inline void RunGroup(const GemvArgs& a, int64_t b) {
+inline void RunGroup(const I8GemvArgs& a, int64_t b) {
   const int64_t chunks = a.chunks;
   const int64_t pairs = chunks / 2;
   const int8_t* w[kBlocks];
@@ -58,7 +58,7 @@ inline void RunGroup(const GemvArgs& a, int64_t b) {
   }
 }
 
-void RunBlocksDotprod(const GemvArgs& a, int64_t begin, int64_t end) {
+void RunBlocksDotprod(const I8GemvArgs& a, int64_t begin, int64_t end) {
   int64_t b = begin;
   for (; b + 4 <= end; b += 4) RunGroup<4>(a, b);
   for (; b < end; ++b) RunGroup<1>(a, b);

@@ -27,7 +27,7 @@
 namespace tcpu::gemv {
 
 // One call, shared read-only by the threads that run its blocks.
-struct GemvArgs {
+struct I8GemvArgs {
   const int8_t* w = nullptr;           // packed data: block b at w + b * chunks * 32
   int64_t chunks = 0;                  // 8-byte k chunks per block (k_padded / 8)
   int64_t n = 0;                       // rows of y (the last block may be partial)
@@ -44,7 +44,7 @@ struct GemvArgs {
 // Writes block `block`'s row sums: int32 as they are, or the W8A8 epilogue of tcpu/gemv.h,
 // y = bf16_rne((float)acc * x_scale * w_scale): two roundings in that order on every variant
 // (fp32 output: the same without the bf16 rounding).
-inline void StoreBlock(const GemvArgs& a, int64_t block, const int32_t acc[4]) {
+inline void StoreBlock(const I8GemvArgs& a, int64_t block, const int32_t acc[4]) {
   const int64_t row0 = block * 4;
   const int64_t rows = a.n - row0 < 4 ? a.n - row0 : 4;
   if (a.y_i32 != nullptr) {
@@ -71,7 +71,7 @@ inline void StoreBlock(const GemvArgs& a, int64_t block, const int32_t acc[4]) {
 
 struct GemvKernel {
   // Computes blocks [begin, end) into the output of `args`.
-  void (*run_blocks)(const GemvArgs& args, int64_t begin, int64_t end);
+  void (*run_blocks)(const I8GemvArgs& args, int64_t begin, int64_t end);
   // Scratch bytes prepare_x writes for `chunks` chunks (0: the kernel reads x directly).
   int64_t prepared_x_bytes_per_chunk;
   // Rewrites x (k bytes) into the layout run_blocks reads as x_prepared, or nullptr.

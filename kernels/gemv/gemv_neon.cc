@@ -18,14 +18,14 @@ inline void MulAcc(int8x16_t w01, int8x16_t w23, int8x16_t xx, int32x4_t& acc0, 
   acc3 = vpadalq_s16(acc3, vmull_high_s8(w23, xx));
 }
 
-inline void StoreSums(const GemvArgs& a, int64_t block, int32x4_t acc0, int32x4_t acc1,
+inline void StoreSums(const I8GemvArgs& a, int64_t block, int32x4_t acc0, int32x4_t acc1,
                       int32x4_t acc2, int32x4_t acc3) {
   int32_t sums[4];
   vst1q_s32(sums, vpaddq_s32(vpaddq_s32(acc0, acc1), vpaddq_s32(acc2, acc3)));
   StoreBlock(a, block, sums);
 }
 
-void RunBlocksNeon(const GemvArgs& a, int64_t begin, int64_t end) {
+void RunBlocksNeon(const I8GemvArgs& a, int64_t begin, int64_t end) {
   const int64_t chunks = a.chunks;
   int64_t b = begin;
   for (; b + 2 <= end; b += 2) {  // 2 blocks: 8 accumulators, one x load per 4 loads of w.

@@ -8,7 +8,7 @@
 namespace tcpu::gemv {
 namespace {
 
-void RunBlocksRef(const GemvArgs& a, int64_t begin, int64_t end) {
+void RunBlocksRef(const I8GemvArgs& a, int64_t begin, int64_t end) {
   const int64_t full_chunks = a.k / 8;
   const int64_t tail = a.k % 8;
   for (int64_t b = begin; b < end; ++b) {

@@ -38,19 +38,19 @@ inline void Accumulate(svbool_t p, const int32_t* w, svint32x4_t x, svint32_t& a
                     svreinterpret_s8_s32(svget4_s32(x, 3)));
 }
 
-inline void Store(const GemvArgs& a, int64_t block, svbool_t even, svbool_t odd, svint32_t acc02,
+inline void Store(const I8GemvArgs& a, int64_t block, svbool_t even, svbool_t odd, svint32_t acc02,
                   svint32_t acc13) {
   const int32_t sums[4] = {LaneSum(even, acc02), LaneSum(even, acc13), LaneSum(odd, acc02),
                            LaneSum(odd, acc13)};
   StoreBlock(a, block, sums);
 }
 
-const int32_t* BlockWords(const GemvArgs& a, int64_t block) {
+const int32_t* BlockWords(const I8GemvArgs& a, int64_t block) {
   return reinterpret_cast<const int32_t*>(a.w + block * a.chunks * 32);
 }
 
 // Blocks b .. b+3, sharing each load of x.
-void RunFourBlocks(const GemvArgs& a, int64_t b, svbool_t even, svbool_t odd) {
+void RunFourBlocks(const I8GemvArgs& a, int64_t b, svbool_t even, svbool_t odd) {
   const int64_t structs = a.chunks * 2;  // 16-byte structures (4 words) per block stream
   const int64_t step = static_cast<int64_t>(svcntw());
   const int32_t* x = reinterpret_cast<const int32_t*>(a.x_prepared);
@@ -76,7 +76,7 @@ void RunFourBlocks(const GemvArgs& a, int64_t b, svbool_t even, svbool_t odd) {
   Store(a, b + 3, even, odd, d02, d13);
 }
 
-void RunOneBlock(const GemvArgs& a, int64_t b, svbool_t even, svbool_t odd) {
+void RunOneBlock(const I8GemvArgs& a, int64_t b, svbool_t even, svbool_t odd) {
   const int64_t structs = a.chunks * 2;
   const int64_t step = static_cast<int64_t>(svcntw());
   const int32_t* x = reinterpret_cast<const int32_t*>(a.x_prepared);
@@ -89,7 +89,7 @@ void RunOneBlock(const GemvArgs& a, int64_t b, svbool_t even, svbool_t odd) {
   Store(a, b, even, odd, acc02, acc13);
 }
 
-void RunBlocksSve2(const GemvArgs& a, int64_t begin, int64_t end) {
+void RunBlocksSve2(const I8GemvArgs& a, int64_t begin, int64_t end) {
   const svbool_t all = svptrue_b32();
   const svbool_t even = svcmpeq_n_u32(all, svand_n_u32_x(all, svindex_u32(0, 1), 1), 0);
   const svbool_t odd = svnot_b_z(all, even);

@@ -242,7 +242,7 @@ TEST_F(GemvTest, EveryRunnableKernelMatchesModel) {
       if (kernel->prepare_x != nullptr)
         kernel->prepare_x(x.data(), s.k, view.layout.chunks, prepared.data());
       std::vector<int32_t> y(s.n + 1, kPoisonI32);
-      gemv::GemvArgs args;
+      gemv::I8GemvArgs args;
       args.w = view.data;
       args.chunks = view.layout.chunks;
       args.n = s.n;

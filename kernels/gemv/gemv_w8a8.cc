@@ -1,48 +1,34 @@
 // Shared activation quantization and the parallel split of one or more GEMVs (gemv_w8a8.h).
 #include "kernels/gemv/gemv_w8a8.h"
 
-#include <cstring>
-
 #include "runtime/check.h"
+#include "runtime/parallel_units.h"
 #include "runtime/scratch_arena.h"
-#include "runtime/thread_pool.h"
 
 namespace tcpu::gemv {
 namespace {
-
-// Below this many MACs the GEMVs stay on the calling thread (waking workers costs more);
-// above it every task gets at least kMinMacsPerTask.
-constexpr int64_t kParallelMacs = int64_t{1} << 18;
-constexpr int64_t kMinMacsPerTask = int64_t{1} << 17;
 
 // 8-byte k chunks of the packed format covering k activations.
 int64_t Chunks(int64_t k) { return k / kPackBytes + (k % kPackBytes != 0 ? 1 : 0); }
 
 }  // namespace
 
-int RunGemvs(const GemvKernel& kernel, const GemvArgs* args, const int64_t* blocks, int count) {
-  // Pairs of blocks of all GEMVs form one index space; pair p of GEMV i is entry
-  // first_pair[i] + p. Every GEMV has the same chunks, so every pair costs the same.
-  int64_t first_pair[kMaxSharedGemvs + 1] = {0};
-  for (int i = 0; i < count; ++i) first_pair[i + 1] = first_pair[i] + (blocks[i] + 1) / 2;
-  const int64_t pairs = first_pair[count];
-  const int64_t macs_per_pair = 2 * args[0].chunks * kPackTileBytes;
-  auto run_pairs = [&](int64_t begin, int64_t end) {
-    for (int i = 0; i < count && begin < end; ++i) {
-      if (begin >= first_pair[i + 1]) continue;
-      const int64_t last = end < first_pair[i + 1] ? end : first_pair[i + 1];
-      const int64_t block_begin = 2 * (begin - first_pair[i]);
-      const int64_t block_end = 2 * (last - first_pair[i]);
-      kernel.run_blocks(args[i], block_begin, block_end < blocks[i] ? block_end : blocks[i]);
-      begin = last;
-    }
-  };
-  if (pairs * macs_per_pair < kParallelMacs) {
-    run_pairs(0, pairs);
-    return TCPU_OK;
-  }
-  const int64_t grain = macs_per_pair >= kMinMacsPerTask ? 1 : kMinMacsPerTask / macs_per_pair;
-  return ParallelFor(pairs, grain, run_pairs);
+int64_t BlockPairs(int64_t blocks) { return (blocks + 1) / 2; }
+
+int64_t MacsPerBlockPair(const I8GemvArgs& args) { return 2 * args.chunks * kPackTileBytes; }
+
+void RunBlockPairs(const GemvKernel& kernel, const I8GemvArgs& args, int64_t blocks,
+                   int64_t pair_begin, int64_t pair_end) {
+  const int64_t block_end = 2 * pair_end;
+  kernel.run_blocks(args, 2 * pair_begin, block_end < blocks ? block_end : blocks);
+}
+
+int RunGemv(const GemvKernel& kernel, const I8GemvArgs& args, int64_t blocks) {
+  const int64_t pairs = BlockPairs(blocks);
+  const int64_t macs = MacsPerBlockPair(args);
+  return ParallelForUnits(&pairs, &macs, 1, [&](int, int64_t begin, int64_t end) {
+    RunBlockPairs(kernel, args, blocks, begin, end);
+  });
 }
 
 int ActivationScratchBytes(const char* fn, const GemvKernel& kernel, int64_t k, int64_t* bytes) {
@@ -77,36 +63,19 @@ QuantizedActivation QuantizeActivation(const GemvKernel& kernel, const uint16_t*
   return a;
 }
 
-int RunW8A8Gemvs(const GemvKernel& kernel, const QuantizedActivation& x, const W8A8Gemv* gemvs,
-                 int count) {
-  if (x.zero) {
-    for (int i = 0; i < count; ++i) {
-      const size_t n = static_cast<size_t>(gemvs[i].weights.layout.n);
-      if (gemvs[i].y != nullptr) {
-        std::memset(gemvs[i].y, 0, n * sizeof(uint16_t));
-      } else {
-        std::memset(gemvs[i].y_f32, 0, n * sizeof(float));
-      }
-    }
-    return TCPU_OK;
-  }
-  GemvArgs args[kMaxSharedGemvs];
-  int64_t blocks[kMaxSharedGemvs];
-  for (int i = 0; i < count; ++i) {
-    const PackedWeightsView& w = gemvs[i].weights;
-    args[i].w = w.data;
-    args[i].chunks = w.layout.chunks;
-    args[i].n = w.layout.n;
-    args[i].k = x.k;
-    args[i].x = x.q;
-    args[i].x_prepared = x.prepared;
-    args[i].y_bf16 = gemvs[i].y;
-    args[i].y_f32 = gemvs[i].y != nullptr ? nullptr : gemvs[i].y_f32;
-    args[i].w_scales = gemvs[i].scales;
-    args[i].x_scale = x.scale;
-    blocks[i] = w.layout.blocks;
-  }
-  return RunGemvs(kernel, args, blocks, count);
+I8GemvArgs W8A8Args(const QuantizedActivation& x, const W8A8Gemv& gemv) {
+  I8GemvArgs args;
+  args.w = gemv.weights.data;
+  args.chunks = gemv.weights.layout.chunks;
+  args.n = gemv.weights.layout.n;
+  args.k = x.k;
+  args.x = x.q;
+  args.x_prepared = x.prepared;
+  args.y_bf16 = gemv.y;
+  args.y_f32 = gemv.y != nullptr ? nullptr : gemv.y_f32;
+  args.w_scales = gemv.scales;
+  args.x_scale = x.scale;
+  return args;
 }
 
 }  // namespace tcpu::gemv

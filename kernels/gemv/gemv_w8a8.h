@@ -35,7 +35,7 @@ struct QuantizedActivation {
 QuantizedActivation QuantizeActivation(const GemvKernel& kernel, const uint16_t* x, int64_t k,
                                        int8_t* scratch);
 
-// One matrix of a RunW8A8Gemvs call: y[n] = W . x with per-row scales, bf16 (y) or fp32
+// One W8A8 matrix on a shared activation: y[n] = W . x with per-row scales, bf16 (y) or fp32
 // (y_f32, when y is null).
 struct W8A8Gemv {
   PackedWeightsView weights;  // validated for (n, x.k)
@@ -44,15 +44,20 @@ struct W8A8Gemv {
   float* y_f32 = nullptr;
 };
 
-// Runs the row blocks of `count` GEMVs (all with the same chunks) in one ParallelFor, in pairs
-// of blocks (8 rows, the unit the vector kernels unroll); small work stays on the calling
-// thread. Returns a tcpu_status (only the thread pool can fail).
-int RunGemvs(const GemvKernel& kernel, const GemvArgs* args, const int64_t* blocks, int count);
+// The int8 backend of ParallelForUnits (runtime/parallel_units.h), the one runner of GEMVs
+// alone or sharing an activation (kernels/linear): a GEMV's unit is a pair of 4-row blocks
+// (8 rows, what the vector kernels unroll).
+int64_t BlockPairs(int64_t blocks);
+int64_t MacsPerBlockPair(const I8GemvArgs& args);
+void RunBlockPairs(const GemvKernel& kernel, const I8GemvArgs& args, int64_t blocks,
+                   int64_t pair_begin, int64_t pair_end);
 
-// Runs all `count` GEMVs on `x` (count <= kMaxSharedGemvs) in one parallel region.
-inline constexpr int kMaxSharedGemvs = 4;
-int RunW8A8Gemvs(const GemvKernel& kernel, const QuantizedActivation& x, const W8A8Gemv* gemvs,
-                 int count);
+// One GEMV on the pool (its block pairs through ParallelForUnits). Returns a tcpu_status
+// (only the thread pool can fail).
+int RunGemv(const GemvKernel& kernel, const I8GemvArgs& args, int64_t blocks);
+
+// The arguments of `gemv` on a nonzero x.
+I8GemvArgs W8A8Args(const QuantizedActivation& x, const W8A8Gemv& gemv);
 
 }  // namespace tcpu::gemv
 

@@ -5,6 +5,7 @@
 
 #include "kernels/q4/q4_gemvs.h"
 #include "runtime/check.h"
+#include "runtime/parallel_units.h"
 #include "runtime/scratch_arena.h"
 #include "tcpu/gemm.h"
 #include "tcpu/gemv_q4.h"
@@ -34,37 +35,49 @@ int View(const char* context, const void* packed, const float* scales, int64_t n
 }
 
 int Run(const gemv::QuantizedActivation& x, const Output* outputs, int count) {
-  gemv::W8A8Gemv w8[gemv::kMaxSharedGemvs];
-  q4::SharedGemv w4[gemv::kMaxSharedGemvs];
-  int count8 = 0, count4 = 0;
+  if (x.zero) {  // as the GEMVs: an all-zero activation gives y = 0
+    for (int i = 0; i < count; ++i) {
+      const Output& o = outputs[i];
+      const size_t n = static_cast<size_t>(o.weights.n());
+      if (o.y != nullptr) {
+        std::memset(o.y, 0, n * sizeof(uint16_t));
+      } else {
+        std::memset(o.y_f32, 0, n * sizeof(float));
+      }
+    }
+    return TCPU_OK;
+  }
+  const gemv::GemvKernel& kernel = gemv::Bf16W8Kernel();
+  gemv::I8GemvArgs w8[kMaxUnitJobs];
+  q4::SharedGemv w4[kMaxUnitJobs];
+  int64_t units[kMaxUnitJobs], macs_per_unit[kMaxUnitJobs];
+  bool any_int4 = false;
   for (int i = 0; i < count; ++i) {
     const Output& o = outputs[i];
     if (o.weights.int4) {
-      if (x.zero) {  // as the int8 GEMV: an all-zero activation gives y = 0
-        const size_t n = static_cast<size_t>(o.weights.n());
-        if (o.y != nullptr) {
-          std::memset(o.y, 0, n * sizeof(uint16_t));
-        } else {
-          std::memset(o.y_f32, 0, n * sizeof(float));
-        }
-        continue;
-      }
-      w4[count4++] = {o.weights.w4, o.y_f32, o.y};
+      any_int4 = true;
+      w4[i] = {o.weights.w4, o.y_f32, o.y};
+      units[i] = q4::TileUnits(o.weights.w4.layout);
+      macs_per_unit[i] = q4::MacsPerTileUnit(o.weights.w4.layout);
     } else {
-      w8[count8++] = {o.weights.w8, o.weights.scales, o.y, o.y_f32};
+      w8[i] = gemv::W8A8Args(x, {o.weights.w8, o.weights.scales, o.y, o.y_f32});
+      units[i] = gemv::BlockPairs(o.weights.w8.layout.blocks);
+      macs_per_unit[i] = gemv::MacsPerBlockPair(w8[i]);
     }
   }
-  if (count8 > 0) {
-    if (int s = gemv::RunW8A8Gemvs(gemv::Bf16W8Kernel(), x, w8, count8); s != TCPU_OK) return s;
-  }
-  if (count4 > 0) {
+  if (any_int4) {
     // The int4 kernels read whole groups of 32: zero x past k (inside its AlignScratch(k)
     // bytes, gemv_w8a8.h). Only here, so int8-only calls pay nothing for it.
     const int64_t padded = (x.k + TCPU_Q4_GROUP - 1) / TCPU_Q4_GROUP * TCPU_Q4_GROUP;
     std::memset(x.q + x.k, 0, static_cast<size_t>(padded - x.k));
-    return q4::RunSharedGemvs(x.q, x.scale, w4, count4);
   }
-  return TCPU_OK;
+  return ParallelForUnits(units, macs_per_unit, count, [&](int i, int64_t begin, int64_t end) {
+    if (outputs[i].weights.int4) {
+      q4::RunTileUnits(x.q, x.scale, w4[i], begin, end);
+    } else {
+      gemv::RunBlockPairs(kernel, w8[i], outputs[i].weights.w8.layout.blocks, begin, end);
+    }
+  });
 }
 
 int RunRows(const LinearView& w, const int8_t* xq, const float* x_scales, int64_t m, int64_t k,

@@ -42,8 +42,8 @@ struct Output {
   float* y_f32 = nullptr;
 };
 
-// Runs `count` (<= gemv::kMaxSharedGemvs) layers on x (every k equal to x.k): the int8 layers
-// in one parallel region, the int4 layers in another. Each output is bit-identical to its
+// Runs `count` (<= kMaxUnitJobs, runtime/parallel_units.h) layers on x (every k equal to x.k),
+// int8 and int4 alike, in one parallel region. Each output is bit-identical to its
 // own tcpu_gemv_bf16_w8 / tcpu_gemv_bf16_w4 call (fp32: before the bf16 rounding); a zero x
 // gives zeros. With int4 layers, zero-fills x's scratch past k to whole groups of 32.
 // Returns a tcpu_status (only the thread pool can fail).

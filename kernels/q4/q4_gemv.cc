@@ -9,16 +9,13 @@
 #include "runtime/check.h"
 #include "runtime/dispatch.h"
 #include "runtime/kernel_variants.h"
+#include "runtime/parallel_units.h"
 #include "runtime/scratch_arena.h"
-#include "runtime/thread_pool.h"
 #include "tcpu/bf16.h"
 #include "tcpu/gemv_q4.h"
 
 namespace tcpu::q4 {
 namespace {
-
-// Below this many MACs a call stays on the calling thread (waking workers costs more).
-constexpr int64_t kParallelMacs = int64_t{1} << 18;
 
 #if defined(__aarch64__)
 // SVE2 only from 256-bit vectors: at 128 bits the dotprod kernel reads a 64-byte unit with one
@@ -68,22 +65,15 @@ const KernelVariant<GemmKernel>& GemmVariant() {
   return variant;
 }
 
-// Runs body(tile_begin, tile_end) over all tiles, on the pool when the work is large (each
-// task then gets at least kMinMacsPerTask). Tasks hold whole sets of 4 tiles, the unit the
-// dotprod kernel runs fastest.
-constexpr int64_t kMinMacsPerTask = int64_t{1} << 17;
+// Tasks hold whole sets of 4 tiles, the unit the dotprod kernel runs fastest.
 constexpr int64_t kTilesPerTaskUnit = 4;
 
+// Runs body(tile_begin, tile_end) over all tiles through ParallelForUnits.
 template <typename Body>
 int ForEachTile(const Q4Layout& l, int64_t macs_per_row, Body&& body) {
-  const int64_t macs_per_unit = macs_per_row * kTileRows * kTilesPerTaskUnit;
   const int64_t units = (l.tiles + kTilesPerTaskUnit - 1) / kTilesPerTaskUnit;
-  if (units * macs_per_unit < kParallelMacs) {
-    body(int64_t{0}, l.tiles);
-    return TCPU_OK;
-  }
-  const int64_t grain = macs_per_unit >= kMinMacsPerTask ? 1 : kMinMacsPerTask / macs_per_unit;
-  return ParallelFor(units, grain, [&](int64_t begin, int64_t end) {
+  const int64_t macs_per_unit = macs_per_row * kTileRows * kTilesPerTaskUnit;
+  return ParallelForUnits(&units, &macs_per_unit, 1, [&](int, int64_t begin, int64_t end) {
     const int64_t last = end * kTilesPerTaskUnit;
     body(begin * kTilesPerTaskUnit, last < l.tiles ? last : l.tiles);
   });
@@ -106,46 +96,32 @@ int8_t* Scratch(const char* fn, int64_t bytes, int* status) {
 
 }  // namespace
 
-int RunSharedGemvs(const int8_t* x, float x_scale, const SharedGemv* gemvs, int count) {
-  // Sets of kTilesPerTaskUnit tiles of all GEMVs form one index space; unit u of GEMV i is
-  // entry first_unit[i] + u. Every GEMV has the same groups, so every unit costs the same.
-  int64_t first_unit[kMaxSharedGemvs + 1] = {0};
-  for (int i = 0; i < count; ++i) {
-    first_unit[i + 1] =
-        first_unit[i] + (gemvs[i].w.layout.tiles + kTilesPerTaskUnit - 1) / kTilesPerTaskUnit;
-  }
-  const int64_t units = first_unit[count];
-  const int64_t macs_per_unit = gemvs[0].w.layout.groups * kGroup * kTileRows * kTilesPerTaskUnit;
-  const GemvTilesFn run = GemvVariant().fn;
-  auto run_units = [&](int64_t begin, int64_t end) {
-    for (int i = 0; i < count && begin < end; ++i) {
-      if (begin >= first_unit[i + 1]) continue;
-      const int64_t last = end < first_unit[i + 1] ? end : first_unit[i + 1];
-      const Q4Layout& l = gemvs[i].w.layout;
-      const int64_t tile_begin = (begin - first_unit[i]) * kTilesPerTaskUnit;
-      int64_t tile_end = (last - first_unit[i]) * kTilesPerTaskUnit;
-      if (tile_end > l.tiles) tile_end = l.tiles;
-      GemvArgs args;
-      args.w = gemvs[i].w;
-      args.x = x;
-      args.x_scale = x_scale;
-      args.y = gemvs[i].y_f32;
-      run(args, tile_begin, tile_end);
-      if (gemvs[i].y != nullptr) {  // round these tiles' rows while they are in cache
-        const int64_t row_end = tile_end * kTileRows < l.n ? tile_end * kTileRows : l.n;
-        for (int64_t r = tile_begin * kTileRows; r < row_end; ++r) {
-          gemvs[i].y[r] = tcpu_f32_to_bf16(gemvs[i].y_f32[r]);
-        }
-      }
-      begin = last;
+int64_t TileUnits(const Q4Layout& layout) {
+  return (layout.tiles + kTilesPerTaskUnit - 1) / kTilesPerTaskUnit;
+}
+
+int64_t MacsPerTileUnit(const Q4Layout& layout) {
+  return layout.groups * kGroup * kTileRows * kTilesPerTaskUnit;
+}
+
+void RunTileUnits(const int8_t* x, float x_scale, const SharedGemv& gemv, int64_t unit_begin,
+                  int64_t unit_end) {
+  const Q4Layout& l = gemv.w.layout;
+  const int64_t tile_begin = unit_begin * kTilesPerTaskUnit;
+  int64_t tile_end = unit_end * kTilesPerTaskUnit;
+  if (tile_end > l.tiles) tile_end = l.tiles;
+  W4GemvArgs args;
+  args.w = gemv.w;
+  args.x = x;
+  args.x_scale = x_scale;
+  args.y = gemv.y_f32;
+  GemvVariant().fn(args, tile_begin, tile_end);
+  if (gemv.y != nullptr) {  // round these tiles' rows while they are in cache
+    const int64_t row_end = tile_end * kTileRows < l.n ? tile_end * kTileRows : l.n;
+    for (int64_t r = tile_begin * kTileRows; r < row_end; ++r) {
+      gemv.y[r] = tcpu_f32_to_bf16(gemv.y_f32[r]);
     }
-  };
-  if (units * macs_per_unit < kParallelMacs) {
-    run_units(0, units);
-    return TCPU_OK;
   }
-  const int64_t grain = macs_per_unit >= kMinMacsPerTask ? 1 : kMinMacsPerTask / macs_per_unit;
-  return ParallelFor(units, grain, run_units);
 }
 
 void ArrangeXPairs(const int8_t* x, int64_t m, int64_t k, int64_t groups, int8_t* out) {
@@ -181,7 +157,7 @@ extern "C" int tcpu_gemv_w4a8(const void* packed_w, const int8_t* x, float x_sca
   TCPU_CHECK_NOT_NULL(kFn, packed_w);
   TCPU_CHECK_NOT_NULL(kFn, x);
   TCPU_CHECK_NOT_NULL(kFn, y);
-  GemvArgs args;
+  W4GemvArgs args;
   if (const int status = ViewQ4(kFn, packed_w, n, k, &args.w); status != TCPU_OK) return status;
   const int64_t groups = args.w.layout.groups;
   int status = TCPU_OK;
@@ -238,7 +214,7 @@ extern "C" int tcpu_gemm_w4a8(const void* packed_w, const int8_t* x, const float
     for (int64_t r = 0; r < m; ++r) PadX(x + r * k, k, groups, scratch + r * groups * kGroup);
     status = ForEachTile(w.layout, macs_per_row, [&](int64_t begin, int64_t end) {
       for (int64_t r = 0; r < m; ++r) {
-        GemvArgs args;
+        W4GemvArgs args;
         args.w = w;
         args.x = scratch + r * groups * kGroup;
         args.x_scale = x_scales[r];
@@ -258,7 +234,7 @@ extern "C" int tcpu_gemv_bf16_w4(const void* packed_w, const uint16_t* x, uint16
   TCPU_CHECK_NOT_NULL(kFn, packed_w);
   TCPU_CHECK_NOT_NULL(kFn, x);
   TCPU_CHECK_NOT_NULL(kFn, y);
-  GemvArgs args;
+  W4GemvArgs args;
   if (const int status = ViewQ4(kFn, packed_w, n, k, &args.w); status != TCPU_OK) return status;
   // The W8A8 GEMV's own quantizer, so both formats see the same int8 activations.
   const tcpu::gemv::GemvKernel& quantizer = tcpu::gemv::Bf16W8Kernel();

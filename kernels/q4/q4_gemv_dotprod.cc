@@ -69,7 +69,7 @@ inline void StoreTile(float* y, int64_t n, float x_scale, int64_t t, const float
 // Tiles t .. t + kTiles - 1 (kTiles = 4 or 1), two groups per iteration: each 64-byte load of x
 // and the loop's compare and branch are shared by 8 tile groups.
 template <int kTiles>
-void RunTiles(const GemvArgs& a, int64_t t) {
+void RunTiles(const W4GemvArgs& a, int64_t t) {
   const int64_t groups = a.w.layout.groups, n = a.w.layout.n;
   float* const y = a.y;
   const float x_scale = a.x_scale;
@@ -105,7 +105,7 @@ void RunTiles(const GemvArgs& a, int64_t t) {
 
 }  // namespace
 
-void GemvTilesDotprod(const GemvArgs& a, int64_t begin, int64_t end) {
+void GemvTilesDotprod(const W4GemvArgs& a, int64_t begin, int64_t end) {
   int64_t t = begin;
   for (; t + 4 <= end; t += 4) RunTiles<4>(a, t);
   for (; t < end; ++t) RunTiles<1>(a, t);

@@ -32,7 +32,7 @@ inline void Unit(const uint8_t* group, int quad, int8x16_t xa, int8x16_t xb, int
 
 }  // namespace
 
-void GemvTilesNeon(const GemvArgs& a, int64_t begin, int64_t end) {
+void GemvTilesNeon(const W4GemvArgs& a, int64_t begin, int64_t end) {
   const int64_t groups = a.w.layout.groups;
   for (int64_t t = begin; t < end; ++t) {
     for (int quad = 0; quad < 4; ++quad) {

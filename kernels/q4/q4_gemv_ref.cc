@@ -13,7 +13,7 @@ inline int SignExtend(int nibble) { return nibble >= 8 ? nibble - 16 : nibble; }
 
 }  // namespace
 
-void GemvTilesRef(const GemvArgs& a, int64_t begin, int64_t end) {
+void GemvTilesRef(const W4GemvArgs& a, int64_t begin, int64_t end) {
   const int64_t groups = a.w.layout.groups;
   for (int64_t t = begin; t < end; ++t) {
     float f[kTileRows] = {};

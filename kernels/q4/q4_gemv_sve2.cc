@@ -51,7 +51,7 @@ __attribute__((always_inline)) inline void Scale(svbool_t rows, const float* sca
 }
 
 template <int V, int v>
-__attribute__((always_inline)) inline void Store(const GemvArgs& a, int64_t row0, int64_t stop,
+__attribute__((always_inline)) inline void Store(const W4GemvArgs& a, int64_t row0, int64_t stop,
                                                  svfloat32x4_t f) {
   if constexpr (v < V) {
     const int64_t first = row0 + v * static_cast<int64_t>(svcntw());
@@ -61,7 +61,7 @@ __attribute__((always_inline)) inline void Store(const GemvArgs& a, int64_t row0
 }
 
 template <int V>
-void RunTiles(const GemvArgs& a, int64_t begin, int64_t end) {
+void RunTiles(const W4GemvArgs& a, int64_t begin, int64_t end) {
   const int64_t groups = a.w.layout.groups, n = a.w.layout.n;
   const svbool_t bytes = svwhilelt_b8_s64(0, kUnitBytes);  // all, or 64 bytes from 1024 bits
   const svbool_t rows = svwhilelt_b32_s64(0, kTileRows);   // all, or 16 lanes
@@ -99,7 +99,7 @@ void RunTiles(const GemvArgs& a, int64_t begin, int64_t end) {
 
 // kPerVector units per vector (2 at 1024 bits, 4 at 2048): 4 / kPerVector vectors per group.
 template <int kPerVector>
-void RunTilesWide(const GemvArgs& a, int64_t begin, int64_t end) {
+void RunTilesWide(const W4GemvArgs& a, int64_t begin, int64_t end) {
   constexpr int kVectors = 4 / kPerVector;
   const int64_t groups = a.w.layout.groups, n = a.w.layout.n;
   const svbool_t all8 = svptrue_b8();
@@ -147,7 +147,7 @@ void RunTilesWide(const GemvArgs& a, int64_t begin, int64_t end) {
 
 }  // namespace
 
-void GemvTilesSve2(const GemvArgs& a, int64_t begin, int64_t end) {
+void GemvTilesSve2(const W4GemvArgs& a, int64_t begin, int64_t end) {
   switch (svcntb()) {
     case 16:
       return RunTiles<4>(a, begin, end);

@@ -206,7 +206,7 @@ TEST_F(Q4GemvTest, EveryRunnableKernelMatchesModel) {
       std::vector<int8_t> x = RandomInt8(s.k, ++seed);
       const std::vector<float> expected = ModelGemv(w, x.data(), 0.5f);
       x.resize(w.groups * 32, 0);
-      q4::GemvArgs args;
+      q4::W4GemvArgs args;
       ASSERT_EQ(q4::ViewQ4("test", w.packed.data(), s.n, s.k, &args.w), TCPU_OK);
       std::vector<float> y(s.n + 1, kPoison);
       args.x = x.data();

@@ -1,6 +1,6 @@
-// Several W4A8 GEMVs on one int8 activation vector, for the decode engine's linear layers
-// (kernels/linear): the rows of all matrices run in one parallel region, each output by the
-// arithmetic of tcpu/gemv_q4.h, so each equals its own tcpu_gemv_w4a8 call bit for bit.
+// W4A8 GEMVs on a shared int8 activation vector, for the linear layers (kernels/linear), which
+// run them with int8 ones in one parallel region: each output by the arithmetic of
+// tcpu/gemv_q4.h, so each equals its own tcpu_gemv_w4a8 call bit for bit.
 #ifndef TCPU_KERNELS_Q4_Q4_GEMVS_H_
 #define TCPU_KERNELS_Q4_Q4_GEMVS_H_
 
@@ -18,11 +18,12 @@ struct SharedGemv {
   uint16_t* y = nullptr;
 };
 
-inline constexpr int kMaxSharedGemvs = 4;
-
-// Runs `count` (<= kMaxSharedGemvs) GEMVs that share x: groups * 32 int8, zero past k (every
-// matrix has the same k). Returns a tcpu_status (only the thread pool can fail).
-int RunSharedGemvs(const int8_t* x, float x_scale, const SharedGemv* gemvs, int count);
+// The int4 backend of ParallelForUnits (runtime/parallel_units.h): a GEMV's unit is a set of
+// 4 tiles (the unit the dotprod kernel runs fastest). x: groups * 32 int8, zero past k.
+int64_t TileUnits(const Q4Layout& layout);
+int64_t MacsPerTileUnit(const Q4Layout& layout);
+void RunTileUnits(const int8_t* x, float x_scale, const SharedGemv& gemv, int64_t unit_begin,
+                  int64_t unit_end);
 
 }  // namespace tcpu::q4
 

@@ -24,7 +24,7 @@
 namespace tcpu::q4 {
 
 // One GEMV (or one x row of a GEMM), shared read-only by the threads running its tiles.
-struct GemvArgs {
+struct W4GemvArgs {
   Q4View w;
   const int8_t* x = nullptr;  // groups * 32 int8, zero past k (the caller pads)
   float x_scale = 0.0f;
@@ -32,14 +32,14 @@ struct GemvArgs {
 };
 
 // Computes the rows of tiles [begin, end) of one GEMV.
-using GemvTilesFn = void (*)(const GemvArgs& args, int64_t begin, int64_t end);
+using GemvTilesFn = void (*)(const W4GemvArgs& args, int64_t begin, int64_t end);
 
 // The scalar model, and the vector kernels.
-void GemvTilesRef(const GemvArgs& args, int64_t begin, int64_t end);
+void GemvTilesRef(const W4GemvArgs& args, int64_t begin, int64_t end);
 #if defined(__aarch64__)
-void GemvTilesNeon(const GemvArgs& args, int64_t begin, int64_t end);
-void GemvTilesDotprod(const GemvArgs& args, int64_t begin, int64_t end);
-void GemvTilesSve2(const GemvArgs& args, int64_t begin, int64_t end);
+void GemvTilesNeon(const W4GemvArgs& args, int64_t begin, int64_t end);
+void GemvTilesDotprod(const W4GemvArgs& args, int64_t begin, int64_t end);
+void GemvTilesSve2(const W4GemvArgs& args, int64_t begin, int64_t end);
 #endif
 
 // Stores 4 rows of y from row `row` on, fewer at the end of the matrix.

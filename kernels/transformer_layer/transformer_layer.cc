@@ -285,20 +285,6 @@ void DivideLogitInput(const tcpu_model_weights& model, uint16_t* x) {
   }
 }
 
-int32_t Argmax(const float* logits, int64_t n) {
-  int64_t best = 0;
-  float best_value = -INFINITY;
-  bool found = false;
-  for (int64_t i = 0; i < n; ++i) {
-    if (logits[i] > best_value || (!found && !std::isnan(logits[i]))) {
-      best = i;
-      best_value = logits[i];
-      found = true;
-    }
-  }
-  return static_cast<int32_t>(best);
-}
-
 }  // namespace tcpu::transformer
 
 namespace tcpu {

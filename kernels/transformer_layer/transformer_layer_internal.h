@@ -7,6 +7,7 @@
 
 #include "kernels/fused_mlp/fused_mlp_internal.h"
 #include "kernels/linear/linear.h"
+#include "kernels/transformer_layer/layer_steps.h"
 #include "tcpu/transformer.h"
 
 namespace tcpu::transformer {
@@ -39,27 +40,11 @@ struct LayerViews {
 int ViewLayer(const char* fn, const char* what, const tcpu_layer_shape& shape,
               const tcpu_layer_weights& weights, LayerViews* views);
 
-// h[i] = bf16(h[i] + fp32(delta[i] * scale)) in fp32 (scale 0 or 1: the plain sum).
-void AddResidual(uint16_t* h, const uint16_t* delta, int64_t n, float scale);
-
-// y[i] = bf16(acc[i] + bias[i]): a linear layer's dequantized fp32 sum plus its bias.
-void AddBias(const float* acc, const float* bias, uint16_t* y, int64_t n);
-
-// RoPE for one token as the shape says (rope_theta, or the rope_inv_freq table).
-int Rope(const tcpu_layer_shape& shape, uint16_t* x, int64_t heads, int64_t position);
-
 // The layer on checked arguments; `workspace` is plan.total bytes.
 int RunLayer(const tcpu_layer_shape& shape, const tcpu_layer_weights& weights,
              const LayerViews& views, const LayerWorkspace& plan, uint16_t* k_cache,
              uint16_t* v_cache, int64_t cache_capacity, int64_t position,
              uint16_t* hidden_state, uint8_t* workspace);
-
-// The decode step's pieces around the layers, shared with batched prefill:
-// h = bf16(embed_tokens[token] * embedding_scale); x = bf16(x / logit_divisor) (no-ops for the
-// neutral 0 or 1); the greedy token (first index of the largest logit, NaN never wins).
-void EmbedToken(const tcpu_model_weights& model, int32_t token, uint16_t* h);
-void DivideLogitInput(const tcpu_model_weights& model, uint16_t* x);
-int32_t Argmax(const float* logits, int64_t n);
 
 }  // namespace tcpu::transformer
 

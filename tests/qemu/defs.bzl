@@ -65,7 +65,9 @@ def tcpu_cc_test(
             tags = ["qemu", variant] + v.tags + tags,
         )
         tests.append(":" + name + "_" + variant)
-    native.test_suite(name = name, tests = tests, tags = tags)
+    # Public so that checks over suites (//tests/layering) may name them; a suite runs nothing
+    # by itself.
+    native.test_suite(name = name, tests = tests, tags = tags, visibility = ["//visibility:public"])
 
 def tcpu_qemu_binary(name, binary, variant = "vl256", env = {}, **kwargs):
     """`bazel run :<name> -- args` runs aarch64 `binary` under qemu in one QEMU variant.

@@ -192,8 +192,6 @@ int main(int argc, char** argv) {
     }
     tcpu_sampler_destroy(probe);
   }
-  // Greedy without a penalty is the decoder's own argmax, bit for bit as before.
-  const bool use_sampler = sampling.temperature != 0.0f || sampling.repetition_penalty != 1.0f;
 
   const bool text_mode = prompt_ids_text.empty();
   std::vector<int32_t> prompt_ids;
@@ -275,10 +273,10 @@ int main(int argc, char** argv) {
                                std::to_string(info.vocab_size) + ")"));
     }
   }
-  if (use_sampler) {
-    if (int s = tcpu_sampler_create(&sampling, info.vocab_size, &sampler); s != TCPU_OK) {
-      return finish(UsageError(std::string("sampling: ") + tcpu_last_error_detail()));
-    }
+  // Every token is chosen by the sampler: greedy there is the decoder's own rule
+  // (runtime/greedy.h), so the default decode equals tcpu_decoder_step's next_token.
+  if (int s = tcpu_sampler_create(&sampling, info.vocab_size, &sampler); s != TCPU_OK) {
+    return finish(UsageError(std::string("sampling: ") + tcpu_last_error_detail()));
   }
   const std::string dump_path = absl::GetFlag(FLAGS_dump_logits);
   if (!dump_path.empty() && (dump = std::fopen(dump_path.c_str(), "wb")) == nullptr) {
@@ -305,7 +303,6 @@ int main(int argc, char** argv) {
     return true;
   };
   const auto choose = [&]() {
-    if (sampler == nullptr) return true;
     if (int s = tcpu_sampler_sample(sampler, logits.data(), history.data(),
                                     static_cast<int64_t>(history.size()), &next);
         s != TCPU_OK) {

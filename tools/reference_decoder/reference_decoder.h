@@ -1,6 +1,6 @@
 // A plain scalar decoder of the same model, written from the math, not from the kernels: it
 // is what tcpu-decode is checked against. It reads the checkpoint through the same strict
-// loader (runtime/model), quantizes weights and activations with the documented W8A8 rules
+// loader (engine/model), quantizes weights and activations with the documented W8A8 rules
 // (tcpu/gemv.h; the int8 values and scales are defined bit for bit) or W4A8 rules
 // (tcpu/gemv_q4.h: groups of 32, fp32 group sums in order), stores activations as
 // bf16 at the same points as the fused kernels, and computes everything else (norms, RoPE,
@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/model/checkpoint.h"
+#include "engine/model/checkpoint.h"
 
 namespace tcpu::reference {
 

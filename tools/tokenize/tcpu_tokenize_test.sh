@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tcpu-tokenize end to end: the ids of the corpus's first text equal the oracle's
-# (@lenml/tokenizers, //runtime/tokenizer/tests), decoding gives the text back for both real
+# (@lenml/tokenizers, //engine/tokenizer/tests), decoding gives the text back for both real
 # tokenizers, and bad input gives an error naming it (exit 2: command line or id list,
 # exit 1: tokenizer or text).
 set -uo pipefail

@@ -1,0 +1,125 @@
+#include "engine/model/checkpoint.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+
+#include <nlohmann/json.hpp>
+
+namespace tcpu::model {
+namespace {
+
+bool Exists(const std::string& path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0;
+}
+
+std::string ShapeString(const std::vector<int64_t>& shape) {
+  std::string s = "[";
+  for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + "]";
+}
+
+// A shard file name from the index: a plain name in the checkpoint directory.
+bool PlainFileName(const std::string& name) {
+  return !name.empty() && name.size() < 256 && name.find('/') == std::string::npos &&
+         name != "." && name != "..";
+}
+
+}  // namespace
+
+bool Checkpoint::Open(const std::string& dir, std::string* error, bool* io_error) {
+  *io_error = false;
+  std::string text;
+  if (!ReadTextFile(dir + "/config.json", &text, error)) {
+    *io_error = true;
+    return false;
+  }
+  if (!ParseModelConfig(text, dir + "/config.json", &config_, error)) return false;
+
+  std::vector<std::string> shards;
+  const std::string single = dir + "/model.safetensors";
+  const std::string index = dir + "/model.safetensors.index.json";
+  std::map<std::string, std::string> weight_map;
+  if (Exists(single)) {
+    shards.push_back("model.safetensors");
+  } else if (Exists(index)) {
+    if (!ReadTextFile(index, &text, error)) {
+      *io_error = true;
+      return false;
+    }
+    const nlohmann::json json = nlohmann::json::parse(text, nullptr, false);
+    if (json.is_discarded() || !json.is_object()) {
+      *error = index + ": not a well-formed JSON object";
+      return false;
+    }
+    const auto map = json.find("weight_map");
+    if (map == json.end() || !map->is_object() || map->empty()) {
+      *error = index + ": field 'weight_map' must be a non-empty object";
+      return false;
+    }
+    for (auto it = map->begin(); it != map->end(); ++it) {
+      if (!it->is_string() || !PlainFileName(it->get<std::string>())) {
+        *error = index + ": weight_map entry '" + it.key().substr(0, 200) +
+                 "' must name a file in the checkpoint directory";
+        return false;
+      }
+      const std::string file = it->get<std::string>();
+      weight_map[it.key()] = file;
+      if (std::find(shards.begin(), shards.end(), file) == shards.end()) shards.push_back(file);
+    }
+  } else {
+    *error = dir + ": neither model.safetensors nor model.safetensors.index.json exists";
+    *io_error = true;
+    return false;
+  }
+
+  for (const std::string& shard : shards) {
+    MappedFile file;
+    if (!file.Open(dir + "/" + shard, error)) {
+      *io_error = true;
+      return false;
+    }
+    SafetensorsFile parsed;
+    if (!ParseSafetensors(file.data(), file.size(), dir + "/" + shard, &parsed, error)) {
+      return false;
+    }
+    for (auto& [name, view] : parsed.tensors) {
+      if (!weight_map.empty()) {
+        const auto listed = weight_map.find(name);
+        if (listed == weight_map.end() || listed->second != shard) continue;  // not its home
+      }
+      if (!tensors_.emplace(name, Entry{view, shard}).second) {
+        *error = dir + ": tensor '" + name.substr(0, 200) + "' is stored in two files";
+        return false;
+      }
+    }
+    files_.push_back(std::move(file));
+  }
+  for (const auto& [name, shard] : weight_map) {
+    if (tensors_.count(name) == 0) {
+      *error = dir + "/" + shard + ": tensor '" + name.substr(0, 200) +
+               "' listed by model.safetensors.index.json is not in the file";
+      return false;
+    }
+  }
+  return true;
+}
+
+bool Checkpoint::Find(const std::string& name, const std::vector<int64_t>& shape,
+                      const TensorView** tensor, std::string* error) const {
+  const auto it = tensors_.find(name);
+  if (it == tensors_.end()) {
+    *error = "tensor '" + name + "' is missing from the checkpoint";
+    return false;
+  }
+  if (it->second.view.shape != shape) {
+    *error = it->second.file + ": tensor '" + name + "' has shape " +
+             ShapeString(it->second.view.shape) + ", config.json implies " + ShapeString(shape);
+    return false;
+  }
+  *tensor = &it->second.view;
+  return true;
+}
+
+}  // namespace tcpu::model

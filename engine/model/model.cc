@@ -1,0 +1,252 @@
+#include "engine/model/model.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <utility>
+
+#include "runtime/check.h"
+#include "runtime/scratch_arena.h"
+#include "tcpu/bf16.h"
+#include "tcpu/gemv.h"
+#include "tcpu/gemv_q4.h"
+
+namespace tcpu::model {
+
+AlignedBuffer::AlignedBuffer(AlignedBuffer&& other) noexcept
+    : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)) {}
+
+AlignedBuffer& AlignedBuffer::operator=(AlignedBuffer&& other) noexcept {
+  if (this != &other) {
+    std::free(data_);
+    data_ = std::exchange(other.data_, nullptr);
+    size_ = std::exchange(other.size_, 0);
+  }
+  return *this;
+}
+
+AlignedBuffer::~AlignedBuffer() { std::free(data_); }
+
+bool AlignedBuffer::Allocate(int64_t bytes) {
+  std::free(data_);
+  size_ = 0;
+  data_ = static_cast<uint8_t*>(
+      std::aligned_alloc(kScratchAlignment, static_cast<size_t>(AlignScratch(bytes))));
+  if (data_ == nullptr) return false;
+  size_ = bytes;
+  return true;
+}
+
+int Model::Load(const std::string& dir, WeightFormat format, std::unique_ptr<Model>* model) {
+  auto loaded = std::unique_ptr<Model>(new (std::nothrow) Model());
+  if (loaded == nullptr) return Fail(TCPU_ERR_OUT_OF_MEMORY, "%s: out of memory", dir.c_str());
+  loaded->format_ = format;
+  if (int s = loaded->Build(dir); s != TCPU_OK) return s;
+  *model = std::move(loaded);
+  return TCPU_OK;
+}
+
+int Model::LoadBf16(const std::string& name, const std::vector<int64_t>& shape,
+                    const uint16_t** out) {
+  const TensorView* t = nullptr;
+  std::string error;
+  if (!checkpoint_.Find(name, shape, &t, &error)) {
+    return Fail(TCPU_ERR_INVALID_MODEL, "%s", error.c_str());
+  }
+  // bf16 data at an even address is used in place (zero copy); anything else is converted.
+  if (t->dtype == DType::kBF16 && reinterpret_cast<uintptr_t>(t->data) % 2 == 0) {
+    *out = reinterpret_cast<const uint16_t*>(t->data);
+    return TCPU_OK;
+  }
+  AlignedBuffer copy;
+  if (!copy.Allocate(t->elements * 2)) {
+    return Fail(TCPU_ERR_OUT_OF_MEMORY, "tensor '%s': out of memory", name.c_str());
+  }
+  uint16_t* bf16 = reinterpret_cast<uint16_t*>(copy.data());
+  for (int64_t i = 0; i < t->elements; ++i) bf16[i] = tcpu_f32_to_bf16(ReadElementAsFloat(*t, i));
+  *out = bf16;
+  bf16_copies_.push_back(std::move(copy));
+  return TCPU_OK;
+}
+
+int Model::LoadBias(const std::string& name, int64_t n, const float** out) {
+  const TensorView* t = nullptr;
+  std::string error;
+  if (!checkpoint_.Find(name, {n}, &t, &error)) {
+    return Fail(TCPU_ERR_INVALID_MODEL, "%s", error.c_str());
+  }
+  std::vector<float> bias;
+  try {
+    bias.resize(static_cast<size_t>(n));
+  } catch (const std::bad_alloc&) {
+    return Fail(TCPU_ERR_OUT_OF_MEMORY, "tensor '%s': out of memory", name.c_str());
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    bias[i] = ReadElementAsFloat(*t, i);
+    if (!std::isfinite(bias[i])) {
+      return Fail(TCPU_ERR_INVALID_MODEL, "tensor '%s': element %lld is not finite", name.c_str(),
+                  static_cast<long long>(i));
+    }
+  }
+  biases_.push_back(std::move(bias));
+  *out = biases_.back().data();
+  bytes_per_token_ += n * static_cast<int64_t>(sizeof(float));
+  return TCPU_OK;
+}
+
+int Model::QuantizeInt8(const std::string& name, const uint16_t* w, int64_t n, int64_t k,
+                        Linear* linear) {
+  std::vector<int8_t> w_i8;
+  try {
+    w_i8.resize(static_cast<size_t>(n * k));
+    linear->scales.resize(static_cast<size_t>(n));
+  } catch (const std::bad_alloc&) {
+    return Fail(TCPU_ERR_OUT_OF_MEMORY, "tensor '%s': out of memory", name.c_str());
+  }
+  if (tcpu_quantize_weights_bf16(w, n, k, w_i8.data(), linear->scales.data()) != TCPU_OK) {
+    return Fail(TCPU_ERR_INVALID_MODEL, "tensor '%s': %s", name.c_str(), tcpu_last_error_detail());
+  }
+  const int64_t bytes = tcpu_packed_weights_size(n, k);
+  if (bytes < 0 || !linear->packed.Allocate(bytes)) {
+    return Fail(TCPU_ERR_OUT_OF_MEMORY, "tensor '%s': cannot allocate %lld packed bytes",
+                name.c_str(), static_cast<long long>(bytes));
+  }
+  if (int s = tcpu_pack_weights_i8(w_i8.data(), n, k, linear->packed.data(), bytes);
+      s != TCPU_OK) {
+    return s;
+  }
+  bytes_per_token_ += bytes + n * static_cast<int64_t>(sizeof(float));
+  return TCPU_OK;
+}
+
+int Model::QuantizeInt4(const std::string& name, const uint16_t* w, int64_t n, int64_t k,
+                        Linear* linear) {
+  const int64_t groups = tcpu_q4_groups(k);
+  std::vector<int8_t> q;
+  std::vector<float> scales;
+  try {
+    q.resize(static_cast<size_t>(n * k));
+    scales.resize(static_cast<size_t>(n * groups));  // at most n * k: the weights fit
+  } catch (const std::bad_alloc&) {
+    return Fail(TCPU_ERR_OUT_OF_MEMORY, "tensor '%s': out of memory", name.c_str());
+  }
+  if (tcpu_quantize_q4_bf16(w, n, k, q.data(), scales.data()) != TCPU_OK) {
+    return Fail(TCPU_ERR_INVALID_MODEL, "tensor '%s': %s", name.c_str(), tcpu_last_error_detail());
+  }
+  const int64_t bytes = tcpu_q4_packed_size(n, k);
+  if (bytes < 0 || !linear->packed.Allocate(bytes)) {
+    return Fail(TCPU_ERR_OUT_OF_MEMORY, "tensor '%s': cannot allocate %lld packed bytes",
+                name.c_str(), static_cast<long long>(bytes));
+  }
+  if (int s = tcpu_pack_q4(q.data(), scales.data(), n, k, linear->packed.data(), bytes);
+      s != TCPU_OK) {
+    return s;
+  }
+  bytes_per_token_ += bytes;  // the group scales are inside
+  return TCPU_OK;
+}
+
+int Model::LoadLinear(const std::string& name, int64_t n, int64_t k, Linear* linear) {
+  const uint16_t* w = nullptr;
+  const size_t copies_before = bf16_copies_.size();
+  if (int s = LoadBf16(name, {n, k}, &w); s != TCPU_OK) return s;
+  const int s = format_ == WeightFormat::kInt4 ? QuantizeInt4(name, w, n, k, linear)
+                                               : QuantizeInt8(name, w, n, k, linear);
+  bf16_copies_.resize(copies_before);  // a converted copy is not needed after quantization
+  return s;
+}
+
+int Model::Build(const std::string& dir) {
+  std::string error;
+  bool io_error = false;
+  if (!checkpoint_.Open(dir, &error, &io_error)) {
+    return Fail(io_error ? TCPU_ERR_IO : TCPU_ERR_INVALID_MODEL, "%s", error.c_str());
+  }
+  const ModelConfig& c = checkpoint_.config();
+  tcpu_layer_shape& shape = weights_.shape;
+  shape.hidden = c.hidden_size;
+  shape.intermediate = c.intermediate_size;
+  shape.num_heads = c.num_attention_heads;
+  shape.num_kv_heads = c.num_key_value_heads;
+  shape.head_dim = c.head_dim;
+  shape.rms_norm_eps = static_cast<float>(c.rms_norm_eps);
+  shape.rope_theta = static_cast<float>(c.rope_theta);
+  shape.residual_scale = static_cast<float>(c.residual_scale);
+  shape.rope_inv_freq = c.rope_inv_freq.data();  // lives in checkpoint_, as long as the model
+  shape.rope_attention_scale = c.rope_attention_scale;
+  weights_.embedding_scale = static_cast<float>(c.embedding_scale);
+  weights_.logit_divisor = static_cast<float>(c.logit_divisor);
+  weights_.num_layers = c.num_hidden_layers;
+  weights_.vocab_size = c.vocab_size;
+  int64_t q_rows = 0, kv_rows = 0;
+  if (!CheckedMul(c.num_attention_heads, c.head_dim, &q_rows) ||
+      !CheckedMul(c.num_key_value_heads, c.head_dim, &kv_rows)) {
+    return Fail(TCPU_ERR_INVALID_MODEL, "%s/config.json: head sizes overflow", dir.c_str());
+  }
+  const int64_t h = c.hidden_size;
+
+  auto linear = [&](const std::string& name, int64_t n, int64_t k, tcpu_linear* out) {
+    linears_.push_back(std::make_unique<Linear>());
+    Linear* l = linears_.back().get();
+    if (int s = LoadLinear(name, n, k, l); s != TCPU_OK) return s;
+    *out = {l->packed.data(), l->scales.empty() ? nullptr : l->scales.data()};
+    return static_cast<int>(TCPU_OK);
+  };
+  auto norm = [&](const std::string& name, int64_t n, const uint16_t** out) {
+    if (int s = LoadBf16(name, {n}, out); s != TCPU_OK) return s;
+    bytes_per_token_ += 2 * n;
+    return static_cast<int>(TCPU_OK);
+  };
+
+  if (int s = LoadBf16("model.embed_tokens.weight", {c.vocab_size, h}, &weights_.embed_tokens);
+      s != TCPU_OK) {
+    return s;
+  }
+  bytes_per_token_ += 2 * h;  // one embedding row
+  layers_.resize(static_cast<size_t>(c.num_hidden_layers));  // bounded by the config check
+  for (int64_t i = 0; i < c.num_hidden_layers; ++i) {
+    const std::string p = "model.layers." + std::to_string(i) + ".";
+    tcpu_layer_weights& w = layers_[i];
+    w = tcpu_layer_weights{};
+    int s = TCPU_OK;
+    if ((s = norm(p + "input_layernorm.weight", h, &w.input_norm)) != TCPU_OK ||
+        (s = linear(p + "self_attn.q_proj.weight", q_rows, h, &w.q_proj)) != TCPU_OK ||
+        (s = linear(p + "self_attn.k_proj.weight", kv_rows, h, &w.k_proj)) != TCPU_OK ||
+        (s = linear(p + "self_attn.v_proj.weight", kv_rows, h, &w.v_proj)) != TCPU_OK ||
+        (s = linear(p + "self_attn.o_proj.weight", h, q_rows, &w.o_proj)) != TCPU_OK ||
+        (s = norm(p + "post_attention_layernorm.weight", h, &w.post_attention_norm)) != TCPU_OK ||
+        (s = linear(p + "mlp.gate_proj.weight", c.intermediate_size, h, &w.gate_proj)) !=
+            TCPU_OK ||
+        (s = linear(p + "mlp.up_proj.weight", c.intermediate_size, h, &w.up_proj)) != TCPU_OK ||
+        (s = linear(p + "mlp.down_proj.weight", h, c.intermediate_size, &w.down_proj)) !=
+            TCPU_OK) {
+      return s;
+    }
+    if (c.qkv_bias) {
+      if ((s = LoadBias(p + "self_attn.q_proj.bias", q_rows, &w.q_bias)) != TCPU_OK ||
+          (s = LoadBias(p + "self_attn.k_proj.bias", kv_rows, &w.k_bias)) != TCPU_OK ||
+          (s = LoadBias(p + "self_attn.v_proj.bias", kv_rows, &w.v_bias)) != TCPU_OK) {
+        return s;
+      }
+    }
+    if (c.o_bias) {
+      if ((s = LoadBias(p + "self_attn.o_proj.bias", h, &w.o_bias)) != TCPU_OK) return s;
+    }
+    const bool has_q_norm = checkpoint_.Has(p + "self_attn.q_norm.weight");
+    const bool has_k_norm = checkpoint_.Has(p + "self_attn.k_norm.weight");
+    if (c.qk_norm || has_q_norm || has_k_norm) {
+      if ((s = norm(p + "self_attn.q_norm.weight", c.head_dim, &w.q_norm)) != TCPU_OK ||
+          (s = norm(p + "self_attn.k_norm.weight", c.head_dim, &w.k_norm)) != TCPU_OK) {
+        return s;
+      }
+    }
+  }
+  weights_.layers = layers_.data();
+  if (int s = norm("model.norm.weight", h, &weights_.final_norm); s != TCPU_OK) return s;
+  const std::string head = c.tie_word_embeddings ? "model.embed_tokens.weight" : "lm_head.weight";
+  if (int s = linear(head, c.vocab_size, h, &weights_.lm_head); s != TCPU_OK) return s;
+  return TCPU_OK;
+}
+
+}  // namespace tcpu::model

@@ -1,0 +1,80 @@
+// A loaded model: the checkpoint's linear weights quantized once, per output channel
+// (int8, absmax/127) or per group of 32 along k (int4, tcpu/gemv_q4.h), and packed; norms and
+// embeddings as bf16, arranged as the tcpu_model_weights the decode step runs. Keeps the
+// checkpoint mapped while it points into it.
+#ifndef TCPU_ENGINE_MODEL_MODEL_H_
+#define TCPU_ENGINE_MODEL_MODEL_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/model/checkpoint.h"
+#include "tcpu/transformer.h"
+
+namespace tcpu::model {
+
+// 64-byte aligned bytes (packed weights, bf16 copies).
+class AlignedBuffer {
+ public:
+  AlignedBuffer() = default;
+  AlignedBuffer(AlignedBuffer&& other) noexcept;
+  AlignedBuffer& operator=(AlignedBuffer&& other) noexcept;
+  AlignedBuffer(const AlignedBuffer&) = delete;
+  AlignedBuffer& operator=(const AlignedBuffer&) = delete;
+  ~AlignedBuffer();
+  bool Allocate(int64_t bytes);  // false if out of memory
+  uint8_t* data() const { return data_; }
+  int64_t size() const { return size_; }
+
+ private:
+  uint8_t* data_ = nullptr;
+  int64_t size_ = 0;
+};
+
+// How every linear layer (attention, MLP, lm_head) is quantized at load.
+enum class WeightFormat {
+  kInt8,  // W8A8: tcpu_quantize_weights_bf16 + tcpu_pack_weights_i8
+  kInt4,  // W4A8: tcpu_quantize_q4_bf16 + tcpu_pack_q4 (0.625 bytes per weight)
+};
+
+class Model {
+ public:
+  // Loads `dir`; returns a tcpu_status with the detail set (TCPU_ERR_IO for files that cannot
+  // be read, TCPU_ERR_INVALID_MODEL for bad content, naming file, tensor and problem).
+  static int Load(const std::string& dir, WeightFormat format, std::unique_ptr<Model>* model);
+
+  const ModelConfig& config() const { return checkpoint_.config(); }
+  const tcpu_model_weights& weights() const { return weights_; }
+  // Bytes of weights one decode step reads: every packed matrix with its scales, the norms
+  // and one embedding row.
+  int64_t weight_bytes_per_token() const { return bytes_per_token_; }
+
+ private:
+  struct Linear {
+    AlignedBuffer packed;
+    std::vector<float> scales;  // int8 only (int4 packs its scales)
+  };
+  int Build(const std::string& dir);
+  int QuantizeInt8(const std::string& name, const uint16_t* w, int64_t n, int64_t k,
+                   Linear* linear);
+  int QuantizeInt4(const std::string& name, const uint16_t* w, int64_t n, int64_t k,
+                   Linear* linear);
+  int LoadLinear(const std::string& name, int64_t n, int64_t k, Linear* linear);
+  int LoadBf16(const std::string& name, const std::vector<int64_t>& shape, const uint16_t** out);
+  int LoadBias(const std::string& name, int64_t n, const float** out);
+
+  Checkpoint checkpoint_;
+  WeightFormat format_ = WeightFormat::kInt8;
+  std::vector<std::unique_ptr<Linear>> linears_;
+  std::vector<AlignedBuffer> bf16_copies_;
+  std::vector<std::vector<float>> biases_;  // fp32, exactly the checkpoint's values
+  std::vector<tcpu_layer_weights> layers_;
+  tcpu_model_weights weights_{};
+  int64_t bytes_per_token_ = 0;
+};
+
+}  // namespace tcpu::model
+
+#endif  // TCPU_ENGINE_MODEL_MODEL_H_

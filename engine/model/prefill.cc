@@ -1,0 +1,271 @@
+// Prefill (prefill.h): per block of up to kPrefillBlock tokens and per layer, the token-wise
+// steps of tcpu_transformer_layer_bf16 (RunLayer) with each projection batched into one
+// linear::RunRows call (tcpu_gemm_i8 or tcpu_gemm_w4a8). What makes it bit-identical to the
+// decode step:
+//   - a token's row is quantized by the GEMV kernel's own absmax and quantize functions (the
+//     all-zero row gives scale 0 and zeros, so its outputs are 0 or the bias, as the GEMV's);
+//   - the epilogue is the GEMV's: int8 y = bf16(float(acc) * s_x * s_w), each product its own
+//     statement so nothing is contracted into an FMA; int4 each row the GEMV's arithmetic
+//     (tcpu/gemv_q4.h), then bf16 (fp32 + bias, then bf16, with a bias);
+//   - attention for token t runs after the block's keys and values are in the cache, over
+//     positions [0, position_t] only: the same call the decode step makes for that token.
+#include "engine/model/prefill.h"
+
+#include <cmath>
+#include <cstring>
+
+#include "kernels/gemv/gemv_w8a8.h"
+#include "kernels/linear/linear.h"
+#include "kernels/transformer_layer/layer_steps.h"
+#include "runtime/check.h"
+#include "runtime/greedy.h"
+#include "runtime/scratch_arena.h"
+#include "tcpu/attention.h"
+#include "tcpu/bf16.h"
+#include "tcpu/gemm.h"
+#include "tcpu/rms_norm.h"
+#include "tcpu/scratch.h"
+#include "tcpu/swiglu.h"
+
+namespace tcpu::model {
+namespace {
+
+// Byte offsets of the block's buffers in the workspace.
+struct Plan {
+  int64_t h = 0;      // bf16 [block][hidden]
+  int64_t x = 0;      // bf16 [block][hidden] (normed)
+  int64_t q = 0;      // bf16 [block][q_rows]
+  int64_t k = 0;      // bf16 [block][kv_rows]
+  int64_t v = 0;      // bf16 [block][kv_rows]
+  int64_t attn = 0;   // bf16 [block][q_rows]
+  int64_t o = 0;      // bf16 [block][hidden]
+  int64_t g = 0;      // bf16 [block][intermediate]
+  int64_t u = 0;      // bf16 [block][intermediate]
+  int64_t xq = 0;     // int8 [block][max k]
+  int64_t sx = 0;     // fp32 [block] activation scales
+  int64_t acc = 0;    // fp32 [block][max n] (the layers' sums before bf16 and bias)
+  int64_t total = 0;
+};
+
+int64_t Max(int64_t a, int64_t b) { return a > b ? a : b; }
+
+bool MakePlan(const tcpu_model_weights& m, Plan* p) {
+  const tcpu_layer_shape& s = m.shape;
+  const int64_t q_rows = s.num_heads * s.head_dim, kv_rows = s.num_kv_heads * s.head_dim;
+  const int64_t max_k = Max(Max(s.hidden, q_rows), s.intermediate);
+  int64_t total = 0;
+  auto slot = [&](int64_t elements, int64_t bytes_each, int64_t* offset) {
+    int64_t bytes = 0;
+    if (!CheckedMul(elements, bytes_each, &bytes) || bytes > INT64_MAX - 64 - total) return false;
+    *offset = total;
+    total += AlignScratch(bytes);
+    return true;
+  };
+  const int64_t b = kPrefillBlock;
+  const int64_t acc_elements = Max(b * Max(max_k, kv_rows), m.vocab_size);
+  const bool ok = slot(b * s.hidden, 2, &p->h) && slot(b * s.hidden, 2, &p->x) &&
+                  slot(b * q_rows, 2, &p->q) && slot(b * kv_rows, 2, &p->k) &&
+                  slot(b * kv_rows, 2, &p->v) && slot(b * q_rows, 2, &p->attn) &&
+                  slot(b * s.hidden, 2, &p->o) && slot(b * s.intermediate, 2, &p->g) &&
+                  slot(b * s.intermediate, 2, &p->u) && slot(b * max_k, 1, &p->xq) &&
+                  slot(b, 4, &p->sx) && slot(acc_elements, 4, &p->acc);
+  p->total = total;
+  return ok;
+}
+
+// One block's activations, quantized row by row as the decode step does.
+class Block {
+ public:
+  Block(const Plan& p, uint8_t* ws, int64_t rows)
+      : rows_(rows),
+        kernel_(gemv::Bf16W8Kernel()),
+        xq_(reinterpret_cast<int8_t*>(ws + p.xq)),
+        sx_(reinterpret_cast<float*>(ws + p.sx)),
+        acc_(reinterpret_cast<float*>(ws + p.acc)) {}
+
+  // Quantizes rows of x (row stride k) into xq (row stride k).
+  void Quantize(const uint16_t* x, int64_t k) {
+    for (int64_t t = 0; t < rows_; ++t) {
+      int8_t* q = xq_ + t * k;
+      const float absmax = kernel_.absmax_bf16(x + t * k, k);
+      if (absmax == 0.0f) {  // as QuantizeActivation: outputs 0 (plus any bias)
+        std::memset(q, 0, static_cast<size_t>(k));
+        sx_[t] = 0.0f;
+        continue;
+      }
+      kernel_.quantize_bf16(x + t * k, k, 127.0f / absmax, q);
+      sx_[t] = absmax / 127.0f;
+    }
+  }
+
+  // y[t][:n] = the linear layer (int8 or int4) on row t of the quantized x (k columns), bf16,
+  // with the GEMV's epilogue (and bias): the fp32 values of linear::RunRows, then one rounding.
+  int Linear(const tcpu_linear& w, const float* bias, int64_t n, int64_t k, uint16_t* y) {
+    linear::LinearView view;
+    if (int s = linear::View("prefill", w.packed, w.scales, n, k, &view); s != TCPU_OK) return s;
+    if (int s = linear::RunRows(view, xq_, sx_, rows_, k, acc_); s != TCPU_OK) return s;
+    for (int64_t t = 0; t < rows_; ++t) {
+      const float* acc = acc_ + t * n;
+      uint16_t* out = y + t * n;
+      if (bias == nullptr) {
+        for (int64_t i = 0; i < n; ++i) out[i] = tcpu_f32_to_bf16(acc[i]);
+      } else {
+        transformer::AddBias(acc, bias, out, n);
+      }
+    }
+    return TCPU_OK;
+  }
+
+  // The lm_head on the (single) quantized row: fp32 logits, the decode step's epilogue.
+  int Logits(const tcpu_linear& w, int64_t n, int64_t k, float* logits) {
+    linear::LinearView view;
+    if (int s = linear::View("prefill: lm_head", w.packed, w.scales, n, k, &view); s != TCPU_OK) {
+      return s;
+    }
+    return linear::RunRows(view, xq_, sx_, 1, k, logits);
+  }
+
+ private:
+  const int64_t rows_;
+  const gemv::GemvKernel& kernel_;
+  int8_t* xq_;
+  float* sx_;
+  float* acc_;
+};
+
+}  // namespace
+
+int64_t PrefillWorkspaceSize(const tcpu_model_weights& model) {
+  Plan p;
+  if (!MakePlan(model, &p)) {
+    return Fail(TCPU_ERR_SIZE_OVERFLOW, "prefill: the workspace size overflows int64");
+  }
+  return p.total;
+}
+
+int64_t PrefillGemmScratchSize(const tcpu_model_weights& model) {
+  const tcpu_layer_shape& s = model.shape;
+  const int64_t max_k = Max(Max(s.hidden, s.num_heads * s.head_dim), s.intermediate);
+  return linear::RowsScratchBytes(kPrefillBlock, max_k);
+}
+
+int Prefill(const tcpu_model_weights& m, uint16_t* k_cache, uint16_t* v_cache,
+            int64_t cache_capacity, int64_t position, const int32_t* tokens, int64_t n,
+            float* logits, int32_t* next_token, uint8_t* ws) {
+  Plan p;
+  MakePlan(m, &p);  // sized at open
+  const tcpu_layer_shape& s = m.shape;
+  const int64_t hidden = s.hidden, d = s.head_dim, heads = s.num_heads;
+  const int64_t kv_heads = s.num_kv_heads, inter = s.intermediate;
+  const int64_t q_rows = heads * d, kv_rows = kv_heads * d;
+  const float eps = s.rms_norm_eps;
+  const int64_t head_stride = cache_capacity * d;
+  const int64_t layer_cache = kv_heads * head_stride;
+  const float sm_scale = static_cast<float>(1.0 / std::sqrt(static_cast<double>(d)));
+  auto bf16_at = [&](int64_t offset) { return reinterpret_cast<uint16_t*>(ws + offset); };
+  uint16_t *h = bf16_at(p.h), *x = bf16_at(p.x), *q = bf16_at(p.q), *k = bf16_at(p.k);
+  uint16_t *v = bf16_at(p.v), *attn = bf16_at(p.attn), *o = bf16_at(p.o);
+  uint16_t *g = bf16_at(p.g), *u = bf16_at(p.u);
+
+  for (int64_t start = 0; start < n; start += kPrefillBlock) {
+    const int64_t rows = n - start < kPrefillBlock ? n - start : kPrefillBlock;
+    const int64_t pos0 = position + start;
+    Block block(p, ws, rows);
+    for (int64_t t = 0; t < rows; ++t) transformer::EmbedToken(m, tokens[start + t], h + t * hidden);
+    for (int64_t layer = 0; layer < m.num_layers; ++layer) {
+      const tcpu_layer_weights& w = m.layers[layer];
+      uint16_t* kc = k_cache + layer * layer_cache;
+      uint16_t* vc = v_cache + layer * layer_cache;
+      // Attention block.
+      for (int64_t t = 0; t < rows; ++t) {
+        if (int st = tcpu_rms_norm_bf16(h + t * hidden, w.input_norm, x + t * hidden, hidden, eps);
+            st != TCPU_OK) {
+          return st;
+        }
+      }
+      block.Quantize(x, hidden);
+      int st = TCPU_OK;
+      if ((st = block.Linear(w.q_proj, w.q_bias, q_rows, hidden, q)) != TCPU_OK ||
+          (st = block.Linear(w.k_proj, w.k_bias, kv_rows, hidden, k)) != TCPU_OK ||
+          (st = block.Linear(w.v_proj, w.v_bias, kv_rows, hidden, v)) != TCPU_OK) {
+        return st;
+      }
+      for (int64_t t = 0; t < rows; ++t) {
+        uint16_t* qt = q + t * q_rows;
+        uint16_t* kt = k + t * kv_rows;
+        if (w.q_norm != nullptr) {
+          for (int64_t i = 0; i < heads; ++i) {
+            if ((st = tcpu_rms_norm_bf16(qt + i * d, w.q_norm, qt + i * d, d, eps)) != TCPU_OK) {
+              return st;
+            }
+          }
+          for (int64_t i = 0; i < kv_heads; ++i) {
+            if ((st = tcpu_rms_norm_bf16(kt + i * d, w.k_norm, kt + i * d, d, eps)) != TCPU_OK) {
+              return st;
+            }
+          }
+        }
+        if ((st = transformer::Rope(s, qt, heads, pos0 + t)) != TCPU_OK ||
+            (st = transformer::Rope(s, kt, kv_heads, pos0 + t)) != TCPU_OK) {
+          return st;
+        }
+        for (int64_t gi = 0; gi < kv_heads; ++gi) {
+          std::memcpy(kc + gi * head_stride + (pos0 + t) * d, kt + gi * d, d * sizeof(uint16_t));
+          std::memcpy(vc + gi * head_stride + (pos0 + t) * d, v + t * kv_rows + gi * d,
+                      d * sizeof(uint16_t));
+        }
+      }
+      for (int64_t t = 0; t < rows; ++t) {  // causal: token t sees positions <= its own
+        if ((st = tcpu_flash_attn_decode_bf16(q + t * q_rows, kc, vc, attn + t * q_rows, heads,
+                                              kv_heads, d, pos0 + t + 1, head_stride, d,
+                                              head_stride, d, sm_scale)) != TCPU_OK) {
+          return st;
+        }
+      }
+      block.Quantize(attn, q_rows);
+      if ((st = block.Linear(w.o_proj, w.o_bias, hidden, q_rows, o)) != TCPU_OK) return st;
+      for (int64_t t = 0; t < rows; ++t) {
+        transformer::AddResidual(h + t * hidden, o + t * hidden, hidden, s.residual_scale);
+      }
+      // MLP block (fused_mlp::Run's steps).
+      for (int64_t t = 0; t < rows; ++t) {
+        if ((st = tcpu_rms_norm_bf16(h + t * hidden, w.post_attention_norm, x + t * hidden,
+                                     hidden, eps)) != TCPU_OK) {
+          return st;
+        }
+      }
+      block.Quantize(x, hidden);
+      if ((st = block.Linear(w.gate_proj, nullptr, inter, hidden, g)) != TCPU_OK ||
+          (st = block.Linear(w.up_proj, nullptr, inter, hidden, u)) != TCPU_OK) {
+        return st;
+      }
+      for (int64_t t = 0; t < rows; ++t) {
+        if ((st = tcpu_swiglu_bf16(g + t * inter, u + t * inter, g + t * inter, inter)) !=
+            TCPU_OK) {
+          return st;
+        }
+      }
+      block.Quantize(g, inter);
+      if ((st = block.Linear(w.down_proj, nullptr, hidden, inter, o)) != TCPU_OK) return st;
+      for (int64_t t = 0; t < rows; ++t) {
+        transformer::AddResidual(h + t * hidden, o + t * hidden, hidden, s.residual_scale);
+      }
+    }
+    if (start + rows == n) {  // the last token's logits
+      const uint16_t* last = h + (rows - 1) * hidden;
+      if (int st = tcpu_rms_norm_bf16(last, m.final_norm, x, hidden, eps); st != TCPU_OK) {
+        return st;
+      }
+      transformer::DivideLogitInput(m, x);
+      Block head(p, ws, 1);
+      head.Quantize(x, hidden);
+      if (int st = head.Logits(m.lm_head, m.vocab_size, hidden, logits); st != TCPU_OK) {
+        return st;
+      }
+      *next_token = GreedyToken(logits, m.vocab_size);
+    }
+  }
+  return TCPU_OK;
+}
+
+}  // namespace tcpu::model

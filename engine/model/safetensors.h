@@ -1,0 +1,45 @@
+// A strict parser of the safetensors format (Hugging Face): an 8-byte little-endian header
+// length, a JSON header {name: {dtype, shape, data_offsets}, "__metadata__": {...}}, then the
+// data section the offsets index. Everything is checked before any tensor byte is touched:
+// the header lies inside the file, the JSON is well formed, every tensor's offsets lie inside
+// the data section, do not overlap another tensor's and span exactly shape x dtype bytes.
+#ifndef TCPU_ENGINE_MODEL_SAFETENSORS_H_
+#define TCPU_ENGINE_MODEL_SAFETENSORS_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace tcpu::model {
+
+enum class DType { kBF16, kF16, kF32 };
+
+const char* DTypeName(DType dtype);
+int64_t DTypeBytes(DType dtype);
+
+struct TensorView {
+  DType dtype = DType::kBF16;
+  std::vector<int64_t> shape;
+  const uint8_t* data = nullptr;  // inside the parsed buffer; may be unaligned
+  int64_t bytes = 0;
+  int64_t elements = 0;
+};
+
+struct SafetensorsFile {
+  std::map<std::string, TensorView> tensors;
+};
+
+// Parses `size` bytes at `data` (the file, usually memory-mapped). `name` labels errors.
+// Returns true, or false with *error naming the file, the tensor and what is wrong. A dtype
+// other than BF16, F16 and F32 is an error naming it ("unsupported" for the other
+// safetensors dtypes, "unknown" for anything else).
+bool ParseSafetensors(const uint8_t* data, int64_t size, const std::string& name,
+                      SafetensorsFile* file, std::string* error);
+
+// Element i of a BF16/F16/F32 tensor as fp32 (unaligned-safe).
+float ReadElementAsFloat(const TensorView& tensor, int64_t i);
+
+}  // namespace tcpu::model
+
+#endif  // TCPU_ENGINE_MODEL_SAFETENSORS_H_
