@@ -207,9 +207,10 @@ int main(int argc, char** argv) {
   if (!buffer) {
     return Fail("cannot read '" + input_file + "': " + buffer.getError().message());
   }
-  // Triton defines location aliases after their first use inside other locations; hoist
-  // them so MLIR's parser accepts the dump as Triton wrote it (line numbers unchanged).
-  std::string text = mlir::tt::hoistLocationAliases((*buffer)->getBuffer());
+  // Triton defines location aliases after their first use inside other locations and prints
+  // llvm.intr.assume in MLIR 20's form: normalize both so MLIR 19's parser accepts the dump as
+  // Triton wrote it (line numbers unchanged).
+  std::string text = mlir::tt::normalizeTritonSource((*buffer)->getBuffer());
   sources.AddNewSourceBuffer(
       llvm::MemoryBuffer::getMemBufferCopy(text, (*buffer)->getBufferIdentifier()),
       llvm::SMLoc());
