@@ -114,7 +114,7 @@ def TTToTcpuPointers : TTToTcpuPass<"tt-to-tcpu-pointers",
     ["::mlir::LLVM::LLVMDialect"]> {}
 
 def TTToTcpuShapes : TTToTcpuPass<"tt-to-tcpu-shapes",
-    "Shape ops (make_range, splat, broadcast, expand_dims, reshape, trans, cat, join, split)"> {}
+    "Shape ops (make_range, splat, broadcast, expand_dims, reshape, trans, cat, join, split, unsplat)"> {}
 
 def TTToTcpuElementwise : TTToTcpuPass<"tt-to-tcpu-elementwise",
     "arith/math on tensors become the same ops on vectors; tt's elementwise ops too"> {}
