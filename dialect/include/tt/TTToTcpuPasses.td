@@ -4,6 +4,7 @@
 //   0b. tt-split-wide-loops   a loop over rows wider than the registers, one loop per slice
 //   0c. tt-version-masked-loops  loop bodies twice: every mask on (no masks) or the original
 //   1. tt-to-tcpu-memory      loads and stores, chosen by the contiguity analysis
+//   1b. tt-to-tcpu-atomics    atomic_rmw / atomic_cas as LLVM atomics, lane by lane
 //   2. tt-to-tcpu-pointers    pointer arithmetic: tensors of pointers become i64 addresses
 //   3. tt-to-tcpu-shapes      make_range, splat, broadcast, expand_dims, reshape, trans, ...
 //   4. tt-to-tcpu-elementwise arith/math on tensors, clampf, precise_*, extern_elementwise
@@ -109,6 +110,16 @@ def TTToTcpuMemory : TTToTcpuPass<"tt-to-tcpu-memory",
   }];
 }
 
+def TTToTcpuAtomics : TTToTcpuPass<"tt-to-tcpu-atomics",
+    "tt.atomic_rmw / tt.atomic_cas as LLVM atomics (LSE or LL/SC, as the target has)",
+    ["::mlir::LLVM::LLVMDialect"]> {
+  let description = [{
+    Each atomic is an llvm.atomicrmw or llvm.cmpxchg with the op's ordering (relaxed is
+    monotonic) at the system scope; a tensor op is a loop over its lanes in order, each lane
+    under its mask (a lane whose mask is off touches no memory and returns 0).
+  }];
+}
+
 def TTToTcpuPointers : TTToTcpuPass<"tt-to-tcpu-pointers",
     "Pointer arithmetic: !tt.ptr becomes !llvm.ptr, tensors of pointers i64 address vectors",
     ["::mlir::LLVM::LLVMDialect"]> {}
@@ -120,7 +131,8 @@ def TTToTcpuElementwise : TTToTcpuPass<"tt-to-tcpu-elementwise",
     "arith/math on tensors become the same ops on vectors; tt's elementwise ops too"> {}
 
 def TTToTcpuReductions : TTToTcpuPass<"tt-to-tcpu-reductions",
-    "tt.reduce and tt.scan as log-step vector code applying the combine region"> {}
+    "tt.reduce and tt.scan as log-step vector code applying the combine region; "
+    "tt.histogram as one counting pass over the lanes"> {}
 
 def TTToTcpuDot : TTToTcpuPass<"tt-to-tcpu-dot",
     "tt.dot as fp32 FMA contractions, or int8 SDOT/SMMLA tiles as the target allows",

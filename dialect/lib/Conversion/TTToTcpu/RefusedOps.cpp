@@ -31,9 +31,6 @@ llvm::StringRef refusalReason(Operation* op) {
     return "row gathers, scatters and reductions through tensor descriptors are not lowered "
            "yet";
   }
-  if (isa<AtomicRMWOp, AtomicCASOp, HistogramOp>(op)) {
-    return "atomics and histograms are not lowered yet";
-  }
   if (isa<MakeTensorPtrOp, AdvanceOp, MakeTensorDescOp, DescriptorLoadOp, DescriptorStoreOp>(
           op)) {
     return "block pointers and tensor descriptors are not lowered yet";

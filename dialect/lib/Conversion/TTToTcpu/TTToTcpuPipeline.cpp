@@ -25,6 +25,7 @@ void buildTritonToTcpuPipeline(OpPassManager& pm) {
   pm.addPass(createTTSplitWideLoops());
   pm.addPass(createTTVersionMaskedLoops());
   pm.addPass(createTTToTcpuMemory());
+  pm.addPass(createTTToTcpuAtomics());
   pm.addPass(createTTToTcpuPointers());
   pm.addPass(createTTToTcpuShapes());
   pm.addPass(createTTToTcpuElementwise());
