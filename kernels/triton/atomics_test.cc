@@ -3,6 +3,8 @@
 // plain load-add-store, tutorial 05's pattern) from many programs on 1-8 threads hammering four
 // addresses. Lost updates, duplicated old values or an unguarded increment would show as wrong
 // totals; the old values each atomic returns must be exactly the values the address held.
+#include "kernels/triton/atomics.h"
+
 #include <algorithm>
 #include <climits>
 #include <cstdint>
@@ -11,7 +13,6 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "kernels/triton/atomics.h"
 #include "tcpu/bf16.h"
 #include "tcpu/status.h"
 #include "tcpu/threads.h"
@@ -51,8 +52,8 @@ struct Buffers {
 
   int Launch(int programs, int active) {
     return tcpu_launch_atomic_kernel(ints.data(), olds.data(), f32_sums.data(), f16_sums.data(),
-                                     bf16_sums.data(), &slot, swapped.data(), &lock,
-                                     &locked_count, active, programs, 1, 1);
+                                     bf16_sums.data(), &slot, swapped.data(), &lock, &locked_count,
+                                     active, programs, 1, 1);
   }
 };
 
@@ -130,8 +131,7 @@ TEST(TritonAtomicsTest, RunsLseWhereTheCpuHasIt) {
   const char* features = std::getenv("TCPU_EXPECT_FEATURES");
   if (features == nullptr) GTEST_SKIP() << "not run by the QEMU matrix";
   const std::string list = std::string(",") + features + ",";
-  const std::string variant =
-      list.find(",dotprod,") != std::string::npos ? "dotprod" : "baseline";
+  const std::string variant = list.find(",dotprod,") != std::string::npos ? "dotprod" : "baseline";
   EXPECT_EQ(tcpu_variant_atomic_kernel(), "atomic_kernel:" + variant);
 }
 

@@ -1,12 +1,13 @@
 // histogram.ttir: tt.histogram of 64-lane blocks into 16 bins, without a mask (lanes past n
 // were loaded as 0 and count in bin 0) and with the load's mask (they do not); values outside
 // [0, 16) count nowhere. Against a plain count, for sizes with tails and 1-4 threads.
+#include "kernels/triton/histogram.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "kernels/triton/histogram.h"
 #include "tcpu/status.h"
 #include "tcpu/threads.h"
 
@@ -28,8 +29,7 @@ TEST(TritonHistogramTest, CountsEachBlockWithAndWithoutTheMask) {
         x[i] = static_cast<int32_t>(state >> 16) % 23 - 3;  // -3 .. 19
       }
       std::vector<int32_t> all(programs * kBins, -1), valid(programs * kBins, -1);
-      ASSERT_EQ(tcpu_launch_histogram_kernel(x.data(), all.data(), valid.data(), n, programs, 1,
-                                             1),
+      ASSERT_EQ(tcpu_launch_histogram_kernel(x.data(), all.data(), valid.data(), n, programs, 1, 1),
                 TCPU_OK);
       for (int p = 0; p < programs; ++p) {
         std::vector<int32_t> want_all(kBins, 0), want_valid(kBins, 0);

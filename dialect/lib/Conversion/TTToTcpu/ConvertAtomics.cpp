@@ -133,8 +133,8 @@ Value EmitLanes(OpBuilder& b, Location loc, Type result_type, Value pointers, Va
       loc, lower, upper, step, ValueRange{Zero(b, loc, flat_type)},
       [&](OpBuilder& body, Location l, Value lane, ValueRange carried) {
         Value address = body.create<vector::ExtractOp>(l, addresses, lane);
-        Value pointer =
-            body.create<LLVM::IntToPtrOp>(l, LLVM::LLVMPointerType::get(body.getContext()), address);
+        Value pointer = body.create<LLVM::IntToPtrOp>(
+            l, LLVM::LLVMPointerType::get(body.getContext()), address);
         Value value = body.create<vector::ExtractOp>(l, flat_values, lane);
         Value cmp = flat_cmps ? body.create<vector::ExtractOp>(l, flat_cmps, lane) : Value();
         Value on = flat_mask ? body.create<vector::ExtractOp>(l, flat_mask, lane) : Value();
@@ -152,17 +152,13 @@ Value EmitLanes(OpBuilder& b, Location loc, Type result_type, Value pointers, Va
 // LDAXR/STLXR loop that discards STLXR's status (`stlxr wzr`), losing updates when programs
 // race. The loop starts from a relaxed atomic load and retries with the value it saw.
 Value FloatRMW(OpBuilder& b, Location loc, LLVM::AtomicBinOp bin_op, Value pointer, Value value,
-               LLVM::AtomicOrdering ordering, LLVM::AtomicOrdering relaxed) {
+               LLVM::AtomicOrdering ordering, LLVM::AtomicOrdering failure) {
   Type element = value.getType();
   Type bits = b.getIntegerType(element.getIntOrFloatBitWidth());
   unsigned alignment = Bytes(element);
   Value first = b.create<LLVM::LoadOp>(loc, bits, pointer, alignment, /*isVolatile=*/false,
-                                       /*isNonTemporal=*/false, /*isInvariant=*/false, relaxed);
-  // A failed exchange only read: it keeps the acquire half of the ordering.
-  LLVM::AtomicOrdering failure =
-      ordering == LLVM::AtomicOrdering::acquire || ordering == LLVM::AtomicOrdering::acq_rel
-          ? LLVM::AtomicOrdering::acquire
-          : LLVM::AtomicOrdering::monotonic;
+                                       /*isNonTemporal=*/false, /*isInvariant=*/false,
+                                       LLVM::AtomicOrdering::monotonic);
   auto loop = b.create<scf::WhileOp>(
       loc, TypeRange{bits}, ValueRange{first},
       [&](OpBuilder& before, Location l, ValueRange expected) {
@@ -183,18 +179,15 @@ Value FloatRMW(OpBuilder& b, Location loc, LLVM::AtomicBinOp bin_op, Value point
             break;
         }
         Value desired = before.create<arith::BitcastOp>(l, bits, updated);
-        Value pair = before.create<LLVM::AtomicCmpXchgOp>(l, pointer, expected[0], desired,
-                                                          ordering, failure, StringRef(),
-                                                          alignment);
+        Value pair = before.create<LLVM::AtomicCmpXchgOp>(
+            l, pointer, expected[0], desired, ordering, failure, StringRef(), alignment);
         Value seen = before.create<LLVM::ExtractValueOp>(l, pair, ArrayRef<int64_t>{0});
         Value swapped = before.create<LLVM::ExtractValueOp>(l, pair, ArrayRef<int64_t>{1});
-        Value retry = before.create<arith::XOrIOp>(
-            l, swapped, before.create<arith::ConstantIntOp>(l, 1, 1));
+        Value retry =
+            before.create<arith::XOrIOp>(l, swapped, before.create<arith::ConstantIntOp>(l, 1, 1));
         before.create<scf::ConditionOp>(l, retry, ValueRange{seen});
       },
-      [&](OpBuilder& after, Location l, ValueRange seen) {
-        after.create<scf::YieldOp>(l, seen);
-      });
+      [&](OpBuilder& after, Location l, ValueRange seen) { after.create<scf::YieldOp>(l, seen); });
   // On success the value seen is the one replaced.
   return b.create<arith::BitcastOp>(loc, element, loop.getResult(0));
 }
@@ -213,7 +206,7 @@ struct AtomicRMW : OpConversionPattern<AtomicRMWOp> {
     LLVM::AtomicOrdering ordering = Ordering(op.getSem());
     EmitOne emit = [&](OpBuilder& b, Location loc, Value pointer, Value value, Value) -> Value {
       if (isa<FloatType>(element)) {
-        return FloatRMW(b, loc, *bin_op, pointer, value, ordering, Ordering(MemSemantic::RELAXED));
+        return FloatRMW(b, loc, *bin_op, pointer, value, ordering, FailureOrdering(op.getSem()));
       }
       return b.create<LLVM::AtomicRMWOp>(loc, *bin_op, pointer, value, ordering, StringRef(),
                                          Bytes(element));
@@ -235,8 +228,7 @@ struct AtomicCAS : OpConversionPattern<AtomicCASOp> {
     LLVM::AtomicOrdering failure_ordering = FailureOrdering(op.getSem());
     // cmpxchg takes integers: floats are compared and swapped as their bits.
     Type bits = rewriter.getIntegerType(element.getIntOrFloatBitWidth());
-    EmitOne emit = [&](OpBuilder& b, Location loc, Value pointer, Value value,
-                       Value cmp) -> Value {
+    EmitOne emit = [&](OpBuilder& b, Location loc, Value pointer, Value value, Value cmp) -> Value {
       if (element != bits) {
         value = b.create<arith::BitcastOp>(loc, bits, value);
         cmp = b.create<arith::BitcastOp>(loc, bits, cmp);
