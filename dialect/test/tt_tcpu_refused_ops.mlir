@@ -79,7 +79,7 @@ tt.func public @tensormap(%raw: !tt.ptr<i8>, %p: !tt.ptr<f32>, %i: i32, %e: i64)
 
 // -----
 
-tt.func private @descriptor_rows(%d: !tt.tensordesc<tensor<1x16xf32>>, %q: !tt.ptr<i32>, %i: i32) {
+tt.func public @descriptor_rows(%d: !tt.tensordesc<tensor<1x16xf32>>, %q: !tt.ptr<i32>, %i: i32) {
   %iptrs = tt.splat %q : !tt.ptr<i32> -> tensor<4x!tt.ptr<i32>>
   %rows = tt.load %iptrs : tensor<4x!tt.ptr<i32>>
   // expected-error @+1 {{'tt.descriptor_gather' is not supported by the CPU backend: row gathers, scatters and reductions through tensor descriptors are not lowered yet}}

@@ -1,5 +1,6 @@
 // The TTIR -> tcpu -> LLVM lowering, one pass per file under lib/Conversion/TTToTcpu/. The
 // stages, in the order buildTritonToLlvmPipeline runs them (TTToTcpuPipeline.cpp):
+//   0-. tt-lower-block-pointers  block pointers and tensor descriptors as tensors of pointers
 //   0. tt-loop-pointers-to-offsets  loop-carried pointer tensors as a base and a scalar offset
 //   0b. tt-split-wide-loops   a loop over rows wider than the registers, one loop per slice
 //   0c. tt-version-masked-loops  loop bodies twice: every mask on (no masks) or the original
@@ -96,6 +97,20 @@ def TTSplitWideLoops : TTToTcpuPass<"tt-split-wide-loops",
     Option<"carriedRegisters", "carried-registers", "int64_t", /*default=*/"8",
            "128-bit registers a sliced loop's rows may fill">,
   ];
+}
+
+def TTLowerBlockPointers : TTToTcpuPass<"tt-lower-block-pointers",
+    "Block pointers and tensor descriptors as tensors of pointers with boundary masks"> {
+  let description = [{
+    tt.make_tensor_ptr / tt.advance (Triton 3.0-3.6) and tt.make_tensor_descriptor,
+    !tt.tensordesc kernel arguments (3.3+) are one address model: base, shape and strides in
+    elements, a block at element offsets. Loads and stores through them become tt.load /
+    tt.store of base + sum_d (offset_d + i_d) * stride_d, masked to the shape along the
+    boundary-checked dimensions (every dimension for descriptors): out-of-bounds reads give
+    the padding (zero; NaN for padding = nan), out-of-bounds writes are dropped. A loop
+    carrying a block pointer carries its offsets. A descriptor argument of the kernel becomes
+    its base pointer, r i64 sizes and r i64 strides (tcpu/triton.h).
+  }];
 }
 
 def TTToTcpuMemory : TTToTcpuPass<"tt-to-tcpu-memory",

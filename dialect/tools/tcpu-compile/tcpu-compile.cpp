@@ -174,6 +174,13 @@ int WriteHeader(mlir::ModuleOp module) {
   for (char& c : guard) {
     if (!llvm::isAlnum(c)) c = '_';
   }
+  // Tensor descriptor arguments are passed as their base, sizes and strides (tcpu/triton.h):
+  // declare the kernel as the pipeline compiles it.
+  mlir::PassManager expand(module.getContext());
+  expand.addPass(mlir::tt::createTTLowerBlockPointers());
+  if (mlir::failed(expand.run(module))) {
+    return Fail("cannot declare the kernels of '" + input_file + "' (see above)");
+  }
   std::error_code ec;
   llvm::ToolOutputFile output(output_file, ec, llvm::sys::fs::OF_Text);
   if (ec) return Fail("cannot write '" + output_file + "': " + ec.message());

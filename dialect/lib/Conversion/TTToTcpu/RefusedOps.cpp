@@ -33,7 +33,8 @@ llvm::StringRef refusalReason(Operation* op) {
   }
   if (isa<MakeTensorPtrOp, AdvanceOp, MakeTensorDescOp, DescriptorLoadOp, DescriptorStoreOp>(
           op)) {
-    return "block pointers and tensor descriptors are not lowered yet";
+    return "this use of a block pointer or tensor descriptor is not lowered (loads, stores, "
+           "tt.advance and scf.for iteration arguments are)";
   }
   return "no TTIR lowering stage handles it";
 }

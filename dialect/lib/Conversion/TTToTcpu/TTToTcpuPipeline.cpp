@@ -21,6 +21,7 @@ bool isTritonModule(ModuleOp module) {
 }
 
 void buildTritonToTcpuPipeline(OpPassManager& pm) {
+  pm.addPass(createTTLowerBlockPointers());
   pm.addPass(createTTLoopPointersToOffsets());
   pm.addPass(createTTSplitWideLoops());
   pm.addPass(createTTVersionMaskedLoops());
