@@ -58,9 +58,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   mlir::MLIRContext context(registry, mlir::MLIRContext::Threading::DISABLED);
   // Diagnostics are the expected outcome for most inputs; swallow them.
   mlir::ScopedDiagnosticHandler quiet(&context, [](mlir::Diagnostic&) { return mlir::success(); });
-  // tcpu-compile's reading: location aliases hoisted as Triton dumps need.
+  // tcpu-compile's reading: location aliases hoisted, llvm.intr.assume spelled generically.
   std::string text =
-      mlir::tt::hoistLocationAliases(llvm::StringRef(reinterpret_cast<const char*>(data), size));
+      mlir::tt::normalizeTritonSource(llvm::StringRef(reinterpret_cast<const char*>(data), size));
   mlir::OwningOpRef<mlir::ModuleOp> module =
       mlir::parseSourceString<mlir::ModuleOp>(text, &context);
   if (!module) return 0;

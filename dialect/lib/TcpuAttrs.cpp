@@ -80,6 +80,9 @@ std::string TargetAttr::getLlvmFeatureString() const {
   for (llvm::StringRef feature : kFeatures) {
     if (feature != "neon" && hasFeature(feature)) mattr += ",+" + feature.str();
   }
+  // The large system extensions are part of every architecture after Armv8.0: atomics are
+  // single LDADD/SWP/CAS instructions there instead of LDXR/STXR loops.
+  if (getArch().getValue() != "armv8-a") mattr += ",+lse";
   return mattr;
 }
 

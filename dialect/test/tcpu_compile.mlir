@@ -29,9 +29,9 @@ module attributes {tcpu.target = #tcpu.target<arch = "armv9-a", features = ["sve
 
 // VLA: target triple = "aarch64-unknown-linux-gnu"
 // VLA-NOT: vscale_range
-// VLA: "target-features"="+neon,+dotprod,+i8mm,+bf16,+sve,+sve2"
+// VLA: "target-features"="+neon,+dotprod,+i8mm,+bf16,+sve,+sve2,+lse"
 // VL256: vscale_range(2,2)
-// VL256: "target-features"="+neon,+i8mm,+sve,+sve2"
+// VL256: "target-features"="+neon,+i8mm,+sve,+sve2,+lse"
 // ELF: 177 E L F
 // NOSVE: 'tcpu.sdot' on 'vector<[16]xi8>' needs target feature "sve", which the module's #tcpu.target<arch = "armv8-a", features = [], vector_bits = 0> lacks
 // NOSVE: tcpu-compile: lowering to the LLVM dialect failed (see above)

@@ -516,3 +516,35 @@ tt.func @f() {
   %r = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<4x4xi32>
   tt.return
 }
+
+// -----
+
+tt.func @f(%x: tensor<2xf32>) {
+  // expected-error @+1 {{'tt.unsplat' op source must hold one element, 'tensor<2xf32>' holds 2}}
+  %s = tt.unsplat %x : tensor<2xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @f(%x: tensor<8x16xf32>, %i: tensor<8x4xi32>) {
+  // expected-error @+1 {{'tt.gather' op axis 2 is outside [0, 2)}}
+  %g = tt.gather %x[%i] {axis = 2 : i32} : (tensor<8x16xf32>, tensor<8x4xi32>) -> tensor<8x4xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @f(%x: tensor<8x16xf32>, %i: tensor<16x4xi32>) {
+  // expected-error @+1 {{'tt.gather' op indices dimension 0 (16) exceeds the source's (8)}}
+  %g = tt.gather %x[%i] {axis = 1 : i32} : (tensor<8x16xf32>, tensor<16x4xi32>) -> tensor<16x4xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @f(%x: tensor<8x16xf32>, %i: tensor<8x4xi32>) {
+  // expected-error @+1 {{'tt.gather' op result must have the indices' shape [8, 4] and the source's element type}}
+  %g = tt.gather %x[%i] {axis = 1 : i32} : (tensor<8x16xf32>, tensor<8x4xi32>) -> tensor<8x4xi32>
+  tt.return
+}

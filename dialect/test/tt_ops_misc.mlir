@@ -3,7 +3,7 @@
 // elementwise ops (tt.fp_to_fp, tt.bitcast, tt.clampf, tt.precise_sqrt, tt.precise_divf,
 // tt.mulhiui, tt.extern_elementwise), tt.histogram, tt.print and tt.assert (3.2+ and
 // the 3.0/3.1 spelling with file, function and line), and what else real dumps carry:
-// llvm.intr.assume (generic form), scf/cf, and #loc aliases before and after the module, checked with
+// llvm.intr.assume (both spellings), scf/cf, and #loc aliases before and after the module, checked with
 // -mlir-print-debuginfo.
 // RUN: tcpu-opt %s | tcpu-opt | FileCheck %s
 // RUN: tcpu-opt %s -mlir-print-op-generic | tcpu-opt | FileCheck %s
@@ -33,10 +33,12 @@ module {
     %cst = arith.constant dense<1.000000e+00> : tensor<32xf32> loc(#loc2)
     %cst_0 = arith.constant dense<0.000000e+00> : tensor<32xf32> loc(#loc2)
     %cond = arith.cmpi sgt, %n, %c0_i32 : i32 loc(#loc2)
-    // MLIR 19's llvm.intr.assume has no custom form yet (Triton >= 3.3 prints
-    // `llvm.intr.assume %cond : i1`, with MLIR 20's); the generic form parses.
+    // Triton >= 3.3 prints MLIR 20's `llvm.intr.assume %cond : i1`, which MLIR 19 has no
+    // syntax for: the tools read it as the generic form (tt/TritonSource.h). Both parse.
+    // CHECK: "llvm.intr.assume"(%{{.*}}) : (i1) -> ()
     // CHECK: "llvm.intr.assume"(%{{.*}}) : (i1) -> ()
     "llvm.intr.assume"(%cond) : (i1) -> () loc(#loc2)
+    llvm.intr.assume %cond : i1 loc(#loc2)
     %in = tt.splat %in_ptr : !tt.ptr<f32> -> tensor<32x!tt.ptr<f32>> loc(#loc3)
     %x = tt.load %in : tensor<32x!tt.ptr<f32>> loc(#loc3)
     // CHECK: tt.call @helper(%{{.*}}) : (tensor<32xf32>) -> tensor<32xf32>

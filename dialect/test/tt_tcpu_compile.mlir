@@ -8,7 +8,8 @@
 // Triton writes the combine regions' block argument locations as
 // `loc(callsite(#loc1 at #loc11))` with #loc1 and #loc11 defined after the module, which
 // MLIR 19's parser alone rejects ("undefined symbol alias id"); tcpu-compile hoists the
-// aliases first (mlir::tt::hoistLocationAliases).
+// aliases first (mlir::tt::hoistLocationAliases). Triton 3.3+ prints
+// `llvm.intr.assume %c : i1`, MLIR 20's form, which tcpu-compile reads as the generic form.
 // RUN: tcpu-compile %s -o - --emit=asm | FileCheck %s --check-prefix=ASM
 // RUN: tcpu-compile %s -o %t.o && od -An -c -N 4 %t.o | FileCheck %s --check-prefix=ELF
 // RUN: tcpu-compile %s -o - --emit=header | FileCheck %s --check-prefix=HEADER
@@ -37,6 +38,8 @@ module {
     %row_start = tt.get_program_id x : i32 loc(#loc2)
     %row_step = tt.get_num_programs x : i32 loc(#loc3)
     %c1_i32 = arith.constant 1 : i32 loc(#loc1)
+    %positive = arith.cmpi sgt, %n_cols, %c1_i32 : i32 loc(#loc1)
+    llvm.intr.assume %positive : i1 loc(#loc1)
     scf.for %row_idx = %row_start to %n_rows step %row_step  : i32 {
       %row_start_ptr = arith.muli %row_idx, %input_row_stride : i32 loc(#loc5)
       %row_start_ptr_0 = tt.addptr %input_ptr, %row_start_ptr : !tt.ptr<f32>, i32 loc(#loc6)

@@ -1,7 +1,8 @@
 // tt-to-tcpu-reductions: tt.reduce becomes log-step halving, the combine region applied to
 // whole half-vectors (several operands together: argmax), along any axis; tt.scan becomes
 // a Hillis-Steele scan of shifted shuffles and selects. Non-power-of-two dimensions are
-// refused with a diagnostic naming the size.
+// refused with a diagnostic naming the size. tt.histogram is one pass over the lanes in
+// order, adding 1 to the bin of each lane in [0, bins) whose mask is on.
 // RUN: tcpu-opt %s -split-input-file --tt-to-tcpu-reductions -verify-diagnostics | FileCheck %s
 
 module {
@@ -76,6 +77,37 @@ module {
       tt.reduce.return %v, %j : f32, i32
     }) : (tensor<4xf32>, tensor<4xi32>) -> (f32, i32)
     tt.return %r#1 : i32
+  }
+
+  // CHECK-LABEL: tt.func @histogram(
+  // CHECK: %[[BINS:.*]] = arith.constant 8 : i32
+  // CHECK: %[[COUNTS:.*]] = scf.for %[[LANE:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (vector<8xi32>) {
+  // CHECK:   %[[V:.*]] = vector.extract %{{.*}}[%[[LANE]]] : i32 from vector<16xi32>
+  // CHECK:   %[[LOW:.*]] = arith.cmpi sge, %[[V]], %{{.*}} : i32
+  // CHECK:   %[[HIGH:.*]] = arith.cmpi slt, %[[V]], %[[BINS]] : i32
+  // CHECK:   %[[IN:.*]] = arith.andi %[[LOW]], %[[HIGH]] : i1
+  // CHECK:   %[[ON:.*]] = vector.extract %{{.*}}[%[[LANE]]] : i1 from vector<16xi1>
+  // CHECK:   %[[COUNT:.*]] = arith.andi %[[IN]], %[[ON]] : i1
+  // CHECK:   scf.if %[[COUNT]] -> (vector<8xi32>) {
+  // CHECK:     %[[BIN:.*]] = arith.index_cast %[[V]] : i32 to index
+  // CHECK:     %[[OLD:.*]] = vector.extract %[[ACC]][%[[BIN]]] : i32 from vector<8xi32>
+  // CHECK:     %[[NEW:.*]] = arith.addi %[[OLD]], %{{.*}} : i32
+  // CHECK:     vector.insert %[[NEW]], %[[ACC]] [%[[BIN]]] : i32 into vector<8xi32>
+  // CHECK-NOT: tt.histogram
+  tt.func @histogram(%x: tensor<16xi32>, %m: tensor<16xi1>) -> tensor<8xi32> {
+    %h = tt.histogram %x, %m : tensor<16xi32> -> tensor<8xi32>
+    tt.return %h : tensor<8xi32>
+  }
+
+  // i8 values all have a bin among 256: no upper test.
+  // CHECK-LABEL: tt.func @byte_histogram(
+  // CHECK: scf.for
+  // CHECK: arith.cmpi sge
+  // CHECK-NOT: arith.cmpi slt
+  // CHECK: scf.if
+  tt.func @byte_histogram(%x: tensor<16xi8>) -> tensor<256xi32> {
+    %h = tt.histogram %x : tensor<16xi8> -> tensor<256xi32>
+    tt.return %h : tensor<256xi32>
   }
 }
 

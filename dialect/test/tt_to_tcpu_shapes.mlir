@@ -1,7 +1,7 @@
 // tt-to-tcpu-shapes: the shape ops on vectors. make_range is a constant vector, splat and
 // broadcast vector.broadcast, expand_dims and reshape vector.shape_cast, trans
 // vector.transpose, cat two strided inserts, join vector.interleave, split
-// vector.deinterleave.
+// vector.deinterleave, unsplat a vector.extract of the one element.
 // RUN: tcpu-opt %s --tt-to-tcpu-shapes | FileCheck %s
 
 module {
@@ -26,6 +26,14 @@ module {
     %t = tt.trans %x {order = array<i32: 1, 0>} : tensor<2x4xf32> -> tensor<4x2xf32>
     %f = tt.reshape %x allow_reorder : tensor<2x4xf32> -> tensor<8xf32>
     tt.return %b, %t, %f, %sp : tensor<2x4xi32>, tensor<4x2xf32>, tensor<8xf32>, tensor<4xi32>
+  }
+
+  // CHECK-LABEL: tt.func @unsplat(
+  // CHECK: vector.extract %{{.*}}[0, 0] : f32 from vector<1x1xf32>
+  // CHECK-NOT: tt.unsplat
+  tt.func @unsplat(%x: tensor<1x1xf32>) -> f32 {
+    %s = tt.unsplat %x : tensor<1x1xf32>
+    tt.return %s : f32
   }
 
   // A range not starting at 0.

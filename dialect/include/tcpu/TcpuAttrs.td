@@ -21,7 +21,8 @@ def Tcpu_TargetAttr : AttrDef<Tcpu_Dialect, "Target"> {
   let extraClassDeclaration = [{
     // True if `feature` is listed or implied (sve2 implies sve; sve implies neon).
     bool hasFeature(::llvm::StringRef feature) const;
-    // The LLVM -mattr string for the AArch64 backend, e.g. "+neon,+sve,+sve2,+i8mm".
+    // The LLVM -mattr string for the AArch64 backend, e.g. "+neon,+i8mm,+sve,+sve2,+lse"
+    // (+lse for every arch after armv8-a).
     std::string getLlvmFeatureString() const;
   }];
 }

@@ -38,6 +38,21 @@ def TT_MemSyncScopeAttr : TT_I32Enum<"MemSyncScope", [
   I32EnumAttrCase<"GPU", 1, "gpu">, I32EnumAttrCase<"CTA", 2, "cta">,
   I32EnumAttrCase<"SYSTEM", 3, "sys">]>;
 
+// tl.dot_scaled's element formats (microscaling).
+def TT_ScaleDotElemTypeAttr : TT_I32Enum<"ScaleDotElemType", [
+  I32EnumAttrCase<"E4M3", 0, "e4m3">, I32EnumAttrCase<"E5M2", 1, "e5m2">,
+  I32EnumAttrCase<"E2M3", 2, "e2m3">, I32EnumAttrCase<"E3M2", 3, "e3m2">,
+  I32EnumAttrCase<"E2M1", 4, "e2m1">, I32EnumAttrCase<"BF16", 5, "bf16">,
+  I32EnumAttrCase<"FP16", 6, "fp16">]>;
+
+// What tt.descriptor_reduce combines into memory (TMA reductions).
+def TT_DescriptorReduceKindAttr : TT_I32Enum<"DescriptorReduceKind", [
+  I32EnumAttrCase<"NONE", 0, "none">, I32EnumAttrCase<"ADD", 1, "add">,
+  I32EnumAttrCase<"MIN", 2, "min">, I32EnumAttrCase<"MAX", 3, "max">,
+  I32EnumAttrCase<"INC", 4, "inc">, I32EnumAttrCase<"DEC", 5, "dec">,
+  I32EnumAttrCase<"AND", 6, "and">, I32EnumAttrCase<"OR", 7, "or">,
+  I32EnumAttrCase<"XOR", 8, "xor">]>;
+
 def TT_ProgramDimAttr : TT_I32Enum<"ProgramIDDim", [
   I32EnumAttrCase<"X", 0, "x">, I32EnumAttrCase<"Y", 1, "y">, I32EnumAttrCase<"Z", 2, "z">]>;
 

@@ -502,4 +502,164 @@ def TT_AssertOp : TT_Op<"assert", [MemoryEffects<[MemWrite<TT_GlobalMemory>]>]> 
   }];
 }
 
+//===----------------------------------------------------------------------===//
+// Constructs of Triton 3.0-3.7's TTIR beyond the core set: they parse and verify here so
+// that a dump is read whole; which of them lower, and why the others are refused, is
+// listed in dialect/README.md (the refusals name the op and its location).
+//===----------------------------------------------------------------------===//
+
+def TT_UnsplatOp : TT_Op<"unsplat", [Pure,
+    TypesMatchWith<"result is the tensor's element type", "src", "result",
+                   "::llvm::cast<::mlir::ShapedType>($_self).getElementType()">]> {
+  let summary = "The single element of a one-element tensor (Triton >= 3.5)";
+  let arguments = (ins TT_Tensor:$src);
+  let results = (outs TT_Type:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src)";
+  let hasVerifier = 1;
+}
+
+def TT_GatherOp : TT_Op<"gather", [Pure]> {
+  let summary = "result[i] = src[i with indices[i] along axis] (tl.gather, Triton >= 3.3)";
+  let arguments = (ins TT_Tensor:$src, TT_IntTensor:$indices, I32Attr:$axis,
+                       UnitAttr:$efficient_layout);
+  let results = (outs TT_Tensor:$result);
+  let assemblyFormat = [{
+    $src `[` $indices `]` attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def TT_ElementwiseInlineAsmOp : TT_Op<"elementwise_inline_asm", [Elementwise]> {
+  let summary = "GPU inline assembly applied to packed groups of elements";
+  let arguments = (ins StrAttr:$asm_string, StrAttr:$constraints, BoolAttr:$pure,
+                       I32Attr:$packed_element, Variadic<TT_Type>:$args);
+  let results = (outs Variadic<TT_Type>:$result);
+  let assemblyFormat = "$asm_string attr-dict ($args^ `:` type($args))? `->` type($result)";
+}
+
+def TT_MapElementwiseOp : TT_Op<"map_elementwise", [SameOperandsAndResultShape,
+                                                    RecursiveMemoryEffects]> {
+  let summary = "Applies a scalar region to `pack` elements at a time (Triton >= 3.5)";
+  let description = [{
+    Printed in generic form: `"tt.map_elementwise"(%x) <{pack = 1 : i32}> ({ ^bb0(%a: f32):
+    ... tt.map_elementwise.return %r : f32 }) : (tensor<64xf32>) -> tensor<64xf32>`.
+  }];
+  let arguments = (ins Variadic<TT_Tensor>:$srcs, I32Attr:$pack);
+  let results = (outs Variadic<TT_Tensor>:$result);
+  let regions = (region AnyRegion:$scalarOp);
+}
+
+def TT_MapElementwiseReturnOp : TT_Op<"map_elementwise.return", [
+    HasParent<"MapElementwiseOp">, Pure, Terminator, ReturnLike]> {
+  let summary = "Terminator of tt.map_elementwise's region";
+  let arguments = (ins Variadic<AnyType>:$result);
+  let assemblyFormat = "attr-dict ($result^ `:` type($result))?";
+}
+
+def TT_DotScaledOp : TT_Op<"dot_scaled", [Pure, AttrSizedOperandSegments,
+    TypesMatchWith<"result's type matches accumulator's type", "d", "c", "$_self">]> {
+  let summary = "d = scale(a, a_scale) x scale(b, b_scale) + c (microscaling formats)";
+  let description = [{
+    Triton 3.2 prints a scale for a only; 3.3 and later make both optional and add
+    `fastMath` (and later `lhs_k_pack` / `rhs_k_pack`), kept in the attribute dictionary.
+  }];
+  let arguments = (ins RankedTensorOf<[TT_Float, I8]>:$a, RankedTensorOf<[TT_Float, I8]>:$b,
+                       TT_FloatTensor:$c,
+                       Optional<RankedTensorOf<[TT_Float, I8]>>:$a_scale,
+                       Optional<RankedTensorOf<[TT_Float, I8]>>:$b_scale,
+                       TT_ScaleDotElemTypeAttr:$a_elem_type, TT_ScaleDotElemTypeAttr:$b_elem_type,
+                       OptionalAttr<BoolAttr>:$fastMath);
+  let results = (outs TT_FloatTensor:$d);
+  let assemblyFormat = [{
+    $a (`scale` $a_scale^)? `,` $b (`scale` $b_scale^)? `,` $c
+    `lhs` `=` $a_elem_type `rhs` `=` $b_elem_type attr-dict
+    `:` type($a) (`,` type($a_scale)^)? `*` type($b) (`,` type($b_scale)^)? `->` type($d)
+  }];
+}
+
+def TT_ReinterpretTensorDescOp : TT_Op<"reinterpret_tensor_descriptor", [Pure]> {
+  let summary = "A raw (GPU TMA) descriptor pointer read as a tensor descriptor";
+  let arguments = (ins TT_Ptr:$rawDesc);
+  let results = (outs TT_TensorDescType:$result);
+  let assemblyFormat = [{
+    $rawDesc attr-dict `:` qualified(type($rawDesc)) `to` qualified(type($result))
+  }];
+}
+
+def TT_DescriptorGatherOp : TT_Op<"descriptor_gather", [
+    MemoryEffects<[MemRead<TT_GlobalMemory>]>]> {
+  let summary = "Rows x_offsets of a descriptor's tensor, from column y_offset";
+  let arguments = (ins TT_TensorDescType:$desc, RankedTensorOf<[I32]>:$x_offsets, I32:$y_offset);
+  let results = (outs TT_Tensor:$result);
+  let assemblyFormat = [{
+    $desc `[` $x_offsets `,` $y_offset `]` attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def TT_DescriptorScatterOp : TT_Op<"descriptor_scatter", [
+    MemoryEffects<[MemRead<TT_GlobalMemory>, MemWrite<TT_GlobalMemory>]>]> {
+  let summary = "Stores the rows of src at rows x_offsets of a descriptor's tensor";
+  let arguments = (ins TT_TensorDescType:$desc, RankedTensorOf<[I32]>:$x_offsets, I32:$y_offset,
+                       TT_Tensor:$src);
+  let assemblyFormat = [{
+    $desc `[` $x_offsets `,` $y_offset `]` `,` $src attr-dict `:` type(operands)
+  }];
+}
+
+def TT_DescriptorReduceOp : TT_Op<"descriptor_reduce", [
+    MemoryEffects<[MemRead<TT_GlobalMemory>, MemWrite<TT_GlobalMemory>]>]> {
+  let summary = "Combines a block into memory at the given indices (TMA reduction)";
+  let arguments = (ins TT_DescriptorReduceKindAttr:$kind, TT_TensorDescType:$desc,
+                       TT_Tensor:$src, Variadic<I32>:$indices);
+  let assemblyFormat = [{
+    $kind `,` $desc `[` $indices `]` `,` $src attr-dict `:` qualified(type($desc)) `,` type($src)
+  }];
+}
+
+def TT_ExperimentalDescriptorLoadOp : TT_Op<"experimental_descriptor_load", [
+    MemoryEffects<[MemRead<TT_GlobalMemory>]>]> {
+  let summary = "Triton 3.0-3.2's TMA load through a raw descriptor pointer (or descriptor)";
+  let arguments = (ins AnyTypeOf<[TT_Ptr, TT_TensorDescType]>:$desc, Variadic<I32>:$indices,
+                       DefaultValuedAttr<TT_CacheModifierAttr, "::mlir::tt::CacheModifier::NONE">:$cache,
+                       DefaultValuedAttr<TT_EvictionPolicyAttr, "::mlir::tt::EvictionPolicy::NORMAL">:$evict);
+  let results = (outs TT_Tensor:$result);
+  let assemblyFormat = [{
+    $desc `[` $indices `]`
+    oilist(`cacheModifier` `=` $cache | `evictionPolicy` `=` $evict)
+    attr-dict `:` qualified(type($desc)) `->` type($result)
+  }];
+}
+
+def TT_ExperimentalDescriptorStoreOp : TT_Op<"experimental_descriptor_store", [
+    MemoryEffects<[MemRead<TT_GlobalMemory>, MemWrite<TT_GlobalMemory>]>]> {
+  let summary = "Triton 3.0-3.2's TMA store through a raw descriptor pointer (or descriptor)";
+  let arguments = (ins AnyTypeOf<[TT_Ptr, TT_TensorDescType]>:$desc, TT_Tensor:$src,
+                       Variadic<I32>:$indices);
+  let assemblyFormat = [{
+    $desc `[` $indices `]` `,` $src attr-dict `:` qualified(type($desc)) `,` type($src)
+  }];
+}
+
+def TT_ExperimentalTensormapCreateOp : TT_Op<"experimental_tensormap_create", [
+    MemoryEffects<[MemRead<TT_GlobalMemory>, MemWrite<TT_GlobalMemory>]>,
+    AttrSizedOperandSegments]> {
+  let summary = "Writes an NVIDIA TMA descriptor (tensormap) on the device";
+  let arguments = (ins TT_Ptr:$desc_ptr, TT_Ptr:$global_address, Variadic<I32>:$box_dim,
+                       Variadic<I32>:$global_dim, Variadic<I64>:$global_stride,
+                       Variadic<I32>:$element_stride, I32Attr:$elem_type,
+                       I32Attr:$interleave_layout, I32Attr:$swizzle_mode, I32Attr:$fill_mode);
+  let assemblyFormat = [{
+    $desc_ptr `,` $global_address `,` `[` $box_dim `]` `,` `[` $global_dim `]` `,`
+    `[` $global_stride `]` `,` `[` $element_stride `]` attr-dict `:`
+    functional-type(operands, results)
+  }];
+}
+
+def TT_ExperimentalTensormapFenceproxyAcquireOp : TT_Op<
+    "experimental_tensormap_fenceproxy_acquire", [MemoryEffects<[MemWrite<TT_GlobalMemory>]>]> {
+  let summary = "An NVIDIA proxy fence on a tensormap";
+  let arguments = (ins TT_Ptr:$desc_ptr);
+  let assemblyFormat = "$desc_ptr attr-dict `:` qualified(type($desc_ptr))";
+}
+
 #endif  // TT_OPS_TD

@@ -1,9 +1,11 @@
 // The TTIR -> tcpu -> LLVM lowering, one pass per file under lib/Conversion/TTToTcpu/. The
 // stages, in the order buildTritonToLlvmPipeline runs them (TTToTcpuPipeline.cpp):
+//   0-. tt-lower-block-pointers  block pointers and tensor descriptors as tensors of pointers
 //   0. tt-loop-pointers-to-offsets  loop-carried pointer tensors as a base and a scalar offset
 //   0b. tt-split-wide-loops   a loop over rows wider than the registers, one loop per slice
 //   0c. tt-version-masked-loops  loop bodies twice: every mask on (no masks) or the original
 //   1. tt-to-tcpu-memory      loads and stores, chosen by the contiguity analysis
+//   1b. tt-to-tcpu-atomics    atomic_rmw / atomic_cas as LLVM atomics, lane by lane
 //   2. tt-to-tcpu-pointers    pointer arithmetic: tensors of pointers become i64 addresses
 //   3. tt-to-tcpu-shapes      make_range, splat, broadcast, expand_dims, reshape, trans, ...
 //   4. tt-to-tcpu-elementwise arith/math on tensors, clampf, precise_*, extern_elementwise
@@ -97,6 +99,20 @@ def TTSplitWideLoops : TTToTcpuPass<"tt-split-wide-loops",
   ];
 }
 
+def TTLowerBlockPointers : TTToTcpuPass<"tt-lower-block-pointers",
+    "Block pointers and tensor descriptors as tensors of pointers with boundary masks"> {
+  let description = [{
+    tt.make_tensor_ptr / tt.advance (Triton 3.0-3.6) and tt.make_tensor_descriptor,
+    !tt.tensordesc kernel arguments (3.3+) are one address model: base, shape and strides in
+    elements, a block at element offsets. Loads and stores through them become tt.load /
+    tt.store of base + sum_d (offset_d + i_d) * stride_d, masked to the shape along the
+    boundary-checked dimensions (every dimension for descriptors): out-of-bounds reads give
+    the padding (zero; NaN for padding = nan), out-of-bounds writes are dropped. A loop
+    carrying a block pointer carries its offsets. A descriptor argument of the kernel becomes
+    its base pointer, r i64 sizes and r i64 strides (tcpu/triton.h).
+  }];
+}
+
 def TTToTcpuMemory : TTToTcpuPass<"tt-to-tcpu-memory",
     "tt.load / tt.store as vector loads and stores, or gathers where addresses are irregular",
     ["::mlir::LLVM::LLVMDialect"]> {
@@ -109,18 +125,29 @@ def TTToTcpuMemory : TTToTcpuPass<"tt-to-tcpu-memory",
   }];
 }
 
+def TTToTcpuAtomics : TTToTcpuPass<"tt-to-tcpu-atomics",
+    "tt.atomic_rmw / tt.atomic_cas as LLVM atomics (LSE or LL/SC, as the target has)",
+    ["::mlir::LLVM::LLVMDialect"]> {
+  let description = [{
+    Each atomic is an llvm.atomicrmw or llvm.cmpxchg with the op's ordering (relaxed is
+    monotonic) at the system scope; a tensor op is a loop over its lanes in order, each lane
+    under its mask (a lane whose mask is off touches no memory and returns 0).
+  }];
+}
+
 def TTToTcpuPointers : TTToTcpuPass<"tt-to-tcpu-pointers",
     "Pointer arithmetic: !tt.ptr becomes !llvm.ptr, tensors of pointers i64 address vectors",
     ["::mlir::LLVM::LLVMDialect"]> {}
 
 def TTToTcpuShapes : TTToTcpuPass<"tt-to-tcpu-shapes",
-    "Shape ops (make_range, splat, broadcast, expand_dims, reshape, trans, cat, join, split)"> {}
+    "Shape ops (make_range, splat, broadcast, expand_dims, reshape, trans, cat, join, split, unsplat)"> {}
 
 def TTToTcpuElementwise : TTToTcpuPass<"tt-to-tcpu-elementwise",
     "arith/math on tensors become the same ops on vectors; tt's elementwise ops too"> {}
 
 def TTToTcpuReductions : TTToTcpuPass<"tt-to-tcpu-reductions",
-    "tt.reduce and tt.scan as log-step vector code applying the combine region"> {}
+    "tt.reduce and tt.scan as log-step vector code applying the combine region; "
+    "tt.histogram as one counting pass over the lanes"> {}
 
 def TTToTcpuDot : TTToTcpuPass<"tt-to-tcpu-dot",
     "tt.dot as fp32 FMA contractions, or int8 SDOT/SMMLA tiles as the target allows",

@@ -1,4 +1,4 @@
-// Reading TTIR text as Triton writes it.
+// Reading TTIR text as Triton writes it: the spellings MLIR 19's parser does not take.
 #ifndef TT_TRITONSOURCE_H_
 #define TT_TRITONSOURCE_H_
 
@@ -16,6 +16,15 @@ namespace mlir::tt {
 // definition moved, in order, to the start of the first line and its own line left empty:
 // every alias is defined before its first use and diagnostics keep their line numbers.
 std::string hoistLocationAliases(llvm::StringRef text);
+
+// Triton 3.3 and later print `llvm.intr.assume %cond : i1` (the custom form of MLIR 20's LLVM
+// dialect); MLIR 19's op has only the generic form and rejects it ("has no custom assembly
+// form"). Returns `text` with each such statement spelled `"llvm.intr.assume"(%cond) : (i1)
+// -> ()` in place: only those lines change, and only in their columns.
+std::string spellAssumesGenerically(llvm::StringRef text);
+
+// What tcpu-compile does to a dump before parsing it: both of the above.
+std::string normalizeTritonSource(llvm::StringRef text);
 
 }  // namespace mlir::tt
 

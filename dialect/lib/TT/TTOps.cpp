@@ -326,6 +326,40 @@ LogicalResult HistogramOp::verify() {
   return success();
 }
 
+LogicalResult UnsplatOp::verify() {
+  auto source = cast<RankedTensorType>(getSrc().getType());
+  if (source.getNumElements() != 1) {
+    return emitOpError() << "source must hold one element, " << source << " holds "
+                         << source.getNumElements();
+  }
+  return success();
+}
+
+LogicalResult GatherOp::verify() {
+  auto source = cast<RankedTensorType>(getSrc().getType());
+  auto indices = cast<RankedTensorType>(getIndices().getType());
+  auto result = cast<RankedTensorType>(getType());
+  int64_t axis = getAxisAttr().getInt();
+  if (source.getRank() != indices.getRank()) {
+    return emitOpError() << "indices must have the source's rank " << source.getRank();
+  }
+  if (axis < 0 || axis >= source.getRank()) {
+    return emitOpError() << "axis " << axis << " is outside [0, " << source.getRank() << ")";
+  }
+  if (result.getShape() != indices.getShape() ||
+      result.getElementType() != source.getElementType()) {
+    return emitOpError() << "result must have the indices' shape "
+                         << ShapeString(indices.getShape()) << " and the source's element type";
+  }
+  for (int64_t dim = 0; dim < source.getRank(); ++dim) {
+    if (dim != axis && indices.getDimSize(dim) > source.getDimSize(dim)) {
+      return emitOpError() << "indices dimension " << dim << " (" << indices.getDimSize(dim)
+                           << ") exceeds the source's (" << source.getDimSize(dim) << ")";
+    }
+  }
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Memory
 //===----------------------------------------------------------------------===//

@@ -1,4 +1,4 @@
-// hoistLocationAliases: see tt/TritonSource.h.
+// hoistLocationAliases, spellAssumesGenerically: see tt/TritonSource.h.
 #include "tt/TritonSource.h"
 
 #include <cctype>
@@ -23,7 +23,57 @@ bool IsLocationAlias(llvm::StringRef line) {
   return line.ltrim(" \t").starts_with("loc(");
 }
 
+// A character of a value name or use (`%x`, `%arg0`, `%1#0`, `%row_start_ptr`).
+bool IsValueNameChar(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '.' ||
+         c == '-' || c == '#';
+}
+
+// Spells `llvm.intr.assume %v : i1` at the start of `rest` generically into `out` and
+// returns the length of what it replaced, or 0 (writing nothing) when `rest` is not that.
+size_t SpellAssume(llvm::StringRef rest, std::string& out) {
+  llvm::StringRef text = rest;
+  if (!text.consume_front("llvm.intr.assume")) return 0;
+  llvm::StringRef operand = text.ltrim(" \t");
+  if (operand.size() == text.size() || !operand.starts_with("%")) return 0;
+  size_t name = 1;
+  while (name < operand.size() && IsValueNameChar(operand[name])) ++name;
+  if (name == 1) return 0;
+  llvm::StringRef value = operand.take_front(name);
+  llvm::StringRef type = operand.drop_front(name).ltrim(" \t");
+  if (!type.consume_front(":")) return 0;
+  type = type.ltrim(" \t");
+  if (!type.consume_front("i1")) return 0;
+  if (!type.empty() && IsValueNameChar(type.front())) return 0;  // i16, ...
+  out += "\"llvm.intr.assume\"(";
+  out += value.str();
+  out += ") : (i1) -> ()";
+  return rest.size() - type.size();
+}
+
 }  // namespace
+
+std::string spellAssumesGenerically(llvm::StringRef text) {
+  std::string result;
+  result.reserve(text.size());
+  size_t i = 0;
+  while (i < text.size()) {
+    // Only where a statement's op name can start: the text's start or after a blank.
+    bool op_position =
+        i == 0 || text[i - 1] == ' ' || text[i - 1] == '\t' || text[i - 1] == '\n';
+    size_t replaced = op_position && text[i] == 'l' ? SpellAssume(text.drop_front(i), result) : 0;
+    if (replaced) {
+      i += replaced;
+    } else {
+      result += text[i++];
+    }
+  }
+  return result;
+}
+
+std::string normalizeTritonSource(llvm::StringRef text) {
+  return spellAssumesGenerically(hoistLocationAliases(text));
+}
 
 std::string hoistLocationAliases(llvm::StringRef text) {
   llvm::SmallVector<llvm::StringRef> lines;

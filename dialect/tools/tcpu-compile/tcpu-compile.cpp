@@ -174,6 +174,13 @@ int WriteHeader(mlir::ModuleOp module) {
   for (char& c : guard) {
     if (!llvm::isAlnum(c)) c = '_';
   }
+  // Tensor descriptor arguments are passed as their base, sizes and strides (tcpu/triton.h):
+  // declare the kernel as the pipeline compiles it.
+  mlir::PassManager expand(module.getContext());
+  expand.addPass(mlir::tt::createTTLowerBlockPointers());
+  if (mlir::failed(expand.run(module))) {
+    return Fail("cannot declare the kernels of '" + input_file + "' (see above)");
+  }
   std::error_code ec;
   llvm::ToolOutputFile output(output_file, ec, llvm::sys::fs::OF_Text);
   if (ec) return Fail("cannot write '" + output_file + "': " + ec.message());
@@ -207,9 +214,10 @@ int main(int argc, char** argv) {
   if (!buffer) {
     return Fail("cannot read '" + input_file + "': " + buffer.getError().message());
   }
-  // Triton defines location aliases after their first use inside other locations; hoist
-  // them so MLIR's parser accepts the dump as Triton wrote it (line numbers unchanged).
-  std::string text = mlir::tt::hoistLocationAliases((*buffer)->getBuffer());
+  // Triton defines location aliases after their first use inside other locations and prints
+  // llvm.intr.assume in MLIR 20's form: normalize both so MLIR 19's parser accepts the dump as
+  // Triton wrote it (line numbers unchanged).
+  std::string text = mlir::tt::normalizeTritonSource((*buffer)->getBuffer());
   sources.AddNewSourceBuffer(
       llvm::MemoryBuffer::getMemBufferCopy(text, (*buffer)->getBufferIdentifier()),
       llvm::SMLoc());

@@ -8,7 +8,12 @@
  *       One program, with triton-cpu's calling convention (its driver can call it too).
  *       Arguments in order: !tt.ptr<T> as `void*`; i1, i8, i16, i32 as `int32_t` (narrowed
  *       to their width inside); i64 as `int64_t`; f16, bf16, f32 as `float` (rounded to their
- *       type inside, to nearest even); f64 as `double`.
+ *       type inside, to nearest even); f64 as `double`. A tensor descriptor
+ *       `!tt.tensordesc<tensor<B0x...xBr-1xT>>` of rank r takes 1 + 2r arguments in its place:
+ *       `void* base, int64_t size_0 ... size_r-1, int64_t stride_0 ... stride_r-1`, outermost
+ *       dimension first, sizes and strides in elements of T (a row-major M x N matrix with
+ *       rows ld apart: base, M, N, ld, 1). Elements outside [0, size_d) read as zero and are
+ *       not written.
  *
  *   int tcpu_launch_NAME(a0 ... an, int32_t grid_x, int32_t grid_y, int32_t grid_z);
  *       Runs every program id of the grid on the runtime's thread pool (TCPU_NUM_THREADS,
@@ -25,8 +30,8 @@
  *
  * Programs of one launch may run in any order and concurrently; like Triton on a GPU, a
  * kernel must not depend on their order. Pointers are not checked (their extents are not
- * part of the ABI): masks in the kernel keep its accesses in bounds. Block pointers and
- * tensor descriptors are not yet kernel arguments.
+ * part of the ABI): masks in the kernel keep its accesses in bounds (for descriptors, their
+ * sizes do).
  */
 #ifndef TCPU_TRITON_H_
 #define TCPU_TRITON_H_

@@ -6,6 +6,7 @@
 // into func.*, with vector types, and retypes scf and cf. Last, each kernel takes its scalar
 // arguments as C passes them (i1/i8/i16 as i32, f16/bf16 as f32, narrowed on entry) and is
 // marked for tcpu-emit-triton-launchers.
+#include "RefusedOps.h"
 #include "TypeConverter.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
@@ -127,17 +128,18 @@ void ApplyKernelAbi(func::FuncOp kernel, ArrayRef<Type> original) {
 }
 
 // Stage 8 runs after every stage that lowers a tt op. Any tt op still here other than the
-// functions, calls and program ids this stage handles (atomics, histograms, block pointers,
-// tensor descriptors, ...) has no lowering: refuse it by name and location now, rather than
-// let it reach LLVM translation as an unnamed cast.
+// functions, calls and program ids this stage handles has no lowering: refuse it by name,
+// location and reason (RefusedOps.h) now, rather than let it reach LLVM translation as an
+// unnamed cast.
 LogicalResult RefuseUnloweredOps(ModuleOp module) {
-  WalkResult result = module.walk([](Operation* op) {
+  // Pre-order: an op with a region is named before its terminator.
+  WalkResult result = module.walk<WalkOrder::PreOrder>([](Operation* op) {
     if (!isa<TTDialect>(op->getDialect()) ||
         isa<FuncOp, ReturnOp, CallOp, GetProgramIdOp, GetNumProgramsOp>(op)) {
       return WalkResult::advance();
     }
-    op->emitError() << "'" << op->getName() << "' is not supported by the CPU backend "
-                    << "(no TTIR lowering stage handles it; see dialect/README.md)";
+    op->emitError() << "'" << op->getName() << "' is not supported by the CPU backend: "
+                    << refusalReason(op) << " (see dialect/README.md)";
     return WalkResult::interrupt();
   });
   return failure(result.wasInterrupted());

@@ -22,7 +22,7 @@ int64_t ElementBytes(Type pointer_like) {
   return std::max<int64_t>(1, pointee.getIntOrFloatBitWidth() / 8);
 }
 
-Value Splat(OpBuilder& b, Location loc, Type vector_type, Value scalar) {
+Value SplatScalar(OpBuilder& b, Location loc, Type vector_type, Value scalar) {
   return b.create<vector::BroadcastOp>(loc, vector_type, scalar);
 }
 
@@ -33,8 +33,8 @@ struct SplatPointer : OpConversionPattern<SplatOp> {
     if (!isa<PointerType>(op.getSrc().getType())) return failure();
     Value address =
         rewriter.create<LLVM::PtrToIntOp>(op.getLoc(), rewriter.getI64Type(), adaptor.getSrc());
-    rewriter.replaceOp(
-        op, Splat(rewriter, op.getLoc(), getTypeConverter()->convertType(op.getType()), address));
+    rewriter.replaceOp(op, SplatScalar(rewriter, op.getLoc(),
+                                       getTypeConverter()->convertType(op.getType()), address));
     return success();
   }
 };

@@ -4,10 +4,13 @@
 //   scan:   Hillis-Steele along the last dimension: log2(n) steps, each combining every lane
 //           with the one 2^s before it (lanes below 2^s keep their value); another axis is
 //           transposed to the last first; reverse scans run on the reversed lanes.
+//   histogram: one pass over the lanes in order, adding 1 to the bin of each lane whose value
+//           lies in [0, bins) and whose mask is on (other values are not counted).
 // Dimensions are powers of two, as Triton requires.
 #include "TypeConverter.h"
 #include "llvm/ADT/STLExtras.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "tt/TTOps.h"
@@ -211,15 +214,73 @@ struct Scan : OpConversionPattern<ScanOp> {
   }
 };
 
+struct Histogram : OpConversionPattern<HistogramOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(HistogramOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter& rewriter) const override {
+    Location loc = op.getLoc();
+    auto result_type = cast<VectorType>(getTypeConverter()->convertType(op.getType()));
+    auto source_type = cast<VectorType>(adaptor.getSrc().getType());
+    Type value_type = source_type.getElementType();
+    Type count_type = result_type.getElementType();
+    int64_t bins = result_type.getNumElements();
+    Value zero = rewriter.create<arith::ConstantIntOp>(loc, 0, value_type);
+    // Without an upper test when every non-negative value of the type has a bin.
+    unsigned width = value_type.getIntOrFloatBitWidth();
+    bool needs_limit = width > 32 || bins < (int64_t{1} << (width - 1));
+    Value limit =
+        needs_limit ? rewriter.create<arith::ConstantIntOp>(loc, bins, value_type).getResult()
+                    : Value();
+    Value one = rewriter.create<arith::ConstantIntOp>(loc, 1, count_type);
+    Value empty = rewriter.create<arith::ConstantOp>(loc, result_type,
+                                                     rewriter.getZeroAttr(result_type));
+    Value lower = rewriter.create<arith::ConstantIndexOp>(loc, 0);
+    Value upper = rewriter.create<arith::ConstantIndexOp>(loc, source_type.getNumElements());
+    Value step = rewriter.create<arith::ConstantIndexOp>(loc, 1);
+    Value mask = adaptor.getMask();
+    auto loop = rewriter.create<scf::ForOp>(
+        loc, lower, upper, step, ValueRange{empty},
+        [&](OpBuilder& b, Location l, Value lane, ValueRange carried) {
+          Value value = b.create<vector::ExtractOp>(l, adaptor.getSrc(), lane);
+          Value in_range = b.create<arith::CmpIOp>(l, arith::CmpIPredicate::sge, value, zero);
+          if (limit) {
+            in_range = b.create<arith::AndIOp>(
+                l, in_range, b.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, value, limit));
+          }
+          if (mask) {
+            in_range =
+                b.create<arith::AndIOp>(l, in_range, b.create<vector::ExtractOp>(l, mask, lane));
+          }
+          Value counts =
+              b.create<scf::IfOp>(
+                   l, in_range,
+                   [&](OpBuilder& then, Location il) {
+                     Value bin = then.create<arith::IndexCastOp>(il, then.getIndexType(), value);
+                     Value count = then.create<vector::ExtractOp>(il, carried[0], bin);
+                     Value more = then.create<arith::AddIOp>(il, count, one);
+                     then.create<scf::YieldOp>(
+                         il, ValueRange{then.create<vector::InsertOp>(il, more, carried[0], bin)});
+                   },
+                   [&](OpBuilder& otherwise, Location il) {
+                     otherwise.create<scf::YieldOp>(il, carried[0]);
+                   })
+                  .getResult(0);
+          b.create<scf::YieldOp>(l, counts);
+        });
+    rewriter.replaceOp(op, loop.getResult(0));
+    return success();
+  }
+};
+
 struct TTToTcpuReductions : impl::TTToTcpuReductionsBase<TTToTcpuReductions> {
   void runOnOperation() override {
     MLIRContext* context = &getContext();
     TensorToVectorTypeConverter converter(context);
     ConversionTarget target(*context);
     markEverythingLegal(target);
-    target.addIllegalOp<ReduceOp, ScanOp>();
+    target.addIllegalOp<ReduceOp, ScanOp, HistogramOp>();
     RewritePatternSet patterns(context);
-    patterns.add<Reduce, Scan>(converter, context);
+    patterns.add<Reduce, Scan, Histogram>(converter, context);
     if (failed(applyPartialConversion(getOperation(), target, std::move(patterns)))) {
       signalPassFailure();
     }

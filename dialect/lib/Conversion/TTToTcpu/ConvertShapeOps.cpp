@@ -4,6 +4,7 @@
 //   reshape    -> vector.shape_cast       trans       -> vector.transpose
 //   cat        -> two insert_strided_slice along dimension 0
 //   join       -> vector.interleave       split       -> vector.deinterleave
+//   unsplat    -> vector.extract of the one element
 // Tensors of pointers take the same path as i64 address vectors.
 #include "TypeConverter.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -151,6 +152,17 @@ struct Split : ShapePattern<SplitOp> {
   }
 };
 
+struct Unsplat : OpConversionPattern<UnsplatOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(UnsplatOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter& rewriter) const override {
+    auto source = cast<VectorType>(adaptor.getSrc().getType());
+    SmallVector<int64_t> first(source.getRank(), 0);
+    rewriter.replaceOpWithNewOp<vector::ExtractOp>(op, adaptor.getSrc(), first);
+    return success();
+  }
+};
+
 struct TTToTcpuShapes : impl::TTToTcpuShapesBase<TTToTcpuShapes> {
   void runOnOperation() override {
     MLIRContext* context = &getContext();
@@ -161,9 +173,12 @@ struct TTToTcpuShapes : impl::TTToTcpuShapesBase<TTToTcpuShapes> {
                         JoinOp, SplitOp>();
     target.addDynamicallyLegalOp<SplatOp>(
         [](SplatOp op) { return isa<PointerType>(op.getSrc().getType()); });
+    // An unsplat of pointers is left to the refusal of tt-to-tcpu-funcs.
+    target.addDynamicallyLegalOp<UnsplatOp>(
+        [](UnsplatOp op) { return isa<PointerType>(op.getType()); });
     RewritePatternSet patterns(context);
     patterns.add<MakeRange, Splat, Broadcast, ShapeCast<ExpandDimsOp>, ShapeCast<ReshapeOp>,
-                 Trans, Cat, Join, Split>(converter, context);
+                 Trans, Cat, Join, Split, Unsplat>(converter, context);
     if (failed(applyPartialConversion(getOperation(), target, std::move(patterns)))) {
       signalPassFailure();
     }

@@ -21,10 +21,12 @@ bool isTritonModule(ModuleOp module) {
 }
 
 void buildTritonToTcpuPipeline(OpPassManager& pm) {
+  pm.addPass(createTTLowerBlockPointers());
   pm.addPass(createTTLoopPointersToOffsets());
   pm.addPass(createTTSplitWideLoops());
   pm.addPass(createTTVersionMaskedLoops());
   pm.addPass(createTTToTcpuMemory());
+  pm.addPass(createTTToTcpuAtomics());
   pm.addPass(createTTToTcpuPointers());
   pm.addPass(createTTToTcpuShapes());
   pm.addPass(createTTToTcpuElementwise());

@@ -1,0 +1,73 @@
+// tt-to-tcpu-atomics: tt.atomic_rmw is llvm.atomicrmw and tt.atomic_cas llvm.cmpxchg with the
+// op's ordering (relaxed is monotonic; a failed CAS keeps only the acquire half) and natural
+// alignment, at the system scope whatever the op's scope. A scalar mask is an scf.if (0 where
+// off); a tensor op is a loop over its lanes, each lane's address taken from the address
+// vector and its atomic under its own mask bit. Float read-modify-writes (fadd on f32, f16,
+// bf16; max/min; exch) are a compare-and-swap loop on the bits, from a relaxed atomic load
+// (LLVM 19's own expansion without LSE loses updates); a CAS on floats compares their bits.
+// RUN: tcpu-opt %s --tt-to-tcpu-atomics | FileCheck %s
+
+module {
+  // CHECK-LABEL: tt.func @scalar(
+  tt.func @scalar(%p: !tt.ptr<i32>, %f: !tt.ptr<f32>, %h: !tt.ptr<bf16>, %v: i32, %m: i1) -> (i32, f32, f32, bf16, i32) {
+    // CHECK: %[[OLD:.*]] = scf.if %{{.*}} -> (i32) {
+    // CHECK-NEXT: llvm.atomicrmw add %{{.*}}, %{{.*}} acq_rel {alignment = 4 : i64} : !llvm.ptr, i32
+    // CHECK: } else {
+    // CHECK-NEXT: arith.constant 0 : i32
+    %a = tt.atomic_rmw add, acq_rel, gpu, %p, %v, %m : (!tt.ptr<i32>, i32, i1) -> i32
+    // CHECK: %[[FIRST:.*]] = llvm.load %[[F:.*]] atomic monotonic {alignment = 4 : i64} : !llvm.ptr -> i32
+    // CHECK: %[[SUM:.*]] = scf.while (%[[EXPECTED:.*]] = %[[FIRST]]) : (i32) -> i32 {
+    // CHECK:   %[[OLDF:.*]] = arith.bitcast %[[EXPECTED]] : i32 to f32
+    // CHECK:   %[[NEWF:.*]] = arith.addf %[[OLDF]], %{{.*}} : f32
+    // CHECK:   %[[NEW:.*]] = arith.bitcast %[[NEWF]] : f32 to i32
+    // CHECK:   %[[PAIR0:.*]] = llvm.cmpxchg %[[F]], %[[EXPECTED]], %[[NEW]] release monotonic {alignment = 4 : i64} : !llvm.ptr, i32
+    // CHECK:   %[[SEEN:.*]] = llvm.extractvalue %[[PAIR0]][0]
+    // CHECK:   %[[OK:.*]] = llvm.extractvalue %[[PAIR0]][1]
+    // CHECK:   %[[RETRY:.*]] = arith.xori %[[OK]], %{{.*}} : i1
+    // CHECK:   scf.condition(%[[RETRY]]) %[[SEEN]] : i32
+    // CHECK: arith.bitcast %[[SUM]] : i32 to f32
+    %one = arith.constant 1.0 : f32
+    %b = tt.atomic_rmw fadd, release, sys, %f, %one : (!tt.ptr<f32>, f32) -> f32
+    // CHECK: %[[CMP:.*]] = arith.bitcast %{{.*}} : f32 to i32
+    // CHECK: %[[NEW:.*]] = arith.bitcast %{{.*}} : f32 to i32
+    // CHECK: %[[PAIR:.*]] = llvm.cmpxchg %{{.*}}, %[[NEW]], %[[CMP]] release monotonic {alignment = 4 : i64} : !llvm.ptr, i32
+    // CHECK: %[[BITS:.*]] = llvm.extractvalue %[[PAIR]][0] : !llvm.struct<(i32, i1)>
+    // CHECK: arith.bitcast %[[BITS]] : i32 to f32
+    %c = tt.atomic_cas release, cta, %f, %one, %b : (!tt.ptr<f32>, f32, f32) -> f32
+    // CHECK: llvm.cmpxchg %{{.*}}, %{{.*}}, %{{.*}} monotonic monotonic {alignment = 2 : i64} : !llvm.ptr, i16
+    %hb = arith.constant 1.0 : bf16
+    %d = tt.atomic_rmw fadd, relaxed, gpu, %h, %hb : (!tt.ptr<bf16>, bf16) -> bf16
+    // CHECK: llvm.atomicrmw xchg %{{.*}}, %{{.*}} acquire {alignment = 4 : i64} : !llvm.ptr, i32
+    %e = tt.atomic_rmw exch, acquire, gpu, %p, %v : (!tt.ptr<i32>, i32) -> i32
+    tt.return %a, %b, %c, %d, %e : i32, f32, f32, bf16, i32
+  }
+
+  // CHECK-LABEL: tt.func @tensor(
+  // CHECK: %[[ADDRS:.*]] = builtin.unrealized_conversion_cast %{{.*}} : tensor<2x2x!tt.ptr<i32>> to vector<2x2xi64>
+  // CHECK: %[[FLAT:.*]] = vector.shape_cast %[[ADDRS]] : vector<2x2xi64> to vector<4xi64>
+  // CHECK: %[[LANES:.*]] = scf.for %[[LANE:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (vector<4xi32>) {
+  // CHECK:   %[[ADDR:.*]] = vector.extract %[[FLAT]][%[[LANE]]] : i64 from vector<4xi64>
+  // CHECK:   %[[PTR:.*]] = llvm.inttoptr %[[ADDR]] : i64 to !llvm.ptr
+  // CHECK:   %[[ON:.*]] = vector.extract %{{.*}}[%[[LANE]]] : i1 from vector<4xi1>
+  // CHECK:   %[[OLD:.*]] = scf.if %[[ON]] -> (i32) {
+  // CHECK:     llvm.atomicrmw umax %[[PTR]], %{{.*}} monotonic {alignment = 4 : i64} : !llvm.ptr, i32
+  // CHECK:   vector.insert %[[OLD]], %[[ACC]] [%[[LANE]]] : i32 into vector<4xi32>
+  // CHECK: vector.shape_cast %[[LANES]] : vector<4xi32> to vector<2x2xi32>
+  // CHECK-NOT: tt.atomic
+  tt.func @tensor(%ptrs: tensor<2x2x!tt.ptr<i32>>, %v: tensor<2x2xi32>, %m: tensor<2x2xi1>) -> tensor<2x2xi32> {
+    %o = tt.atomic_rmw umax, relaxed, gpu, %ptrs, %v, %m : (tensor<2x2x!tt.ptr<i32>>, tensor<2x2xi32>, tensor<2x2xi1>) -> tensor<2x2xi32>
+    tt.return %o : tensor<2x2xi32>
+  }
+
+  // Without a mask every lane runs its atomic; max/min on floats are fmax/fmin.
+  // CHECK-LABEL: tt.func @float_max(
+  // CHECK: scf.for
+  // CHECK-NOT: scf.if
+  // CHECK: scf.while
+  // CHECK: arith.maxnumf
+  // CHECK: llvm.cmpxchg %{{.*}}, %{{.*}}, %{{.*}} acq_rel acquire {alignment = 4 : i64} : !llvm.ptr, i32
+  tt.func @float_max(%ptrs: tensor<4x!tt.ptr<f32>>, %v: tensor<4xf32>) -> tensor<4xf32> {
+    %o = tt.atomic_rmw max, acq_rel, gpu, %ptrs, %v : (tensor<4x!tt.ptr<f32>>, tensor<4xf32>) -> tensor<4xf32>
+    tt.return %o : tensor<4xf32>
+  }
+}
