@@ -3,14 +3,13 @@
 #include <sys/stat.h>
 
 #include <cstring>
-#include <fstream>
 #include <new>
-#include <sstream>
 #include <string>
 #include <vector>
 
-#include "runtime/check.h"
+#include "engine/common/read_file.h"
 #include "engine/tokenizer/tokenizer.h"
+#include "runtime/check.h"
 #include "tcpu/tokenizer.h"
 
 struct tcpu_tokenizer {
@@ -19,28 +18,13 @@ struct tcpu_tokenizer {
 
 namespace {
 
-bool IsDirectory(const std::string& path) {
-  struct stat info;
-  return stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode);
-}
-
-bool ReadFile(const std::string& path, std::string* contents) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  if (in.bad()) return false;
-  *contents = buffer.str();
-  return true;
-}
-
 int Open(const char* path, tcpu_tokenizer** tokenizer) {
   constexpr char kFn[] = "tcpu_tokenizer_open";
   TCPU_CHECK_NOT_NULL(kFn, path);
   TCPU_CHECK_NOT_NULL(kFn, tokenizer);
   *tokenizer = nullptr;
   std::string json_path = path, dir;
-  if (IsDirectory(json_path)) {
+  if (tcpu::engine::IsDirectory(json_path)) {
     dir = json_path;
     json_path = dir + "/tokenizer.json";
   } else {
@@ -48,12 +32,13 @@ int Open(const char* path, tcpu_tokenizer** tokenizer) {
     dir = slash == std::string::npos ? "." : json_path.substr(0, slash);
   }
   std::string tokenizer_json, config_json;
-  if (!ReadFile(json_path, &tokenizer_json)) {
+  if (!tcpu::engine::ReadFile(json_path, &tokenizer_json)) {
     return tcpu::Fail(TCPU_ERR_IO, "%s: cannot read %s", kFn, json_path.c_str());
   }
   const std::string config_path = dir + "/tokenizer_config.json";
   struct stat info;
-  if (stat(config_path.c_str(), &info) == 0 && !ReadFile(config_path, &config_json)) {
+  if (stat(config_path.c_str(), &info) == 0 &&
+      !tcpu::engine::ReadFile(config_path, &config_json)) {
     return tcpu::Fail(TCPU_ERR_IO, "%s: cannot read %s", kFn, config_path.c_str());
   }
   auto owned = std::make_unique<tcpu_tokenizer>();
