@@ -1,12 +1,13 @@
-"""What the rules that run tcpu-compile share: the tool (built once, by `to_host_tool`) and the
-action that compiles one source with some flags."""
+"""What the rules that run tcpu-compile share: the tool (built once, by `to_host_tool`; the
+`//dialect:tcpu_compile_tool` flag may name a prebuilt one) and the action that compiles one
+source with some flags."""
 
 load("//platforms:host_tool.bzl", "to_host_tool")
 
 # Private attributes of a rule that runs tcpu-compile: dict(TCPU_COMPILE_ATTRS, **own_attrs).
 TCPU_COMPILE_ATTRS = {
     "_tcpu_compile": attr.label(
-        default = "//dialect:tcpu-compile",
+        default = "//dialect:tcpu_compile_tool",
         executable = True,
         cfg = to_host_tool,
     ),
