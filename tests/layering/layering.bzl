@@ -6,6 +6,8 @@ lists them, root by root, with the dependency chain that leads there. It runs at
 time: no nested Bazel, nothing to fetch.
 """
 
+load("//platforms:aarch64_binary.bzl", "to_aarch64")
+
 _FollowedAttrs = ["binary", "data", "deps", "hdrs", "srcs", "tests"]
 
 LayerReachInfo = provider(
@@ -79,10 +81,16 @@ engine_layering_test = rule(
     implementation = _layering_test_impl,
     test = True,
     attrs = {
+        # Walked as built for the board, where every root is compatible (the kernels' ISA
+        # variants and the benchmarks' support are aarch64 code).
         "roots": attr.label_list(
             mandatory = True,
             aspects = [engine_reach_aspect],
+            cfg = to_aarch64,
             doc = "Targets of the layers below the engine (kernels, runtime).",
+        ),
+        "_allowlist_function_transition": attr.label(
+            default = "@bazel_tools//tools/allowlists/function_transition_allowlist",
         ),
         "expect_violation": attr.bool(
             doc = "The checker's own test: the roots must reach the engine.",

@@ -117,6 +117,14 @@ def tcpu_kernel_test(name, srcs, deps, data = [], linkopts = [], host = True, **
 def tcpu_benchmark(name, srcs, deps, copts = ["-O2"]):
     """A Google Benchmark binary for boards (`bazel build --config=aarch64 :<name>`) and
     `<name>_qemu`, which runs it emulated (`bazel run :<name>_qemu -- --benchmark_min_time=0.05`;
-    emulated time means little: compare instruction counts or run on a board)."""
-    native.cc_binary(name = name, srcs = srcs, copts = copts, deps = deps)
+    emulated time means little: compare instruction counts or run on a board). aarch64 only: a
+    host build would measure nothing the SDK ships (and cost every `bazel test //...` a build of
+    Google Benchmark and each benchmark for x86-64)."""
+    native.cc_binary(
+        name = name,
+        srcs = srcs,
+        copts = copts,
+        deps = deps,
+        target_compatible_with = ["@platforms//cpu:aarch64"],
+    )
     tcpu_qemu_binary(name = name + "_qemu", testonly = True, binary = ":" + name)
