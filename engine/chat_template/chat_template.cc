@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "nlohmann/json.hpp"
+
 #include "engine/chat_template/lexer.h"
 #include "engine/chat_template/parser.h"
 #include "engine/chat_template/template_error.h"

@@ -11,7 +11,7 @@
 
 #include "engine/chat_template/ast.h"
 #include "engine/chat_template/evaluator.h"
-#include "nlohmann/json.hpp"
+#include "nlohmann/json_fwd.hpp"  // the full header only where JSON is parsed or built
 
 namespace tcpu::chat_template {
 

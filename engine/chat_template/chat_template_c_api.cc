@@ -4,6 +4,8 @@
 #include <memory>
 #include <string>
 
+#include "nlohmann/json.hpp"
+
 #include "engine/chat_template/chat_template.h"
 #include "engine/common/c_boundary.h"
 #include "engine/common/read_file.h"

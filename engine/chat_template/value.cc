@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "nlohmann/json.hpp"
+
 #include "engine/chat_template/template_error.h"
 
 namespace tcpu::chat_template {

@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "nlohmann/json.hpp"
+#include "nlohmann/json_fwd.hpp"  // the full header only where JSON is parsed or built
 
 namespace tcpu::chat_template {
 
