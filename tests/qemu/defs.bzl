@@ -13,6 +13,7 @@ creates `gemv_test_vl128` ... `gemv_test_vl2048`, `gemv_test_nosve`, `gemv_test_
 and the aarch64 cc_test `gemv_test_aarch64` (tagged manual) they run.
 """
 
+load("//tests/sanitize:sanitize.bzl", "host_cc_test")
 load(":qemu_test.bzl", "qemu_run", "qemu_test")
 load(":variants.bzl", "ALL_VARIANTS", "QEMU_VARIANTS")
 
@@ -92,7 +93,8 @@ def tcpu_qemu_binary(name, binary, variant = "vl256", env = {}, **kwargs):
 
 def tcpu_kernel_test(name, srcs, deps, data = [], linkopts = [], host = True, **kwargs):
     """A kernel's test: tcpu_cc_test `name` (the QEMU matrix) and, with host = True, the same
-    sources as the native x86-64 cc_test `<op>_host_test` (the portable reference paths).
+    sources as the native x86-64 test `<op>_host_test` (the portable paths, under ASan + UBSan:
+    host_cc_test).
 
     Args:
       name: `<op>_test`.
@@ -104,14 +106,13 @@ def tcpu_kernel_test(name, srcs, deps, data = [], linkopts = [], host = True, **
         fail("tcpu_kernel_test(%s): the name must end in _test" % name)
     tcpu_cc_test(name = name, srcs = srcs, deps = deps, data = data, linkopts = linkopts, **kwargs)
     if host:
-        native.cc_test(
+        host_cc_test(
             name = name[:-len("_test")] + "_host_test",
-            size = "small",
+            size = "medium",
             srcs = srcs,
             data = data,
             linkopts = linkopts,
             deps = deps,
-            target_compatible_with = ["@platforms//cpu:x86_64"],
         )
 
 def tcpu_benchmark(name, srcs, deps, copts = ["-O2"]):

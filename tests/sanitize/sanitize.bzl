@@ -9,11 +9,18 @@
         number of inputs from a fixed seed, starting from `corpus`; a crash, leak or
         sanitizer report fails the test.
 
-Both build in the host-tool configuration (//platforms:host_tool.bzl `to_host_tool`): the whole
+    host_cc_test(name = "sampler_test", srcs = [...], deps = [...])
+        a native x86-64 GoogleTest: the cc_test `sampler_test_binary` (manual) run by the
+        sanitized_test `sampler_test`. Every native C++ test of the tree is declared this way.
+
+All of them build in the host-tool configuration (//platforms:host_tool.bzl `to_host_tool`): the whole
 dependency tree compiled with ASan + UBSan and libFuzzer's coverage instrumentation (copts only
 on the test's own sources would leave the libraries it tests uninstrumented), the same objects
 the SDK's tools run during the build. A fuzzer is declared with `cc_fuzzer`, which adds
-libFuzzer's main at link time.
+libFuzzer's main at link time. That makes it the one native configuration of `bazel test //...`
+(with `--build_tests_only`, .bazelrc): the native tests, the fuzzers and the tools share one
+instrumented build of the engine, the kernels' portable paths and the runtime instead of
+compiling them again unsanitized.
 """
 
 load("//platforms:host_tool.bzl", "to_host_tool")
@@ -34,7 +41,10 @@ def _runfiles_path(ctx, file):
         return file.short_path[3:]
     return ctx.workspace_name + "/" + file.short_path
 
-def _launcher(ctx, binary, command):
+def _shell_quote(value):
+    return "'" + value.replace("'", "'\\''") + "'"
+
+def _launcher(ctx, binary, command, env = {}):
     launcher = ctx.actions.declare_file(ctx.label.name + ".sh")
     ctx.actions.write(
         output = launcher,
@@ -45,9 +55,15 @@ def _launcher(ctx, binary, command):
             "set -euo pipefail",
             "runfiles=\"${RUNFILES_DIR:-${TEST_SRCDIR:-$0.runfiles}}\"",
             "binary=\"$runfiles/%s\"" % _runfiles_path(ctx, binary),
+            # allocator_may_return_null: the SDK reports an impossible allocation as an
+            # error (and its tests check that it does); ASan would abort on it instead.
             "export ASAN_OPTIONS=\"%s${ASAN_OPTIONS:-}\"" %
-            "detect_leaks=1:abort_on_error=0:",
+            "detect_leaks=1:abort_on_error=0:allocator_may_return_null=1:",
             "export UBSAN_OPTIONS=\"print_stacktrace=1:halt_on_error=1:${UBSAN_OPTIONS:-}\"",
+        ] + [
+            "export %s=%s" % (key, _shell_quote(value))
+            for key, value in sorted(env.items())
+        ] + [
             command,
             "",
         ]),
@@ -56,7 +72,7 @@ def _launcher(ctx, binary, command):
 
 def _sanitized_test_impl(ctx):
     binary = ctx.executable.binary
-    launcher = _launcher(ctx, binary, "exec \"$binary\" \"$@\"")
+    launcher = _launcher(ctx, binary, "exec \"$binary\" \"$@\"", ctx.attr.test_env)
     runfiles = ctx.runfiles(files = [binary])
     runfiles = runfiles.merge(ctx.attr.binary[0][DefaultInfo].default_runfiles)
     return [DefaultInfo(executable = launcher, runfiles = runfiles)]
@@ -66,6 +82,7 @@ sanitized_test = rule(
     test = True,
     attrs = {
         "binary": attr.label(mandatory = True, executable = True, cfg = to_host_tool),
+        "test_env": attr.string_dict(doc = "Environment of the program."),
         "_allowlist_function_transition": attr.label(
             default = "@bazel_tools//tools/allowlists/function_transition_allowlist",
         ),
@@ -112,3 +129,34 @@ fuzz_test = rule(
     },
     doc = "Runs a libFuzzer target for `runs` inputs (fixed seed) from `corpus`.",
 )
+
+def host_cc_test(name, size = "small", tags = [], visibility = None, **cc_test_args):
+    """A native x86-64 GoogleTest run under ASan + UBSan: the cc_test `<name>_binary` (manual,
+    built through `sanitized_test` in the host-tool configuration) and the test `name`.
+
+    Args:
+      name: the test.
+      size, tags, visibility: of the test.
+      **cc_test_args: srcs, deps, data, env, copts, linkopts ... of the cc_test (`env` is
+        exported by the test's launcher).
+    """
+    if "args" in cc_test_args:
+        fail("host_cc_test(%s): give `args` to the test, not the binary" % name)
+    env = cc_test_args.pop("env", {})
+    compatible = cc_test_args.pop("target_compatible_with", ["@platforms//cpu:x86_64"])
+    native.cc_test(
+        name = name + "_binary",
+        size = size,
+        tags = ["manual"] + tags,
+        target_compatible_with = compatible,
+        **cc_test_args
+    )
+    sanitized_test(
+        name = name,
+        size = size,
+        binary = ":" + name + "_binary",
+        test_env = env,
+        tags = tags,
+        target_compatible_with = compatible,
+        visibility = visibility,
+    )

@@ -28,7 +28,7 @@ tail -n +2 "$work/tcpu.txt" | sed -e 's/^/  /' -e 's|/s$|/s (emulated)|' -e 's| 
 echo "  (emulated: QEMU on the build host, so times say nothing about a device; bytes do)"
 echo
 echo "== Reference: scalar float64 decoder, natively on the host (same int8 quantization)"
-reference_ids="$("$ws/tools/reference_decoder/reference-decoder" --model "$model" \
+reference_ids="$("$ws/tools/reference_decoder/reference-decoder_host/reference-decoder" --model "$model" \
   --prompt-ids "$prompt" --max-new-tokens "$new_tokens")"
 echo "tokens: $reference_ids"
 echo
@@ -59,8 +59,8 @@ echo "generated (random weights, so random words; the tokenization is real):"
 head -n -1 "$work/text.txt" | sed -e 's/^/  | /'
 grep '^prompt: ' "$work/text_err.txt" | sed -e 's/^/  /'
 text_ids="$(tail -n 1 "$work/text.txt")"
-prompt_ids="$(printf '%s' "$text" | "$ws/tools/tokenize/tcpu-tokenize" --tokenizer "$tokenizer" --add-special-tokens)"
-text_reference="$("$ws/tools/reference_decoder/reference-decoder" --model "$model" \
+prompt_ids="$(printf '%s' "$text" | "$ws/tools/tokenize/tcpu-tokenize_host/tcpu-tokenize" --tokenizer "$tokenizer" --add-special-tokens)"
+text_reference="$("$ws/tools/reference_decoder/reference-decoder_host/reference-decoder" --model "$model" \
   --prompt-ids "$prompt_ids" --max-new-tokens "$text_tokens")"
 # tcpu-decode may stop early at EOS: compare the tokens it generated.
 if [[ "$text_reference," == "$text_ids,"* ]]; then
