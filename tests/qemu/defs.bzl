@@ -120,7 +120,11 @@ def tcpu_benchmark(name, srcs, deps, copts = ["-O2"]):
     `<name>_qemu`, which runs it emulated (`bazel run :<name>_qemu -- --benchmark_min_time=0.05`;
     emulated time means little: compare instruction counts or run on a board). aarch64 only: a
     host build would measure nothing the SDK ships (and cost every `bazel test //...` a build of
-    Google Benchmark and each benchmark for x86-64)."""
+    Google Benchmark and each benchmark for x86-64).
+
+    `<name>_registers_test` keeps it building under `bazel test //...` (which builds only tests):
+    the binary starts under qemu and lists its benchmarks (`--benchmark_list_tests`), running
+    none of them."""
     native.cc_binary(
         name = name,
         srcs = srcs,
@@ -129,3 +133,15 @@ def tcpu_benchmark(name, srcs, deps, copts = ["-O2"]):
         target_compatible_with = ["@platforms//cpu:aarch64"],
     )
     tcpu_qemu_binary(name = name + "_qemu", testonly = True, binary = ":" + name)
+    v = QEMU_VARIANTS["vl256"]
+    qemu_test(
+        name = name + "_registers_test",
+        binary = ":" + name,
+        args = ["--benchmark_list_tests=true"],
+        variant = "vl256",
+        cpu = v.cpu,
+        sve_vl_bits = v.sve_vl_bits,
+        cpu_features = v.features,
+        size = "small",
+        tags = ["qemu", "vl256"] + v.tags,
+    )
