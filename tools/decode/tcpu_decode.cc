@@ -243,6 +243,9 @@ int main(int argc, char **argv) {
         "required (--chat takes no prompt but --messages, the "
         "conversation's start)");
   }
+  if (chat && (absl::GetFlag(FLAGS_print_ids) || !absl::GetFlag(FLAGS_dump_logits).empty())) {
+    return UsageError("--print-ids and --dump-logits are for one prompt, not --chat");
+  }
   const Input input = chat                       ? Input::kChat
                       : !messages_file.empty()   ? Input::kMessages
                       : !prompt_ids_text.empty() ? Input::kIds

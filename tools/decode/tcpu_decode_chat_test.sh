@@ -65,6 +65,7 @@ expect_error 1 "--messages: cannot read $tmp/none.json" --messages "$tmp/none.js
 expect_error 1 "after the system message, roles must be user or assistant" \
   --messages "$(bad tool '[{"role": "tool", "content": "a"}]')"
 expect_error 2 "--chat takes no prompt but --messages" --chat --prompt "hi"
+expect_error 2 "--print-ids and --dump-logits are for one prompt, not --chat" --chat --print-ids
 # The tiny tokenizer's own tokenizer_config.json has no chat_template.
 "$decode" --model "$model" --tokenizer "$tokenizer_dir" --messages "$conversation" > /dev/null 2> "$tmp/e.txt"
 check "exit 1 without a chat_template" test $? -eq 1
