@@ -4,19 +4,17 @@
 
 namespace tcpu::decode {
 
-bool ParseChatMessages(const std::string &json, std::vector<ChatMessage> *messages,
-                       std::string *error) {
+bool ParseChatMessages(const std::string& json, std::vector<ChatMessage>* messages,
+                       std::string* error) {
   nlohmann::json document;
   try {
     document = nlohmann::json::parse(json);
-  } catch (const nlohmann::json::exception &e) {
-    *error = std::string("not valid JSON: ") + e.what();  // says the byte offset
+  } catch (const nlohmann::json::exception& e) {
+    *error = std::string("not valid JSON: ") + e.what();  // says the line and column
     return false;
   }
   if (!document.is_array()) {
-    *error = std::string(
-                 "expected a list of {\"role\", \"content\"} objects, "
-                 "found a JSON ") +
+    *error = std::string("expected a list of {\"role\", \"content\"} objects, found a JSON ") +
              document.type_name();
     return false;
   }
@@ -26,14 +24,14 @@ bool ParseChatMessages(const std::string &json, std::vector<ChatMessage> *messag
   }
   messages->clear();
   for (size_t i = 0; i < document.size(); ++i) {
-    const nlohmann::json &entry = document[i];
+    const nlohmann::json& entry = document[i];
     const std::string where = "message " + std::to_string(i);
     if (!entry.is_object()) {
       *error = where + " is a JSON " + entry.type_name() + ", expected an object";
       return false;
     }
     ChatMessage message;
-    for (const auto &[field, out] :
+    for (const auto& [field, out] :
          {std::pair{"role", &message.role}, std::pair{"content", &message.content}}) {
       const auto it = entry.find(field);
       if (it == entry.end()) {
@@ -55,10 +53,10 @@ bool ParseChatMessages(const std::string &json, std::vector<ChatMessage> *messag
   return true;
 }
 
-std::vector<tcpu_chat_message> ChatMessageViews(const std::vector<ChatMessage> &messages) {
+std::vector<tcpu_chat_message> ChatMessageViews(const std::vector<ChatMessage>& messages) {
   std::vector<tcpu_chat_message> views;
   views.reserve(messages.size());
-  for (const ChatMessage &message : messages) {
+  for (const ChatMessage& message : messages) {
     views.push_back({message.role.c_str(), message.content.c_str()});
   }
   return views;

@@ -4,8 +4,8 @@
 
 namespace tcpu::decode {
 
-int EncodeText(const tcpu_tokenizer *tokenizer, const std::string &text, bool add_special_tokens,
-               std::vector<int32_t> *ids) {
+int EncodeText(const tcpu_tokenizer* tokenizer, const std::string& text, bool add_special_tokens,
+               std::vector<int32_t>* ids) {
   const int64_t bytes = static_cast<int64_t>(text.size());
   int64_t n = 0;
   int status =
@@ -19,9 +19,9 @@ int EncodeText(const tcpu_tokenizer *tokenizer, const std::string &text, bool ad
   return status;
 }
 
-int RenderChat(const tcpu_chat_template *chat_template,
-               const std::vector<tcpu_chat_message> &messages, bool add_generation_prompt,
-               std::string *text) {
+int RenderChat(const tcpu_chat_template* chat_template,
+               const std::vector<tcpu_chat_message>& messages, bool add_generation_prompt,
+               std::string* text) {
   const int64_t n_messages = static_cast<int64_t>(messages.size());
   int64_t bytes = 0;
   int status = tcpu_chat_template_render(chat_template, messages.data(), n_messages,

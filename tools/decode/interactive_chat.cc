@@ -8,7 +8,7 @@
 namespace tcpu::decode {
 namespace {
 
-const char *StopReasonName(int32_t reason) {
+const char* StopReasonName(int32_t reason) {
   switch (reason) {
     case TCPU_STOP_EOS:
       return "EOS";
@@ -25,8 +25,8 @@ const char *StopReasonName(int32_t reason) {
 }
 
 // One line of `in` without its line break; false at the end of the stream.
-bool ReadLine(FILE *in, std::string *line) {
-  char *buffer = nullptr;
+bool ReadLine(FILE* in, std::string* line) {
+  char* buffer = nullptr;
   size_t capacity = 0;
   const ssize_t n = getline(&buffer, &capacity, in);
   if (n >= 0) line->assign(buffer, static_cast<size_t>(n));
@@ -38,15 +38,15 @@ bool ReadLine(FILE *in, std::string *line) {
 
 }  // namespace
 
-int Chat::WritePiece(const char *text, int64_t bytes, void *chat) {
-  auto *self = static_cast<Chat *>(chat);
+int Chat::WritePiece(const char* text, int64_t bytes, void* chat) {
+  auto* self = static_cast<Chat*>(chat);
   self->answer_.append(text, static_cast<size_t>(bytes));
   std::fwrite(text, 1, static_cast<size_t>(bytes), self->out_);
   std::fflush(self->out_);
   return 0;
 }
 
-int Chat::Reply(const std::string &user_text, tcpu_generate_stats *stats) {
+int Chat::Reply(const std::string& user_text, tcpu_generate_stats* stats) {
   messages_.push_back({"user", user_text});
   const std::vector<tcpu_chat_message> views = ChatMessageViews(messages_);
   std::string rendered;
@@ -57,8 +57,8 @@ int Chat::Reply(const std::string &user_text, tcpu_generate_stats *stats) {
   answer_.clear();
   if (status == TCPU_OK && !covered_ids_.empty() &&
       rendered.compare(0, covered_text_.size(), covered_text_) == 0) {
-    // What the template adds after the last answer (its end of turn, the user's
-    // turn, the opening of the next answer) follows the ids the cache holds.
+    // What the template adds after the last answer (its end of turn, the user's turn, the
+    // opening of the next answer) follows the ids the cache holds.
     std::vector<int32_t> added;
     status = EncodeText(tokenizer_, rendered.substr(covered_text_.size()),
                         /*add_special_tokens=*/false, &added);
@@ -89,7 +89,7 @@ int Chat::Reply(const std::string &user_text, tcpu_generate_stats *stats) {
   return TCPU_OK;
 }
 
-int RunChat(Chat *chat, const ChatStreams &streams) {
+int RunChat(Chat* chat, const ChatStreams& streams) {
   for (int turn = 1;; ++turn) {
     if (streams.terminal) {
       std::fputs("> ", streams.out);
@@ -108,8 +108,7 @@ int RunChat(Chat *chat, const ChatStreams &streams) {
     }
     if (streams.verbose) {
       std::fprintf(streams.err,
-                   "[turn %d: context %lld tokens: reused %lld, prefilled "
-                   "%lld; generated %lld "
+                   "[turn %d: context %lld tokens: reused %lld, prefilled %lld; generated %lld "
                    "tokens, stop: %s; prefill %.3f s, decode %.3f s]\n",
                    turn, static_cast<long long>(stats.context_tokens),
                    static_cast<long long>(stats.reused_tokens),

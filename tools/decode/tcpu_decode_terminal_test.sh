@@ -33,7 +33,8 @@ marker="$(grep -o '[[:alnum:][:punct:] ]\{8,\}' <<< "$answer2" | head -n 1)"
 check "turn 2's answer has a printable run to look for ('$marker')" test -n "$marker"
 
 printf 'set -g remain-on-exit on\nset -g history-limit 10000\n' > "$tmp/tmux.conf"
-command=$(printf '%q ' "$decode" "${args[@]}")
+# The pane's shell writes the chat's exit status to a file when it ends.
+command="$(printf '%q ' "$decode" "${args[@]}"); echo \$? > $(printf '%q' "$tmp/status.tmp") && mv $(printf '%q ' "$tmp/status.tmp" "$tmp/status")"
 tmux -f "$tmp/tmux.conf" new-session -d -s chat -x 200 -y 50 "$command"
 screen() { tmux capture-pane -p -J -S - -t chat | sed 's/ *$//'; }  # -J keeps trailing spaces
 last_line() { screen | grep -v '^$' | tail -n 1; }
@@ -43,7 +44,7 @@ wait_for() {  # wait_for DESCRIPTION COMMAND...: polls until COMMAND succeeds
   shift
   until "$@"; do
     if pane_dead; then
-      echo "FAIL the chat ended (status $(tmux display-message -p -t chat '#{pane_dead_status}'))"
+      echo "FAIL the chat ended (status $(cat "$tmp/status" 2> /dev/null))"
       screen
       exit 1
     fi
@@ -53,6 +54,8 @@ wait_for() {  # wait_for DESCRIPTION COMMAND...: polls until COMMAND succeeds
 prompt_shown() { [[ "$(last_line)" == ">" ]]; }
 screen_has() { screen | grep -qF -- "$1"; }
 
+# Should the test time out (Bazel's limit is the only one), show where the chat was.
+trap 'echo "--- timed out; pane_dead=$(tmux display-message -p -t chat "#{pane_dead}"), screen:"; screen; exit 1' TERM
 wait_for "the prompt marker" prompt_shown
 tmux send-keys -t chat 'Hello there' Enter
 wait_for "turn 1's statistics" screen_has "[turn 1: "
@@ -70,11 +73,9 @@ check "turn 2 reuses the cache as with stdin from a file ($stats2)" grep -qF -- 
 check "turn 2 reuses the cache: reused > 0" \
   grep -q '^\[turn 2: context [0-9]* tokens: reused [1-9]' "$tmp/screen.txt"
 tmux send-keys -t chat Enter
-# tmux learns of the end of the pane's output before the exit status: wait for the status.
-exit_status() { tmux display-message -p -t chat '#{pane_dead_status}'; }
 echo "waiting for the chat's exit status"
-until [[ -n "$(exit_status)" ]]; do sleep 0.1; done
-status="$(exit_status)"
+until [[ -f "$tmp/status" ]]; do sleep 0.1; done
+status="$(cat "$tmp/status")"
 check "an empty line ends the chat with exit status 0 (status: '$status')" test "$status" = 0
 if ((failures > 0)); then echo "--- the screen:"; cat "$tmp/screen.txt"; fi
 exit $((failures > 0))
