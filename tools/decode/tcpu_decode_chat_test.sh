@@ -94,6 +94,14 @@ reused=$((context1 + 12 - 1))
 check "--chat: turn 2 reuses the $reused cached tokens, prefills the other $((context2 - reused))" \
   grep -q "^\[turn 2: context $context2 tokens: reused $reused, prefilled $((context2 - reused)); generated 12 tokens" "$tmp/chat2_err.txt"
 check "--chat: no prompt marker when stdin is not a terminal" bash -c "! grep -q '^> ' '$tmp/chat2.txt'"
+# --messages gives the chat's start (a system message here).
+printf '[{"role": "system", "content": "Be brief."}]' > "$tmp/system.json"
+printf 'Hello there\n' | run --chat --messages "$tmp/system.json" --max-new-tokens 12 > "$tmp/chat_system.txt" 2> /dev/null
+printf '[{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Hello there"}]' > "$tmp/system_turn1.json"
+run --messages "$tmp/system_turn1.json" --max-new-tokens 12 > "$tmp/system_turn1.txt" 2> /dev/null
+check "--chat --messages: the conversation starts with the file's messages" \
+  cmp -s "$tmp/chat_system.txt" "$tmp/system_turn1.txt"
+check "--chat --messages: (which change the answer)" bash -c "! cmp -s '$tmp/chat_system.txt' '$tmp/chat1.txt'"
 printf 'Hello there\n\nnever read\n' | run --chat --max-new-tokens 4 --verbose > /dev/null 2> "$tmp/empty_err.txt"
 check "--chat: an empty line ends the chat" bash -c "[[ \$(grep -c '^\[turn' '$tmp/empty_err.txt') -eq 1 ]]"
 printf 'Hello there\nTell me more\n' | run --chat --context-size 48 --max-new-tokens 12 > /dev/null 2> "$tmp/full_err.txt"
