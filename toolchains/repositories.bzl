@@ -83,6 +83,12 @@ def tcpu_sdk_repositories():
         },
     )
     debian_packages(
+        name = "tmux",
+        lockfile = "@tcpu_sdk//toolchains/lockfiles:tmux_amd64.lock",
+        build_file = "@tcpu_sdk//tools/decode:tmux.BUILD",
+        launchers = {"bin/tmux": "usr/bin/tmux"},
+    )
+    debian_packages(
         name = "mlir_host",
         lockfile = "@tcpu_sdk//toolchains/lockfiles:mlir_amd64.lock",
         build_file = "@tcpu_sdk//toolchains/mlir:mlir.BUILD",

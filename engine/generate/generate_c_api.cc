@@ -41,7 +41,6 @@ int Create(tcpu_decoder* decoder, const tcpu_tokenizer* tokenizer, tcpu_sampler*
            tcpu_generate_session** session) {
   constexpr char kFn[] = "tcpu_generate_session_create";
   TCPU_CHECK_NOT_NULL(kFn, decoder);
-  TCPU_CHECK_NOT_NULL(kFn, tokenizer);
   TCPU_CHECK_NOT_NULL(kFn, session);
   *session = nullptr;
   std::vector<int32_t> eos_ids;

@@ -41,11 +41,13 @@ int Session::Init(tcpu_decoder* decoder, const tcpu_tokenizer* tokenizer, tcpu_s
   tokenizer_ = tokenizer;
   chat_template_ = chat_template;
   eos_ids_ = std::move(eos_ids);
-  tcpu_tokenizer_info tokenizer_info;
-  if (int status = tcpu_tokenizer_get_info(tokenizer, &tokenizer_info); status != TCPU_OK) {
-    return status;
+  if (tokenizer != nullptr) {
+    tcpu_tokenizer_info tokenizer_info;
+    if (int status = tcpu_tokenizer_get_info(tokenizer, &tokenizer_info); status != TCPU_OK) {
+      return status;
+    }
+    if (tokenizer_info.eos_id >= 0) eos_ids_.push_back(tokenizer_info.eos_id);
   }
-  if (tokenizer_info.eos_id >= 0) eos_ids_.push_back(tokenizer_info.eos_id);
   tcpu_decoder_info info;
   if (int status = tcpu_decoder_get_info(decoder, &info); status != TCPU_OK) return status;
   max_tokens_ = info.max_tokens;
@@ -70,6 +72,9 @@ Session::~Session() {
 
 int Session::GenerateFromText(const char* text, int64_t text_bytes,
                               const tcpu_generate_options& options, tcpu_generate_stats* stats) {
+  if (tokenizer_ == nullptr) {
+    return Fail(TCPU_ERR_INVALID_ARGUMENT, "tcpu_generate_text: the session has no tokenizer");
+  }
   const Clock::time_point start = Clock::now();
   int64_t n = 0;
   int status = tcpu_tokenizer_encode(tokenizer_, text, text_bytes, options.add_special_tokens,
@@ -117,7 +122,22 @@ int Session::GenerateFromChat(const tcpu_chat_message* messages, int64_t n_messa
   return status;
 }
 
-int Session::Prefill(const std::vector<int32_t>& context, int64_t* reused) {
+int Session::Step(int32_t token, const tcpu_generate_options& options, bool* cancelled) {
+  int32_t next = 0;
+  if (int status = tcpu_decoder_step(decoder_, token, logits_.data(), &next); status != TCPU_OK) {
+    return status;
+  }
+  cached_.push_back(token);
+  if (options.logits_callback != nullptr &&
+      options.logits_callback(logits_.data(), static_cast<int64_t>(logits_.size()),
+                              options.logits_user_data) != 0) {
+    *cancelled = true;
+  }
+  return TCPU_OK;
+}
+
+int Session::Prefill(const std::vector<int32_t>& context, const tcpu_generate_options& options,
+                     int64_t* reused, bool* cancelled) {
   size_t common = 0;
   while (common < cached_.size() && common < context.size() && cached_[common] == context[common]) {
     ++common;
@@ -131,6 +151,13 @@ int Session::Prefill(const std::vector<int32_t>& context, int64_t* reused) {
   }
   *reused = static_cast<int64_t>(common);
   if (common == context.size()) return TCPU_OK;  // logits_ already follow the context
+  if (options.logits_callback != nullptr) {
+    // The caller sees every position's logits, so the tokens go one by one.
+    for (size_t i = common; i < context.size() && !*cancelled; ++i) {
+      if (int status = Step(context[i], options, cancelled); status != TCPU_OK) return status;
+    }
+    return TCPU_OK;
+  }
   int32_t next = 0;
   const int status =
       tcpu_decoder_prefill(decoder_, context.data() + common,
@@ -158,7 +185,11 @@ int Session::Generate(std::vector<int32_t> context, const tcpu_generate_options&
   tcpu_generate_stats result{};
   result.context_tokens = static_cast<int64_t>(context.size());
   history_.clear();
-  if (int status = Prefill(context, &result.reused_tokens); status != TCPU_OK) return status;
+  bool cancelled = false;
+  if (int status = Prefill(context, options, &result.reused_tokens, &cancelled);
+      status != TCPU_OK) {
+    return status;
+  }
   result.prefill_tokens = result.context_tokens - result.reused_tokens;
   result.prefill_seconds = SecondsSince(start);
 
@@ -168,7 +199,6 @@ int Session::Generate(std::vector<int32_t> context, const tcpu_generate_options&
                                       options.stop_strings + options.n_stop_strings);
   TextStream stream(tokenizer_, options.keep_special_tokens == 0);
   StopStrings stops(std::move(stop_texts));
-  bool cancelled = false;
   const auto deliver = [&](const std::string& text) {
     if (text.empty()) return;
     result.text_bytes += static_cast<int64_t>(text.size());
@@ -177,8 +207,8 @@ int Session::Generate(std::vector<int32_t> context, const tcpu_generate_options&
       cancelled = true;
     }
   };
-  result.stop_reason = TCPU_STOP_MAX_TOKENS;
-  while (true) {
+  result.stop_reason = cancelled ? TCPU_STOP_CANCELLED : TCPU_STOP_MAX_TOKENS;
+  while (!cancelled) {
     int32_t token = 0;
     if (int status = tcpu_sampler_sample(sampler_, logits_.data(), history_.data(),
                                          static_cast<int64_t>(history_.size()), &token);
@@ -208,11 +238,8 @@ int Session::Generate(std::vector<int32_t> context, const tcpu_generate_options&
       result.stop_reason = TCPU_STOP_CACHE_FULL;
       break;
     }
-    int32_t next = 0;
-    if (int status = tcpu_decoder_step(decoder_, token, logits_.data(), &next); status != TCPU_OK) {
-      return status;
-    }
-    cached_.push_back(token);
+    if (int status = Step(token, options, &cancelled); status != TCPU_OK) return status;
+    if (cancelled) result.stop_reason = TCPU_STOP_CANCELLED;
   }
   if (result.stop_reason != TCPU_STOP_STRING && result.stop_reason != TCPU_STOP_CANCELLED) {
     // The held text: an unfinished character, or text that might have begun a stop string.

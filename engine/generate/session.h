@@ -35,8 +35,12 @@ class Session {
 
   int Generate(std::vector<int32_t> context, const tcpu_generate_options& options,
                Clock::time_point start, tcpu_generate_stats* stats);
-  // Brings the decoder to `context` (reusing the cached prefix) and logits_ after it.
-  int Prefill(const std::vector<int32_t>& context, int64_t* reused);
+  // Brings the decoder to `context` (reusing the cached prefix) and logits_ after it. With a
+  // logits callback the tokens are fed one by one; *cancelled says whether it asked to stop.
+  int Prefill(const std::vector<int32_t>& context, const tcpu_generate_options& options,
+              int64_t* reused, bool* cancelled);
+  // Feeds one token (appended to cached_); *cancelled as for Prefill.
+  int Step(int32_t token, const tcpu_generate_options& options, bool* cancelled);
   bool IsStop(int32_t token, const tcpu_generate_options& options) const;
 
   tcpu_decoder* decoder_ = nullptr;

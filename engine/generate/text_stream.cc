@@ -45,6 +45,7 @@ int TextStream::Release(bool final, std::string* piece) {
 }
 
 int TextStream::Push(int32_t id, std::string* piece) {
+  if (tokenizer_ == nullptr) return TCPU_OK;  // a session of ids only has no text
   ids_.push_back(id);
   return Release(false, piece);
 }

@@ -18,6 +18,7 @@ namespace tcpu::generate {
 
 class TextStream {
  public:
+  // A null tokenizer releases no text (a session of ids only).
   TextStream(const tcpu_tokenizer* tokenizer, bool skip_special_tokens)
       : tokenizer_(tokenizer), skip_special_tokens_(skip_special_tokens) {}
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tcpu-decode end to end on the host: the generated checkpoint's ids equal the reference
-# decoder's (with int8 and with int4 weights), --dump-logits writes steps x vocab fp32 values, the report lines are there; text
+# decoder's (with int8 and with int4 weights), --dump-logits writes steps x vocab fp32 values,
+# the report lines are there; text
 # in and out with a real (small byte-level) tokenizer: the same ids as the ids mode, the text
 # of those ids streamed, EOS stops, the same seed gives the same text; and bad flags or
 # inputs give an error naming them (exit 2) or the failing file (exit 1).
@@ -44,7 +45,7 @@ expect_error() {  # expect_error EXIT_CODE MESSAGE ARGS...
   check "exit $code and '$message' for: $*" \
     bash -c "[[ $got -eq $code ]] && grep -qF -- \"\$1\" \"\$2\"" _ "$message" "$tmp/e.txt"
 }
-expect_error 2 "--model and one of --prompt, --prompt-file, --prompt-ids are required" --model "$model"
+expect_error 2 "--model and one of --prompt, --prompt-file, --prompt-ids, --messages, --chat are required" --model "$model"
 expect_error 2 "--model and one of" --model "$model" --prompt "a" --prompt-ids 1
 expect_error 2 "--prompt-ids: '1,x' is not a comma-separated list" --model "$model" --prompt-ids 1,x --max-new-tokens 2
 expect_error 2 "--prompt-ids: '1,,2'" --model "$model" --prompt-ids 1,,2 --max-new-tokens 2
@@ -91,9 +92,12 @@ for f in "$text_model"/*; do ln -sf "$(readlink -f "$f")" "$eos_model/"; done
 rm "$eos_model/tokenizer_config.json"
 echo "{\"eos_token\": $eos_token}" > "$eos_model/tokenizer_config.json"
 "$decode" --model "$eos_model" --prompt "$prompt" --max-new-tokens 24 --print-ids > "$tmp/eos.txt" 2> "$tmp/eos_err.txt"
-first_eos=$(echo "$text_ids" | tr ',' '\n' | grep -n -m1 -x "$third" | cut -d: -f1)
+# The ids before the first EOS (the EOS itself is not part of the text or the ids).
+IFS=, read -r -a all_ids <<< "$text_ids"
+before_eos=()
+for id in "${all_ids[@]}"; do [[ $id == "$third" ]] && break; before_eos+=("$id"); done
 check "stops at EOS (token $third, $eos_token)" \
-  test "$(tail -n 1 "$tmp/eos.txt")" = "$(echo "$text_ids" | cut -d, -f1-"$first_eos")"
+  test "$(tail -n 1 "$tmp/eos.txt")" = "$(IFS=,; echo "${before_eos[*]}")"
 check "says it stopped at EOS" grep -q "(stopped at EOS)" "$tmp/eos_err.txt"
 
 # Sampling: the same seed gives the same text, another seed another text.

@@ -277,6 +277,76 @@ TEST_F(GenerateTest, SecondTurnPrefillsOnlyItsNewTokensAndMatchesAFreshSession) 
   EXPECT_EQ(stats.prefill_tokens, static_cast<int64_t>(second.size()));
 }
 
+struct LogitsSeen {
+  std::vector<std::vector<float>> steps;
+  size_t cancel_after = 0;  // steps; 0: never
+};
+
+int KeepLogits(const float* logits, int64_t vocab_size, void* user_data) {
+  auto* seen = static_cast<LogitsSeen*>(user_data);
+  seen->steps.emplace_back(logits, logits + vocab_size);
+  return seen->steps.size() == seen->cancel_after;
+}
+
+TEST_F(GenerateTest, IdsOnlySessionShowsEveryFedPositionsLogits) {
+  // No tokenizer: ids in, ids out, no text and no EOS but the options' own.
+  ASSERT_EQ(tcpu_generate_session_create(decoder_, nullptr, nullptr, nullptr, nullptr, &session_),
+            TCPU_OK)
+      << tcpu_last_error_detail();
+  tcpu_generate_options options;
+  tcpu_generate_default_options(&options);
+  options.max_new_tokens = 5;
+  LogitsSeen seen;
+  options.logits_callback = KeepLogits;
+  options.logits_user_data = &seen;
+  const std::vector<int32_t> prompt = {1, 2, 3, 4};
+  tcpu_generate_stats stats;
+  ASSERT_EQ(tcpu_generate_ids(session_, prompt.data(), 4, &options, &stats), TCPU_OK)
+      << tcpu_last_error_detail();
+  EXPECT_EQ(stats.stop_reason, TCPU_STOP_MAX_TOKENS);
+  EXPECT_EQ(stats.generated_tokens, 5);
+  EXPECT_EQ(stats.text_bytes, 0);
+  const std::vector<int32_t> history = History();
+  ASSERT_EQ(history.size(), 9u);
+  // Every prompt token and every generated token but the last is fed; each step's logits
+  // are the decoder's for the same position.
+  ASSERT_EQ(seen.steps.size(), 8u);
+  tcpu_decoder_info info;
+  ASSERT_EQ(tcpu_decoder_get_info(decoder_, &info), TCPU_OK);
+  tcpu_decoder* reference = nullptr;
+  ASSERT_EQ(tcpu_decoder_open(kModel, 16, &reference), TCPU_OK);
+  std::vector<float> logits(static_cast<size_t>(info.vocab_size));
+  for (size_t i = 0; i < seen.steps.size(); ++i) {
+    int32_t next = 0;
+    ASSERT_EQ(tcpu_decoder_step(reference, history[i], logits.data(), &next), TCPU_OK);
+    EXPECT_EQ(seen.steps[i], logits) << "position " << i;
+    if (i >= 3) EXPECT_EQ(next, history[i + 1]) << "position " << i;
+  }
+  tcpu_decoder_close(reference);
+
+  // Without the callback the prefill is batched: the same ids.
+  options.logits_callback = nullptr;
+  ASSERT_EQ(tcpu_generate_ids(session_, prompt.data(), 4, &options, &stats), TCPU_OK);
+  EXPECT_EQ(History(), history);
+
+  // The logits callback cancels, during the prefill as during decoding.
+  options.logits_callback = KeepLogits;
+  seen = LogitsSeen{{}, 2};
+  const std::vector<int32_t> other = {5, 6, 7};
+  ASSERT_EQ(tcpu_generate_ids(session_, other.data(), 3, &options, &stats), TCPU_OK);
+  EXPECT_EQ(stats.stop_reason, TCPU_STOP_CANCELLED);
+  EXPECT_EQ(stats.generated_tokens, 0);
+  seen = LogitsSeen{{}, 6};
+  ASSERT_EQ(tcpu_generate_ids(session_, prompt.data(), 4, &options, &stats), TCPU_OK);
+  EXPECT_EQ(stats.stop_reason, TCPU_STOP_CANCELLED);
+  EXPECT_EQ(stats.generated_tokens, 2);
+
+  const std::string text = "text";
+  EXPECT_EQ(tcpu_generate_text(session_, text.data(), 4, &options, &stats),
+            TCPU_ERR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(tcpu_last_error_detail()).find("no tokenizer"), std::string::npos);
+}
+
 TEST_F(GenerateTest, StopsOnEosIdsStopStringsAndCancellation) {
   CreateSession();
   Collected collected;

@@ -28,7 +28,9 @@ extern "C" {
 
 typedef struct tcpu_generate_session tcpu_generate_session;
 
-/* Creates a session (it resets the decoder). sampler: NULL for greedy decoding (a default
+/* Creates a session (it resets the decoder). tokenizer: NULL for a session of ids only (no
+ * text reaches the callback, tcpu_generate_text and tcpu_generate_chat fail, and only the
+ * generation config's and options' ids stop). sampler: NULL for greedy decoding (a default
  * tcpu_sampler the session owns), else one created with the decoder's vocab_size. chat_template:
  * NULL when tcpu_generate_chat will not be called. generation_config: NULL, or the path of a
  * model's generation_config.json (or of the directory holding it; a directory without one adds
@@ -45,6 +47,13 @@ void tcpu_generate_session_destroy(tcpu_generate_session* session);
  * Returning nonzero cancels the generation after this piece. */
 typedef int (*tcpu_generate_callback)(const char* text, int64_t text_bytes, void* user_data);
 
+/* Receives the logits (vocab_size floats) after each token fed to the decoder during a call:
+ * every context token not reused from the cache (the prefill then runs token by token rather
+ * than batched; the logits are the same) and every generated token fed. Returning nonzero
+ * cancels the generation (TCPU_STOP_CANCELLED). */
+typedef int (*tcpu_generate_logits_callback)(const float* logits, int64_t vocab_size,
+                                             void* user_data);
+
 typedef struct tcpu_generate_options {
   int64_t max_new_tokens;          /* > 0; generation also ends when the KV cache is full */
   const char* const* stop_strings; /* n_stop_strings non-empty UTF-8 strings, or NULL */
@@ -56,10 +65,12 @@ typedef struct tcpu_generate_options {
   int32_t add_generation_prompt;   /* chat input: nonzero opens the assistant's turn */
   tcpu_generate_callback callback; /* NULL: the text is only counted */
   void* user_data;
+  tcpu_generate_logits_callback logits_callback; /* NULL: none (the prefill is batched) */
+  void* logits_user_data;
 } tcpu_generate_options;
 
 /* max_new_tokens 256, no stop strings or extra stop ids, special tokens skipped, BOS added,
- * generation prompt on, no callback. */
+ * generation prompt on, no callbacks. */
 void tcpu_generate_default_options(tcpu_generate_options* options);
 
 typedef enum tcpu_stop_reason {
@@ -67,7 +78,7 @@ typedef enum tcpu_stop_reason {
   TCPU_STOP_STRING = 1,     /* a stop string appeared in the text */
   TCPU_STOP_MAX_TOKENS = 2, /* max_new_tokens tokens were generated */
   TCPU_STOP_CACHE_FULL = 3, /* the decoder's KV cache has no room for another token */
-  TCPU_STOP_CANCELLED = 4   /* the callback returned nonzero */
+  TCPU_STOP_CANCELLED = 4   /* a callback returned nonzero */
 } tcpu_stop_reason;
 
 typedef struct tcpu_generate_stats {
