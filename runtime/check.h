@@ -7,6 +7,7 @@
 #define TCPU_RUNTIME_CHECK_H_
 
 #include <cstdint>
+#include <cstdio>
 
 #include "tcpu/status.h"
 
@@ -17,6 +18,20 @@ int Fail(int status, const char* format, ...) __attribute__((format(printf, 2, 3
 
 // Clears the detail: entry points call it on success paths via TCPU_OK_RETURN.
 int Succeed();
+
+// Runs `check(context)`, a validation that names `context` (a C string) in the error it
+// reports, and formats `context` printf-style only if the check fails: it runs once with an
+// empty context and, on failure, again with the formatted one (so a check must not change
+// anything it did not fully compute). For validation that runs on every call, such as a decode
+// step checking each layer's matrices, where formatting every name cost more than the checks.
+template <typename Check, typename... Args>
+int CheckNamed(const Check& check, const char* format, Args... args) {
+  const int status = check("");
+  if (status == TCPU_OK) return status;
+  char context[192];
+  std::snprintf(context, sizeof(context), format, args...);
+  return check(static_cast<const char*>(context));
+}
 
 // a * b into *out; false if it overflows int64 (operands must be non-negative).
 inline bool CheckedMul(int64_t a, int64_t b, int64_t* out) {

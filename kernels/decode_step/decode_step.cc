@@ -2,7 +2,6 @@
 // (header views, cheap) on every call, so a bad model is an error, never a wild read; the
 // workspace holds everything, so a step allocates nothing.
 #include <cmath>
-#include <cstdio>
 #include <cstring>
 #include <string>
 
@@ -128,10 +127,15 @@ extern "C" int tcpu_decode_step(const tcpu_model_weights* model, uint16_t* k_cac
   }
   // Validate every layer before touching the caches, so a bad model changes nothing.
   for (int64_t i = 0; i < model->num_layers; ++i) {
-    char what[32];
-    std::snprintf(what, sizeof(what), "layer %lld", static_cast<long long>(i));
     tr::LayerViews views;
-    if (int s = tr::ViewLayer(kFn, what, shape, model->layers[i], &views); s != TCPU_OK) return s;
+    if (int s = tcpu::CheckNamed(
+            [&](const char* what) {
+              return tr::ViewLayer(kFn, what, shape, model->layers[i], &views);
+            },
+            "layer %lld", static_cast<long long>(i));
+        s != TCPU_OK) {
+      return s;
+    }
   }
 
   uint8_t* ws = static_cast<uint8_t*>(workspace);

@@ -4,7 +4,6 @@
 // step is the unfused op's own code, so the result equals the composition bit for bit.
 #include "tcpu/fused_mlp.h"
 
-#include <cstdio>
 #include <string>
 
 #include "kernels/fused_mlp/fused_mlp_internal.h"
@@ -41,22 +40,31 @@ int ViewMlpWeights(const char* fn, const void* packed_gate, const float* gate_sc
   }
   TCPU_CHECK_POSITIVE(fn, hidden);
   TCPU_CHECK_POSITIVE(fn, intermediate);
-  // The views name the matrix in their errors through fn; say which one it was (on the
-  // stack: the decode step validates every call and allocates nothing).
-  char context[3][192];
-  std::snprintf(context[0], sizeof(context[0]), "%s (gate)", fn);
-  std::snprintf(context[1], sizeof(context[1]), "%s (up)", fn);
-  std::snprintf(context[2], sizeof(context[2]), "%s (down)", fn);
-  if (int s =
-          linear::View(context[0], packed_gate, gate_scales, intermediate, hidden, &weights->gate);
+  // The views name the matrix in their errors through fn; say which one it was (formatted
+  // only on failure: the decode step validates every layer on every call).
+  if (int s = CheckNamed(
+          [&](const char* gate) {
+            return linear::View(gate, packed_gate, gate_scales, intermediate, hidden,
+                                &weights->gate);
+          },
+          "%s (gate)", fn);
       s != TCPU_OK) {
     return s;
   }
-  if (int s = linear::View(context[1], packed_up, up_scales, intermediate, hidden, &weights->up);
+  if (int s = CheckNamed(
+          [&](const char* up) {
+            return linear::View(up, packed_up, up_scales, intermediate, hidden, &weights->up);
+          },
+          "%s (up)", fn);
       s != TCPU_OK) {
     return s;
   }
-  return linear::View(context[2], packed_down, down_scales, hidden, intermediate, &weights->down);
+  return CheckNamed(
+      [&](const char* down) {
+        return linear::View(down, packed_down, down_scales, hidden, intermediate,
+                            &weights->down);
+      },
+      "%s (down)", fn);
 }
 
 // Layout: [quantized x][g: intermediate bf16][u: intermediate bf16][quantized h][fp32 sums:

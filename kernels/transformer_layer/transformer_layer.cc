@@ -3,7 +3,6 @@
 // two fusions that save passes over memory: x quantized once for Q, K and V, whose rows run
 // in one parallel region, and the fused MLP. Buffers live in the caller's workspace.
 #include <cmath>
-#include <cstdio>
 #include <cstring>
 #include <string>
 
@@ -37,9 +36,11 @@ bool ValidScale(double value) { return value == 0.0 || (value > 0.0 && std::isfi
 
 int ViewLinear(const char* fn, const char* what, const char* name, const tcpu_linear& linear,
                int64_t n, int64_t k, linear::LinearView* view) {
-  char context[160];
-  std::snprintf(context, sizeof(context), "%s: %s %s", fn, what, name);
-  return linear::View(context, linear.packed, linear.scales, n, k, view);
+  return CheckNamed(
+      [&](const char* context) {
+        return linear::View(context, linear.packed, linear.scales, n, k, view);
+      },
+      "%s: %s %s", fn, what, name);
 }
 
 }  // namespace
@@ -180,12 +181,14 @@ int ViewLayer(const char* fn, const char* what, const tcpu_layer_shape& shape,
       s != TCPU_OK) {
     return s;
   }
-  char mlp_context[160];  // on the stack: validation runs on every call and allocates nothing
-  std::snprintf(mlp_context, sizeof(mlp_context), "%s: %s mlp", fn, what);
-  return fused_mlp::ViewMlpWeights(mlp_context, w.gate_proj.packed, w.gate_proj.scales,
-                                   w.up_proj.packed, w.up_proj.scales, w.down_proj.packed,
-                                   w.down_proj.scales, shape.hidden, shape.intermediate,
-                                   &views->mlp);
+  return CheckNamed(
+      [&](const char* mlp) {
+        return fused_mlp::ViewMlpWeights(mlp, w.gate_proj.packed, w.gate_proj.scales,
+                                         w.up_proj.packed, w.up_proj.scales, w.down_proj.packed,
+                                         w.down_proj.scales, shape.hidden, shape.intermediate,
+                                         &views->mlp);
+      },
+      "%s: %s mlp", fn, what);
 }
 
 int RunLayer(const tcpu_layer_shape& shape, const tcpu_layer_weights& w, const LayerViews& views,
