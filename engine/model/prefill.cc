@@ -166,6 +166,7 @@ int Prefill(const tcpu_model_weights& m, uint16_t* k_cache, uint16_t* v_cache,
   uint16_t *h = bf16_at(p.h), *x = bf16_at(p.x), *q = bf16_at(p.q), *k = bf16_at(p.k);
   uint16_t *v = bf16_at(p.v), *attn = bf16_at(p.attn), *o = bf16_at(p.o);
   uint16_t *g = bf16_at(p.g), *u = bf16_at(p.u);
+  rope::Table rope;  // the rotation of the token at hand, for its queries and keys
 
   for (int64_t start = 0; start < n; start += kPrefillBlock) {
     const int64_t rows = n - start < kPrefillBlock ? n - start : kPrefillBlock;
@@ -205,10 +206,9 @@ int Prefill(const tcpu_model_weights& m, uint16_t* k_cache, uint16_t* v_cache,
             }
           }
         }
-        if ((st = transformer::Rope(s, qt, heads, pos0 + t)) != TCPU_OK ||
-            (st = transformer::Rope(s, kt, kv_heads, pos0 + t)) != TCPU_OK) {
-          return st;
-        }
+        transformer::BuildRope(s, pos0 + t, &rope);
+        rope::Apply(rope, qt, heads);
+        rope::Apply(rope, kt, kv_heads);
         for (int64_t gi = 0; gi < kv_heads; ++gi) {
           std::memcpy(kc + gi * head_stride + (pos0 + t) * d, kt + gi * d, d * sizeof(uint16_t));
           std::memcpy(vc + gi * head_stride + (pos0 + t) * d, v + t * kv_rows + gi * d,

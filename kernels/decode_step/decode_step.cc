@@ -142,11 +142,14 @@ extern "C" int tcpu_decode_step(const tcpu_model_weights* model, uint16_t* k_cac
   uint16_t* h = reinterpret_cast<uint16_t*>(ws + plan.h);
   uint16_t* x = reinterpret_cast<uint16_t*>(ws + plan.x);
   tr::EmbedToken(*model, token, h);
+  tcpu::rope::Table rope;  // one rotation for every layer's queries and keys
+  tr::BuildRope(shape, position, &rope);
   for (int64_t i = 0; i < model->num_layers; ++i) {
     tr::LayerViews views;
     tr::ViewLayer(kFn, "layer", shape, model->layers[i], &views);  // checked above
-    if (int s = tr::RunLayer(shape, model->layers[i], views, plan.layer, k_cache + i * layer_cache,
-                             v_cache + i * layer_cache, cache_capacity, position, h, ws);
+    if (int s = tr::RunLayer(shape, model->layers[i], views, plan.layer, rope,
+                             k_cache + i * layer_cache, v_cache + i * layer_cache,
+                             cache_capacity, position, h, ws);
         s != TCPU_OK) {
       return s;
     }

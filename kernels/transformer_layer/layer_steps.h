@@ -7,6 +7,7 @@
 
 #include <cstdint>
 
+#include "kernels/rope/rope_table.h"
 #include "tcpu/transformer.h"
 
 namespace tcpu::transformer {
@@ -17,8 +18,9 @@ void AddResidual(uint16_t* h, const uint16_t* delta, int64_t n, float scale);
 // y[i] = bf16(acc[i] + bias[i]): a linear layer's dequantized fp32 sum plus its bias.
 void AddBias(const float* acc, const float* bias, uint16_t* y, int64_t n);
 
-// RoPE for one token as the shape says (rope_theta, or the rope_inv_freq table).
-int Rope(const tcpu_layer_shape& shape, uint16_t* x, int64_t heads, int64_t position);
+// The RoPE rotation of `position` as the shape says (rope_theta, or rope_inv_freq and
+// rope_attention_scale): one per token, applied to its queries and keys in every layer.
+void BuildRope(const tcpu_layer_shape& shape, int64_t position, rope::Table* table);
 
 // The decode step's pieces around the layers, shared with batched prefill:
 // h = bf16(embed_tokens[token] * embedding_scale); x = bf16(x / logit_divisor) (no-ops for the

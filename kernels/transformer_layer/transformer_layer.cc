@@ -64,12 +64,13 @@ void AddBias(const float* acc, const float* bias, uint16_t* y, int64_t n) {
   for (int64_t i = 0; i < n; ++i) y[i] = tcpu_f32_to_bf16(acc[i] + bias[i]);
 }
 
-int Rope(const tcpu_layer_shape& shape, uint16_t* x, int64_t heads, int64_t position) {
+void BuildRope(const tcpu_layer_shape& shape, int64_t position, rope::Table* table) {
   if (shape.rope_inv_freq == nullptr) {
-    return tcpu_rope_bf16(x, heads, shape.head_dim, position, shape.rope_theta);
+    rope::BuildFromTheta(shape.head_dim, position, shape.rope_theta, table);
+    return;
   }
   const double scale = shape.rope_attention_scale == 0.0 ? 1.0 : shape.rope_attention_scale;
-  return tcpu_rope_freqs_bf16(x, heads, shape.head_dim, position, shape.rope_inv_freq, scale);
+  rope::BuildFromFrequencies(shape.head_dim, position, shape.rope_inv_freq, scale, table);
 }
 
 int PlanLayer(const char* fn, const tcpu_layer_shape* shape, LayerWorkspace* plan) {
@@ -106,6 +107,12 @@ int PlanLayer(const char* fn, const tcpu_layer_shape* shape, LayerWorkspace* pla
     return Fail(TCPU_ERR_INVALID_ARGUMENT,
                 "%s: shape->rope_attention_scale = %g must be 0 (meaning 1) or > 0 and finite",
                 fn, shape->rope_attention_scale);
+  }
+  if (int s = rope::CheckHeadDim(fn, shape->head_dim); s != TCPU_OK) return s;
+  if (shape->rope_inv_freq != nullptr) {
+    if (int s = rope::CheckFrequencies(fn, shape->rope_inv_freq, shape->head_dim); s != TCPU_OK) {
+      return s;
+    }
   }
   int64_t q_elems = 0, kv_elems = 0, qkv_elems = 0;
   TCPU_CHECK_MUL(fn, shape->num_heads, shape->head_dim, &q_elems);
@@ -192,8 +199,9 @@ int ViewLayer(const char* fn, const char* what, const tcpu_layer_shape& shape,
 }
 
 int RunLayer(const tcpu_layer_shape& shape, const tcpu_layer_weights& w, const LayerViews& views,
-             const LayerWorkspace& plan, uint16_t* k_cache, uint16_t* v_cache,
-             int64_t cache_capacity, int64_t position, uint16_t* h, uint8_t* workspace) {
+             const LayerWorkspace& plan, const rope::Table& rope, uint16_t* k_cache,
+             uint16_t* v_cache, int64_t cache_capacity, int64_t position, uint16_t* h,
+             uint8_t* workspace) {
   const int64_t hidden = shape.hidden, heads = shape.num_heads, kv_heads = shape.num_kv_heads;
   const int64_t d = shape.head_dim;
   const float eps = shape.rms_norm_eps;
@@ -235,8 +243,8 @@ int RunLayer(const tcpu_layer_shape& shape, const tcpu_layer_weights& w, const L
       }
     }
   }
-  if (int s = Rope(shape, q, heads, position); s != TCPU_OK) return s;
-  if (int s = Rope(shape, k, kv_heads, position); s != TCPU_OK) return s;
+  rope::Apply(rope, q, heads);
+  rope::Apply(rope, k, kv_heads);
   const int64_t head_stride = cache_capacity * d;
   for (int64_t g = 0; g < kv_heads; ++g) {
     std::memcpy(k_cache + g * head_stride + position * d, k + g * d, d * sizeof(uint16_t));
@@ -342,7 +350,9 @@ extern "C" int tcpu_transformer_layer_bf16(const tcpu_layer_shape* shape,
   }
   tr::LayerViews views;
   if (int s = tr::ViewLayer(kFn, "weights", *shape, *weights, &views); s != TCPU_OK) return s;
-  if (int s = tr::RunLayer(*shape, *weights, views, plan, k_cache, v_cache, cache_capacity,
+  tcpu::rope::Table rope;
+  tr::BuildRope(*shape, position, &rope);
+  if (int s = tr::RunLayer(*shape, *weights, views, plan, rope, k_cache, v_cache, cache_capacity,
                            position, hidden_state, static_cast<uint8_t*>(workspace));
       s != TCPU_OK) {
     return s;

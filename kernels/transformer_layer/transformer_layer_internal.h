@@ -40,10 +40,11 @@ struct LayerViews {
 int ViewLayer(const char* fn, const char* what, const tcpu_layer_shape& shape,
               const tcpu_layer_weights& weights, LayerViews* views);
 
-// The layer on checked arguments; `workspace` is plan.total bytes.
+// The layer on checked arguments; `workspace` is plan.total bytes; `rope` is the rotation of
+// `position` (BuildRope, layer_steps.h), the same for every layer of a token.
 int RunLayer(const tcpu_layer_shape& shape, const tcpu_layer_weights& weights,
-             const LayerViews& views, const LayerWorkspace& plan, uint16_t* k_cache,
-             uint16_t* v_cache, int64_t cache_capacity, int64_t position,
+             const LayerViews& views, const LayerWorkspace& plan, const rope::Table& rope,
+             uint16_t* k_cache, uint16_t* v_cache, int64_t cache_capacity, int64_t position,
              uint16_t* hidden_state, uint8_t* workspace);
 
 }  // namespace tcpu::transformer
