@@ -45,15 +45,37 @@ def tcpu_cc_test(
         target_compatible_with = ["@platforms//cpu:aarch64"],
         **cc_test_args
     )
+    _qemu_variants(
+        "tcpu_cc_test",
+        name,
+        ":" + binary,
+        variants,
+        env,
+        tags,
+        size = size,
+        timeout = timeout,
+        shard_count = shard_count,
+        flaky = flaky,
+    )
+
+def tcpu_cc_test_rerun(name, of, env, variants = ALL_VARIANTS, size = "small", tags = []):
+    """The aarch64 binary of tcpu_cc_test `of`, run again with another environment (e.g.
+    TCPU_DISABLE=sve2 to force a kernel's NEON path on an SVE2 CPU) in `variants`: the tests
+    `<name>_<variant>` and the suite `name`, without compiling and linking the test again."""
+    _qemu_variants("tcpu_cc_test_rerun", name, ":" + of + "_aarch64", variants, env, tags, size)
+
+def _qemu_variants(rule, name, binary, variants, env, tags, size, timeout = None,
+                   shard_count = None, flaky = None):
+    """One qemu_test of `binary` per variant, and their suite `name`."""
     tests = []
     for variant in variants:
         if variant not in QEMU_VARIANTS:
-            fail("tcpu_cc_test(%s): unknown variant '%s'; known: %s" %
-                 (name, variant, ", ".join(ALL_VARIANTS)))
+            fail("%s(%s): unknown variant '%s'; known: %s" %
+                 (rule, name, variant, ", ".join(ALL_VARIANTS)))
         v = QEMU_VARIANTS[variant]
         qemu_test(
             name = name + "_" + variant,
-            binary = ":" + binary,
+            binary = binary,
             variant = variant,
             cpu = v.cpu,
             sve_vl_bits = v.sve_vl_bits,
