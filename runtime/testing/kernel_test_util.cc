@@ -43,6 +43,13 @@ std::vector<uint16_t> RandomBf16(int64_t count, uint32_t seed, float stddev) {
   return out;
 }
 
+std::vector<float> RandomFloat(int64_t count, uint32_t seed, float lo, float hi) {
+  std::mt19937 rng(seed);
+  std::vector<float> out(count);
+  for (float& v : out) v = lo + (hi - lo) * static_cast<float>(rng() >> 8) * 0x1p-24f;
+  return out;
+}
+
 double Bf16UlpError(uint16_t actual, double expected) {
   const float a = tcpu_bf16_to_f32(actual);
   if (std::isnan(a) || std::isnan(expected)) {
