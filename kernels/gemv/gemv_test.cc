@@ -108,11 +108,7 @@ std::vector<uint16_t> ModelGemvBf16W8(const std::vector<int8_t>& w,
 }
 
 std::vector<float> RandomScales(int64_t n, uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> dist(1e-4f, 2e-2f);
-  std::vector<float> s(n);
-  for (float& v : s) v = dist(rng);
-  return s;
+  return testing::RandomFloat(n, seed, 1e-4f, 2e-2f);
 }
 
 // Random int8 weights (packed) and activations, with the model's result.
