@@ -108,26 +108,36 @@ std::vector<uint16_t> ModelGemvBf16W8(const std::vector<int8_t>& w,
 }
 
 std::vector<float> RandomScales(int64_t n, uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> dist(1e-4f, 2e-2f);
-  std::vector<float> s(n);
-  for (float& v : s) v = dist(rng);
-  return s;
+  return testing::RandomFloat(n, seed, 1e-4f, 2e-2f);
+}
+
+// Random int8 weights (packed) and activations, with the model's result.
+struct GemvI8Problem {
+  std::vector<int8_t> x;
+  std::vector<uint8_t> packed;
+  std::vector<int32_t> expected;
+};
+
+GemvI8Problem RandomGemvI8Problem(const Shape& s, uint32_t seed) {
+  const std::vector<int8_t> w = RandomInt8(s.n * s.k, seed);
+  GemvI8Problem p{RandomInt8(s.k, seed + 1), Pack(w, s.n, s.k), {}};
+  p.expected = ModelGemvI8(w, p.x, s.n, s.k);
+  return p;
 }
 
 // Runs tcpu_gemv_i8 into a poisoned y with one element more than n, checks every element and
 // that the extra one is untouched.
-void ExpectGemvI8Matches(const Shape& s, uint32_t seed) {
+void ExpectGemvI8Matches(const Shape& s, const GemvI8Problem& p) {
   SCOPED_TRACE(Describe(s));
-  const std::vector<int8_t> w = RandomInt8(s.n * s.k, seed);
-  const std::vector<int8_t> x = RandomInt8(s.k, seed + 1);
-  const std::vector<uint8_t> packed = Pack(w, s.n, s.k);
   std::vector<int32_t> y(s.n + 1, kPoisonI32);
-  ASSERT_EQ(tcpu_gemv_i8(packed.data(), x.data(), y.data(), s.n, s.k), TCPU_OK)
+  ASSERT_EQ(tcpu_gemv_i8(p.packed.data(), p.x.data(), y.data(), s.n, s.k), TCPU_OK)
       << tcpu_last_error_detail();
-  const std::vector<int32_t> expected = ModelGemvI8(w, x, s.n, s.k);
-  for (int64_t i = 0; i < s.n; ++i) ASSERT_EQ(y[i], expected[i]) << "row " << i;
+  for (int64_t i = 0; i < s.n; ++i) ASSERT_EQ(y[i], p.expected[i]) << "row " << i;
   EXPECT_EQ(y[s.n], kPoisonI32) << "wrote past y[n - 1]";
+}
+
+void ExpectGemvI8Matches(const Shape& s, uint32_t seed) {
+  ExpectGemvI8Matches(s, RandomGemvI8Problem(s, seed));
 }
 
 void ExpectGemvBf16W8Matches(const Shape& s, uint32_t seed) {
@@ -202,10 +212,11 @@ TEST_F(GemvTest, I8IdenticalForEveryThreadCount) {
   // Big enough to be split (n * k >= 2^18), with row and k tails; the last one splits into
   // many tiny blocks.
   for (const Shape& s : {Shape{301, 1003}, Shape{258, 2056}, Shape{40001, 7}}) {
+    const GemvI8Problem problem = RandomGemvI8Problem(s, 77);  // Once (QEMU time).
     for (int threads : testing::kThreadCounts) {
       SCOPED_TRACE("threads = " + std::to_string(threads));
       ASSERT_EQ(tcpu_set_num_threads(threads), TCPU_OK);
-      ExpectGemvI8Matches(s, 77);
+      ExpectGemvI8Matches(s, problem);
     }
   }
 }

@@ -26,6 +26,7 @@
 namespace tcpu {
 namespace {
 
+using ::tcpu::testing::RandomFloat;
 using ::tcpu::testing::RandomInt8;
 
 struct Shape {
@@ -63,10 +64,8 @@ Matrix RandomMatrix(const Shape& s, uint32_t seed) {
   m.k = s.k;
   m.groups = (s.k + 31) / 32;
   m.q = RandomInt8(s.n * s.k, seed, -8, 7);
-  std::mt19937 rng(seed + 1);
-  std::uniform_real_distribution<float> dist(-0.02f, 0.02f);
-  m.scales.resize(s.n * m.groups);
-  for (size_t i = 0; i < m.scales.size(); ++i) m.scales[i] = (i % 29 == 5) ? 0.0f : dist(rng);
+  m.scales = RandomFloat(s.n * m.groups, seed + 1, -0.02f, 0.02f);
+  for (size_t i = 5; i < m.scales.size(); i += 29) m.scales[i] = 0.0f;
   const int64_t size = tcpu_q4_packed_size(s.n, s.k);
   m.packed.resize(size);
   EXPECT_EQ(tcpu_pack_q4(m.q.data(), m.scales.data(), s.n, s.k, m.packed.data(), size), TCPU_OK)

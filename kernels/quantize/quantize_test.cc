@@ -91,13 +91,11 @@ std::vector<Runner> Runners() {
   return runners;
 }
 
-// Every runner bit-identical to the model, nothing written past the outputs. Returns the
-// public entry point's outputs.
+// Every runner bit-identical to the model's want_q and want_scales, nothing written past the
+// outputs. Returns the public entry point's outputs.
 std::vector<int8_t> CheckAll(const std::vector<uint16_t>& w, int64_t n, int64_t k,
-                             const std::string& what) {
-  std::vector<int8_t> want_q;
-  std::vector<float> want_scales;
-  Model(w, n, k, &want_q, &want_scales);
+                             const std::vector<int8_t>& want_q,
+                             const std::vector<float>& want_scales, const std::string& what) {
   std::vector<int8_t> public_q;
   for (const Runner& runner : Runners()) {
     std::vector<int8_t> q(n * k + 1, kPoisonI8);
@@ -124,6 +122,14 @@ std::vector<int8_t> CheckAll(const std::vector<uint16_t>& w, int64_t n, int64_t 
     if (runner.kernel == nullptr) public_q = q;
   }
   return public_q;
+}
+
+std::vector<int8_t> CheckAll(const std::vector<uint16_t>& w, int64_t n, int64_t k,
+                             const std::string& what) {
+  std::vector<int8_t> want_q;
+  std::vector<float> want_scales;
+  Model(w, n, k, &want_q, &want_scales);
+  return CheckAll(w, n, k, want_q, want_scales, what);
 }
 
 std::string ExpectedQuantizeVariant() {
@@ -219,12 +225,16 @@ TEST(QuantizeTest, SubnormalAndHugeRows) {
 TEST(QuantizeTest, ThreadCountsGiveIdenticalResults) {
   const int64_t n = 173, k = 1531;  // 530 KB of weights: 4 tasks of >= 128 KB.
   const auto w = RandomBf16(n * k, 21, 0.03f);
+  std::vector<int8_t> want_q;
+  std::vector<float> want_scales;
+  Model(w, n, k, &want_q, &want_scales);  // Once (QEMU time).
   const int initial_threads = tcpu_get_num_threads();
   ASSERT_GT(initial_threads, 0);
   std::vector<int8_t> first;
   for (int threads : tcpu::testing::kThreadCounts) {
     ASSERT_EQ(tcpu_set_num_threads(threads), TCPU_OK) << tcpu_last_error_detail();
-    const std::vector<int8_t> q = CheckAll(w, n, k, "threads=" + std::to_string(threads));
+    const std::vector<int8_t> q =
+        CheckAll(w, n, k, want_q, want_scales, "threads=" + std::to_string(threads));
     if (first.empty()) {
       first = q;
     } else {

@@ -29,11 +29,17 @@ TEST(RopeTest, MatchesTheFormulaAtManyPositionsAndShapes) {
         const std::vector<uint16_t> x = RandomBf16(heads * d, static_cast<uint32_t>(d * 31 + p));
         std::vector<uint16_t> y = x;
         ASSERT_EQ(tcpu_rope_bf16(y.data(), heads, d, p, theta), TCPU_OK);
+        // The angle of each pair, once for all heads: long double is software binary128 on
+        // AArch64, so each pow, cos and sin costs QEMU thousands of instructions.
+        std::vector<long double> cosines(d / 2), sines(d / 2);
+        for (int64_t i = 0; i < d / 2; ++i) {
+          const long double angle = p * std::pow(static_cast<long double>(theta), -2.0L * i / d);
+          cosines[i] = std::cos(angle);
+          sines[i] = std::sin(angle);
+        }
         for (int64_t h = 0; h < heads; ++h) {
           for (int64_t i = 0; i < d / 2; ++i) {
-            const long double angle =
-                p * std::pow(static_cast<long double>(theta), -2.0L * i / d);
-            const long double c = std::cos(angle), s = std::sin(angle);
+            const long double c = cosines[i], s = sines[i];
             const long double a = tcpu_bf16_to_f32(x[h * d + i]);
             const long double b = tcpu_bf16_to_f32(x[h * d + i + d / 2]);
             const double e0 = static_cast<double>(a * c - b * s);

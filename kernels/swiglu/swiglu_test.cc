@@ -85,13 +85,19 @@ struct Worst {
   uint16_t gate = 0, up = 0, got = 0;
 };
 
+std::vector<double> References(const std::vector<uint16_t>& gate, const std::vector<uint16_t>& up) {
+  std::vector<double> expected(gate.size());
+  for (size_t i = 0; i < gate.size(); ++i) expected[i] = Reference(gate[i], up[i]);
+  return expected;
+}
+
 // Runs every runner out of place and, if `aliasing`, in place (over gate, then over up),
-// checks every element and the guard past the end, and returns the worst error of each runner.
+// checks every element against `expected` (References) and the guard past the end, and
+// returns the worst error of each runner.
 std::vector<Worst> CheckAll(const std::vector<uint16_t>& gate, const std::vector<uint16_t>& up,
-                            const std::string& what, bool aliasing = true) {
+                            const std::vector<double>& expected, const std::string& what,
+                            bool aliasing = true) {
   const int64_t n = static_cast<int64_t>(gate.size());
-  std::vector<double> expected(n);
-  for (int64_t i = 0; i < n; ++i) expected[i] = Reference(gate[i], up[i]);
   std::vector<Worst> worst;
   for (const Runner& runner : Runners()) {
     Worst w;
@@ -128,6 +134,11 @@ std::vector<Worst> CheckAll(const std::vector<uint16_t>& gate, const std::vector
     worst.push_back(w);
   }
   return worst;
+}
+
+std::vector<Worst> CheckAll(const std::vector<uint16_t>& gate, const std::vector<uint16_t>& up,
+                            const std::string& what, bool aliasing = true) {
+  return CheckAll(gate, up, References(gate, up), what, aliasing);
 }
 
 std::string ExpectedSwigluVariant() {
@@ -227,6 +238,7 @@ TEST(SwigluTest, ThreadCountsGiveIdenticalResults) {
   const int64_t n = 70001;
   const auto gate = RandomBf16(n, 50, 6.0f);
   const auto up = RandomBf16(n, 51, 2.0f);
+  const std::vector<double> expected = References(gate, up);  // Once (QEMU time).
   const int initial_threads = tcpu_get_num_threads();
   ASSERT_GT(initial_threads, 0);
   std::vector<uint16_t> first;
@@ -235,12 +247,13 @@ TEST(SwigluTest, ThreadCountsGiveIdenticalResults) {
     std::vector<uint16_t> out(n + 1, kPoisonBf16);
     ASSERT_EQ(tcpu_swiglu_bf16(gate.data(), up.data(), out.data(), n), TCPU_OK);
     EXPECT_EQ(out[n], kPoisonBf16) << threads << " threads: wrote past the end";
-    int bad = 0;
-    for (int64_t i = 0; i < n; ++i) {
-      if (!(UlpError(out[i], Reference(gate[i], up[i])) <= kMaxUlp)) ++bad;
-    }
-    EXPECT_EQ(bad, 0) << threads << " threads";
     if (first.empty()) {
+      // Within the bound here; the other thread counts must give these bits.
+      int bad = 0;
+      for (int64_t i = 0; i < n; ++i) {
+        if (!(UlpError(out[i], expected[i]) <= kMaxUlp)) ++bad;
+      }
+      EXPECT_EQ(bad, 0) << threads << " threads";
       first = out;
     } else {
       EXPECT_EQ(out, first) << threads << " threads";
@@ -249,7 +262,7 @@ TEST(SwigluTest, ThreadCountsGiveIdenticalResults) {
   ASSERT_EQ(tcpu_set_num_threads(initial_threads), TCPU_OK);
   // Every variant on the largest pool, in place too.
   ASSERT_EQ(tcpu_set_num_threads(4), TCPU_OK);
-  CheckAll(gate, up, "4 threads");
+  CheckAll(gate, up, expected, "4 threads");
   ASSERT_EQ(tcpu_set_num_threads(initial_threads), TCPU_OK);
 }
 

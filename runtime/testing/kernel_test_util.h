@@ -19,6 +19,10 @@ std::vector<int8_t> RandomInt8(int64_t count, uint32_t seed, int lo = -128, int 
 // values of larger magnitude are mixed in to exercise edge cases.
 std::vector<uint16_t> RandomBf16(int64_t count, uint32_t seed, float stddev = 1.0f);
 
+// Uniform floats in [lo, hi), each from 24 random bits: std::uniform_real_distribution would draw
+// through std::generate_canonical, whose long double arithmetic is slow under QEMU.
+std::vector<float> RandomFloat(int64_t count, uint32_t seed, float lo, float hi);
+
 // A value no kernel produces by accident, to fill outputs before a call.
 constexpr int32_t kPoisonI32 = 0x5eadbeef;
 constexpr uint16_t kPoisonBf16 = 0x7fa5;  // A NaN payload the kernels never write.
