@@ -43,7 +43,7 @@ bool Checkpoint::Open(const std::string& path, std::string* error, bool* io_erro
 
 bool Checkpoint::OpenDirectory(const std::string& dir, std::string* error, bool* io_error) {
   std::string text;
-  if (!ReadTextFile(dir + "/config.json", &text, error)) {
+  if (!engine::ReadTextFile(dir + "/config.json", &text, error)) {
     *io_error = true;
     return false;
   }
@@ -56,7 +56,7 @@ bool Checkpoint::OpenDirectory(const std::string& dir, std::string* error, bool*
   if (Exists(single)) {
     shards.push_back("model.safetensors");
   } else if (Exists(index)) {
-    if (!ReadTextFile(index, &text, error)) {
+    if (!engine::ReadTextFile(index, &text, error)) {
       *io_error = true;
       return false;
     }
@@ -87,7 +87,7 @@ bool Checkpoint::OpenDirectory(const std::string& dir, std::string* error, bool*
   }
 
   for (const std::string& shard : shards) {
-    MappedFile file;
+    engine::MappedFile file;
     if (!file.Open(dir + "/" + shard, error)) {
       *io_error = true;
       return false;

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/model/mapped_file.h"
+#include "engine/common/mapped_file.h"
 #include "engine/model/model_config.h"
 #include "engine/model/safetensors.h"
 
@@ -47,7 +47,7 @@ class Checkpoint {
 
   ModelConfig config_;
   std::string gguf_path_;  // empty for a checkpoint directory
-  std::vector<MappedFile> files_;
+  std::vector<engine::MappedFile> files_;
   std::map<std::string, Entry> tensors_;
   // GGUF tensors dequantized (Q8_0, Q4_0) or reordered (Llama's q/k) at load.
   std::vector<std::unique_ptr<uint8_t[]>> converted_;

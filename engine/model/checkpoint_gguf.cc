@@ -18,7 +18,7 @@ bool EndsWith(const std::string& s, const char* suffix) {
 }  // namespace
 
 bool Checkpoint::OpenGguf(const std::string& path, std::string* error, bool* io_error) {
-  MappedFile file;
+  engine::MappedFile file;
   if (!file.Open(path, error)) {
     *io_error = true;
     return false;

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "engine/gguf/gguf_writer.h"
-#include "engine/model/mapped_file.h"
+#include "engine/common/mapped_file.h"
 #include "engine/model/safetensors.h"
 
 namespace tcpu::testing {
@@ -137,7 +137,7 @@ class Exporter {
   std::string* error_;
   Json config_;
   std::string arch_;
-  std::vector<model::MappedFile> files_;
+  std::vector<engine::MappedFile> files_;
   std::map<std::string, TensorView> tensors_;
 };
 
@@ -159,7 +159,7 @@ bool Exporter::Read(const std::string& dir) {
   }
   closedir(d);
   for (const std::string& n : names) {
-    model::MappedFile file;
+    engine::MappedFile file;
     model::SafetensorsFile parsed;
     if (!file.Open(dir + "/" + n, error_) ||
         !model::ParseSafetensors(file.data(), file.size(), n, &parsed, error_)) {
