@@ -11,9 +11,10 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
-#include "engine/gguf/gguf_writer.h"
 #include "engine/common/mapped_file.h"
+#include "engine/gguf/gguf_writer.h"
 #include "engine/model/safetensors.h"
+#include "engine/tokenizer/tests/gguf_from_tokenizer_json.h"
 
 namespace tcpu::testing {
 namespace {
@@ -197,7 +198,11 @@ bool Exporter::Metadata(gguf::GgufWriter* writer) {
     writer->AddMetadata(a + "rope.scaling.factor",
                         MetadataValue::Float32(scaling["factor"].get<float>()));
   }
-  // A token list gives the vocabulary size (tokenizer tests write real ones).
+  if (!options_.tokenizer_json.empty()) {
+    return AddGgufTokenizer(options_.tokenizer_json, {"gpt2", options_.tokenizer_pre, false},
+                            writer, error_);
+  }
+  // A token list gives the vocabulary size.
   std::vector<std::string> tokens;
   for (int64_t i = 0; i < config_["vocab_size"].get<int64_t>(); ++i) {
     tokens.push_back("<t" + std::to_string(i) + ">");

@@ -22,6 +22,10 @@ struct GgufExport {
   // Q8_0 / Q4_0 only: write the dequantized values (d x q) as F32 instead of the blocks, the
   // same numbers in a float type.
   bool dequantized_as_f32 = false;
+  // A tokenizer.json whose tokenizer the file carries (gguf_from_tokenizer_json.h, as gpt2
+  // with `tokenizer_pre`); by default placeholder tokens "<tN>" give the vocabulary size.
+  std::string tokenizer_json;
+  std::string tokenizer_pre = "qwen2";
 };
 
 // Reads checkpoint directory `dir` (config.json, *.safetensors) and writes `path`. False

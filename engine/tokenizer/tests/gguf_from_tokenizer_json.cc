@@ -40,8 +40,8 @@ bool IsBytePiece(const std::string& token) {
 
 }  // namespace
 
-bool WriteGgufTokenizer(const std::string& tokenizer_json, const std::string& path,
-                        const TokenizerExport& options, std::string* error) {
+bool AddGgufTokenizer(const std::string& tokenizer_json, const TokenizerExport& options,
+                      gguf::GgufWriter* writer, std::string* error) {
   Json tokenizer, config = Json::object();
   if (!ReadJson(tokenizer_json, &tokenizer, error)) return false;
   const std::string dir = tokenizer_json.substr(0, tokenizer_json.rfind('/'));
@@ -97,36 +97,41 @@ bool WriteGgufTokenizer(const std::string& tokenizer_json, const std::string& pa
     scores.push_back(made != made_at.end() ? made->second : -1e9f);  // no merge makes it
     ids[tokens.back()] = static_cast<int32_t>(id);
   }
-  gguf::GgufWriter writer;
-  writer.AddMetadata("tokenizer.ggml.model", MetadataValue::String(options.model));
+  writer->AddMetadata("tokenizer.ggml.model", MetadataValue::String(options.model));
   if (!options.pre.empty()) {
-    writer.AddMetadata("tokenizer.ggml.pre", MetadataValue::String(options.pre));
+    writer->AddMetadata("tokenizer.ggml.pre", MetadataValue::String(options.pre));
   }
-  writer.AddMetadata("tokenizer.ggml.tokens", MetadataValue::StringArray(tokens));
-  writer.AddMetadata("tokenizer.ggml.token_type", MetadataValue::Int32Array(types));
-  if (llama) writer.AddMetadata("tokenizer.ggml.scores", MetadataValue::Float32Array(scores));
+  writer->AddMetadata("tokenizer.ggml.tokens", MetadataValue::StringArray(tokens));
+  writer->AddMetadata("tokenizer.ggml.token_type", MetadataValue::Int32Array(types));
+  if (llama) writer->AddMetadata("tokenizer.ggml.scores", MetadataValue::Float32Array(scores));
   if (!llama || options.llama_merges) {
     std::vector<std::string> lines;
     for (const auto& [left, right] : merges) lines.push_back(left + " " + right);
-    writer.AddMetadata("tokenizer.ggml.merges", MetadataValue::StringArray(lines));
+    writer->AddMetadata("tokenizer.ggml.merges", MetadataValue::StringArray(lines));
   }
   for (const char* key : {"bos", "eos"}) {
     const std::string token = ConfigToken(config, (std::string(key) + "_token").c_str());
     if (token.empty()) continue;
-    writer.AddMetadata(std::string("tokenizer.ggml.") + key + "_token_id",
-                       MetadataValue::Uint32(static_cast<uint32_t>(ids.at(token))));
+    writer->AddMetadata(std::string("tokenizer.ggml.") + key + "_token_id",
+                        MetadataValue::Uint32(static_cast<uint32_t>(ids.at(token))));
   }
   if (!unk.empty()) {
-    writer.AddMetadata("tokenizer.ggml.unknown_token_id",
-                       MetadataValue::Uint32(static_cast<uint32_t>(ids.at(unk))));
+    writer->AddMetadata("tokenizer.ggml.unknown_token_id",
+                        MetadataValue::Uint32(static_cast<uint32_t>(ids.at(unk))));
   }
   for (const char* flag : {"add_bos_token", "add_eos_token"}) {
     if (config.contains(flag) && config[flag].is_boolean()) {
-      writer.AddMetadata(std::string("tokenizer.ggml.") + flag,
-                         MetadataValue::Bool(config[flag].get<bool>()));
+      writer->AddMetadata(std::string("tokenizer.ggml.") + flag,
+                          MetadataValue::Bool(config[flag].get<bool>()));
     }
   }
-  return writer.WriteFile(path, error);
+  return true;
+}
+
+bool WriteGgufTokenizer(const std::string& tokenizer_json, const std::string& path,
+                        const TokenizerExport& options, std::string* error) {
+  gguf::GgufWriter writer;
+  return AddGgufTokenizer(tokenizer_json, options, &writer, error) && writer.WriteFile(path, error);
 }
 
 }  // namespace tcpu::testing

@@ -11,6 +11,8 @@
 
 #include <string>
 
+#include "engine/gguf/gguf_writer.h"
+
 namespace tcpu::testing {
 
 struct TokenizerExport {
@@ -19,8 +21,12 @@ struct TokenizerExport {
   bool llama_merges = false;
 };
 
-// Reads `tokenizer_json` and the tokenizer_config.json beside it, writes `path`. False with
-// *error saying what failed.
+// Reads `tokenizer_json` and the tokenizer_config.json beside it and adds their metadata to
+// *writer. False with *error saying what failed.
+bool AddGgufTokenizer(const std::string& tokenizer_json, const TokenizerExport& options,
+                      gguf::GgufWriter* writer, std::string* error);
+
+// A GGUF file of the tokenizer's metadata alone, at `path`.
 bool WriteGgufTokenizer(const std::string& tokenizer_json, const std::string& path,
                         const TokenizerExport& options, std::string* error);
 
