@@ -11,6 +11,7 @@
 
 #include "engine/gguf/gguf_types.h"
 #include "engine/model/tests/gguf_from_checkpoint.h"
+#include "engine/model/tests/greedy_run.h"
 #include "gtest/gtest.h"
 #include "tcpu/decoder.h"
 #include "tcpu/status.h"
@@ -19,6 +20,8 @@ namespace {
 
 using tcpu::gguf::TensorType;
 using tcpu::testing::GgufExport;
+using tcpu::testing::GreedyRun;
+using tcpu::testing::RunGreedy;
 
 constexpr char kDir[] = "tools/checkpoint/";
 const std::vector<int32_t> kPrompt = {1, 2, 3, 4, 5, 6, 7, 8};
@@ -27,39 +30,6 @@ constexpr int kNewTokens = 16;
 std::string TempPath(const std::string& name) {
   const char* tmp = std::getenv("TEST_TMPDIR");
   return std::string(tmp != nullptr ? tmp : "/tmp") + "/" + name;
-}
-
-struct Decode {
-  std::vector<int32_t> ids;
-  std::vector<float> logits;  // every step's
-};
-
-Decode Run(const std::string& model, int32_t weights) {
-  Decode out;
-  tcpu_decoder_options options{};
-  options.weights = weights;
-  tcpu_decoder* decoder = nullptr;
-  const int64_t max_tokens = static_cast<int64_t>(kPrompt.size()) + kNewTokens;
-  EXPECT_EQ(tcpu_decoder_open_with_options(model.c_str(), max_tokens, &options, &decoder), TCPU_OK)
-      << model << ": " << tcpu_last_error_detail();
-  if (decoder == nullptr) return out;
-  tcpu_decoder_info info;
-  EXPECT_EQ(tcpu_decoder_get_info(decoder, &info), TCPU_OK);
-  std::vector<float> logits(static_cast<size_t>(info.vocab_size));
-  int32_t next = -1;
-  auto step = [&](int32_t token) {
-    EXPECT_EQ(tcpu_decoder_step(decoder, token, logits.data(), &next), TCPU_OK)
-        << tcpu_last_error_detail();
-    out.logits.insert(out.logits.end(), logits.begin(), logits.end());
-  };
-  for (int32_t id : kPrompt) step(id);
-  out.ids.push_back(next);
-  while (static_cast<int>(out.ids.size()) < kNewTokens) {
-    step(out.ids.back());
-    out.ids.push_back(next);
-  }
-  tcpu_decoder_close(decoder);
-  return out;
 }
 
 std::string Export(const std::string& checkpoint, const std::string& file,
@@ -72,7 +42,8 @@ std::string Export(const std::string& checkpoint, const std::string& file,
 }
 
 void ExpectSameDecode(const std::string& a, const std::string& b, int32_t weights) {
-  const Decode x = Run(a, weights), y = Run(b, weights);
+  const GreedyRun x = RunGreedy(a, weights, kPrompt, kNewTokens);
+  const GreedyRun y = RunGreedy(b, weights, kPrompt, kNewTokens);
   ASSERT_EQ(x.ids.size(), static_cast<size_t>(kNewTokens));
   EXPECT_EQ(x.ids, y.ids) << a << " vs " << b;
   EXPECT_EQ(x.logits, y.logits) << a << " vs " << b;

@@ -12,6 +12,7 @@
 
 #include "engine/gguf/gguf_writer.h"
 #include "engine/tokenizer/tests/gguf_from_tokenizer_json.h"
+#include "engine/tokenizer/tests/tokenizer_calls.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "tcpu/status.h"
@@ -21,6 +22,8 @@ namespace {
 
 using tcpu::gguf::GgufWriter;
 using tcpu::gguf::MetadataValue;
+using tcpu::testing::Decode;
+using tcpu::testing::Encode;
 using tcpu::testing::TokenizerExport;
 
 std::string Env(const char* name) {
@@ -32,33 +35,6 @@ std::string Env(const char* name) {
 std::string TempPath(const std::string& name) {
   const char* tmp = std::getenv("TEST_TMPDIR");
   return std::string(tmp != nullptr ? tmp : "/tmp") + "/" + name;
-}
-
-std::vector<int32_t> Encode(const tcpu_tokenizer* tokenizer, const std::string& text,
-                            bool add_special) {
-  int64_t n = 0;
-  int status = tcpu_tokenizer_encode(tokenizer, text.data(), static_cast<int64_t>(text.size()),
-                                     add_special, nullptr, 0, &n);
-  std::vector<int32_t> ids(static_cast<size_t>(n));
-  if (status == TCPU_ERR_BUFFER_TOO_SMALL) {
-    status = tcpu_tokenizer_encode(tokenizer, text.data(), static_cast<int64_t>(text.size()),
-                                   add_special, ids.data(), n, &n);
-  }
-  EXPECT_EQ(status, TCPU_OK) << tcpu_last_error_detail();
-  return ids;
-}
-
-std::string Decode(const tcpu_tokenizer* tokenizer, const std::vector<int32_t>& ids) {
-  int64_t bytes = 0;
-  tcpu_tokenizer_decode(tokenizer, ids.data(), static_cast<int64_t>(ids.size()), 0, nullptr, 0,
-                        &bytes);
-  std::string text(static_cast<size_t>(bytes) + 1, '\0');
-  EXPECT_EQ(tcpu_tokenizer_decode(tokenizer, ids.data(), static_cast<int64_t>(ids.size()), 0,
-                                  text.data(), bytes + 1, &bytes),
-            TCPU_OK)
-      << tcpu_last_error_detail();
-  text.resize(static_cast<size_t>(bytes));
-  return text;
 }
 
 std::vector<std::string> Corpus(const std::vector<std::string>& extra) {
