@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "engine/tokenizer/utf8.h"
+#include "engine/common/utf8.h"
 
 namespace tcpu::tokenizer {
 namespace {
@@ -135,7 +135,7 @@ bool Tokenizer::Encode(std::string_view text, bool add_special_tokens, std::vect
                        std::string* error) const {
   ids->clear();
   size_t bad = 0;
-  if (!IsValidUtf8(text, &bad)) {
+  if (!engine::IsValidUtf8(text, &bad)) {
     char hex[8];
     std::snprintf(hex, sizeof(hex), "0x%02X", static_cast<unsigned char>(text[bad]));
     *error =
