@@ -101,7 +101,7 @@ bool Checkpoint::OpenDirectory(const std::string& dir, std::string* error, bool*
         const auto listed = weight_map.find(name);
         if (listed == weight_map.end() || listed->second != shard) continue;  // not its home
       }
-      if (!tensors_.emplace(name, Entry{view, shard, ""}).second) {
+      if (!tensors_.emplace(name, Entry{view, shard, "", -1, false}).second) {
         *error = dir + ": tensor '" + name.substr(0, 200) + "' is stored in two files";
         return false;
       }
@@ -127,6 +127,11 @@ bool Checkpoint::Find(const std::string& name, const std::vector<int64_t>& shape
                                       "' is missing";
     return false;
   }
+  if (it->second.released) {
+    *error = it->second.file + ": tensor '" + it->second.stored_name +
+             "' was already converted and released";
+    return false;
+  }
   if (it->second.view.shape != shape) {
     if (gguf_path_.empty()) {
       *error = it->second.file + ": tensor '" + name + "' has shape " +
@@ -142,6 +147,14 @@ bool Checkpoint::Find(const std::string& name, const std::vector<int64_t>& shape
   }
   *tensor = &it->second.view;
   return true;
+}
+
+void Checkpoint::Release(const std::string& name) {
+  const auto it = tensors_.find(name);
+  if (it == tensors_.end() || it->second.converted < 0) return;
+  converted_[static_cast<size_t>(it->second.converted)].reset();
+  it->second.view.data = nullptr;
+  it->second.released = true;
 }
 
 }  // namespace tcpu::model

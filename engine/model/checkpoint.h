@@ -36,11 +36,18 @@ class Checkpoint {
   bool Find(const std::string& name, const std::vector<int64_t>& shape, const TensorView** tensor,
             std::string* error) const;
 
+  // Frees the copy the loader made of `name` at open (a GGUF tensor dequantized or reordered)
+  // once the caller has taken what it needs from it; nothing for tensors read in place. A
+  // later Find of a released copy fails naming it.
+  void Release(const std::string& name);
+
  private:
   struct Entry {
     TensorView view;
     std::string file;
     std::string stored_name;  // the GGUF name; empty for safetensors (the name itself)
+    int64_t converted = -1;   // its copy in converted_, if it has one
+    bool released = false;
   };
   bool OpenDirectory(const std::string& dir, std::string* error, bool* io_error);
   bool OpenGguf(const std::string& path, std::string* error, bool* io_error);

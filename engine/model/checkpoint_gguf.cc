@@ -35,6 +35,7 @@ bool Checkpoint::OpenGguf(const std::string& path, std::string* error, bool* io_
     const std::string name = HfNameOfGgufTensor(info.name);
     if (name.empty()) continue;  // not a tensor the engine reads (rope_freqs: the config's)
     TensorView view;
+    const size_t copies_before = converted_.size();
     if (!GgufTensorView(info, path, &converted_, &view, error)) return false;
     const bool q = EndsWith(name, "q_proj.weight") || EndsWith(name, "q_proj.bias");
     const bool k = EndsWith(name, "k_proj.weight") || EndsWith(name, "k_proj.bias");
@@ -43,7 +44,13 @@ bool Checkpoint::OpenGguf(const std::string& path, std::string* error, bool* io_
     if (permuted && (q || k) && !view.shape.empty() && view.shape[0] == heads * config_.head_dim) {
       UndoRopePermutation(heads, config_.head_dim, &view, &converted_);
     }
-    tensors_.emplace(name, Entry{std::move(view), path, std::string(info.name)});
+    // Only the last copy is the tensor's (a dequantized one that was then reordered is not).
+    int64_t converted = -1;
+    if (converted_.size() > copies_before) {
+      for (size_t i = copies_before; i + 1 < converted_.size(); ++i) converted_[i].reset();
+      converted = static_cast<int64_t>(converted_.size()) - 1;
+    }
+    tensors_.emplace(name, Entry{std::move(view), path, std::string(info.name), converted, false});
   }
   files_.push_back(std::move(file));
   gguf_path_ = path;

@@ -92,7 +92,8 @@ TEST(GgufBlockTypesTest, Q8_0AndQ4_0DecodeAsTheirDequantizedValues) {
     const char* checkpoint;
   };
   for (const BlockCase& c : {BlockCase{TensorType::kQ8_0, "q8_0", "tiny_llama"},
-                             BlockCase{TensorType::kQ4_0, "q4_0", "tiny_qwen2"}}) {
+                             BlockCase{TensorType::kQ4_0, "q4_0", "tiny_qwen2"},
+                             BlockCase{TensorType::kQ8_0, "q8_0", "tiny_qwen3_sharded"}}) {
     SCOPED_TRACE(c.name);
     GgufExport blocks;
     blocks.matrix_type = c.type;
