@@ -1,10 +1,10 @@
 #include "engine/gguf/gguf_reader.h"
 
-#include <utf8proc.h>
-
 #include <algorithm>
 #include <cstring>
 #include <utility>
+
+#include "engine/common/utf8.h"
 
 namespace tcpu::gguf {
 namespace {
@@ -33,22 +33,6 @@ uint64_t MinElementBytes(ValueType type) {
   if (type == ValueType::kString) return 8;
   if (type == ValueType::kArray) return 4 + 8;
   return static_cast<uint64_t>(FixedValueBytes(type));
-}
-
-bool IsUtf8(std::string_view s, size_t* bad_offset) {
-  size_t pos = 0;
-  while (pos < s.size()) {
-    utf8proc_int32_t code_point;
-    const utf8proc_ssize_t n =
-        utf8proc_iterate(reinterpret_cast<const utf8proc_uint8_t*>(s.data() + pos),
-                         static_cast<utf8proc_ssize_t>(s.size() - pos), &code_point);
-    if (n <= 0) {
-      *bad_offset = pos;
-      return false;
-    }
-    pos += static_cast<size_t>(n);
-  }
-  return true;
 }
 
 // `s` quoted for an error message: at most 80 bytes, anything outside printable ASCII
@@ -227,7 +211,7 @@ bool Parser::ParseEntry(GgufFile* file) {
   }
   if (entry.value.type == ValueType::kString) {
     size_t bad;
-    if (!IsUtf8(entry.value.string, &bad)) {
+    if (!engine::IsValidUtf8(entry.value.string, &bad)) {
       Warn(file, "metadata key " + Quote(key) + ": string value" + At(entry.value.file_offset) +
                      " is not UTF-8 at byte " + std::to_string(bad));
     }
@@ -235,7 +219,7 @@ bool Parser::ParseEntry(GgufFile* file) {
              entry.value.element_type == ValueType::kString) {
     for (size_t i = 0; i < entry.value.elements.size(); ++i) {
       size_t bad;
-      if (!IsUtf8(entry.value.elements[i].string, &bad)) {
+      if (!engine::IsValidUtf8(entry.value.elements[i].string, &bad)) {
         Warn(file, "metadata key " + Quote(key) + ": element " + std::to_string(i) +
                        At(entry.value.elements[i].file_offset) + " is not UTF-8 at byte " +
                        std::to_string(bad));
@@ -341,7 +325,7 @@ bool Parser::ParseTensorInfo(GgufFile* file) {
                std::to_string(kMaxTensorNameBytes) + ")";
     return false;
   }
-  if (!IsUtf8(info.name, &bad)) {
+  if (!engine::IsValidUtf8(info.name, &bad)) {
     problem_ = label + " has a name that is not UTF-8 at byte " + std::to_string(bad);
     return false;
   }

@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/model/gguf_tensor_names.h"
+
 namespace tcpu::model {
 namespace {
 
@@ -28,10 +30,20 @@ bool PlainFileName(const std::string& name) {
 
 }  // namespace
 
-bool Checkpoint::Open(const std::string& dir, std::string* error, bool* io_error) {
+bool Checkpoint::Open(const std::string& path, std::string* error, bool* io_error) {
   *io_error = false;
+  struct stat st;
+  const bool directory = stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+  const bool gguf_name = path.size() >= 5 && path.compare(path.size() - 5, 5, ".gguf") == 0;
+  if (!directory && (gguf_name || stat(path.c_str(), &st) == 0)) {
+    return OpenGguf(path, error, io_error);
+  }
+  return OpenDirectory(path, error, io_error);
+}
+
+bool Checkpoint::OpenDirectory(const std::string& dir, std::string* error, bool* io_error) {
   std::string text;
-  if (!ReadTextFile(dir + "/config.json", &text, error)) {
+  if (!engine::ReadTextFile(dir + "/config.json", &text, error)) {
     *io_error = true;
     return false;
   }
@@ -44,7 +56,7 @@ bool Checkpoint::Open(const std::string& dir, std::string* error, bool* io_error
   if (Exists(single)) {
     shards.push_back("model.safetensors");
   } else if (Exists(index)) {
-    if (!ReadTextFile(index, &text, error)) {
+    if (!engine::ReadTextFile(index, &text, error)) {
       *io_error = true;
       return false;
     }
@@ -75,7 +87,7 @@ bool Checkpoint::Open(const std::string& dir, std::string* error, bool* io_error
   }
 
   for (const std::string& shard : shards) {
-    MappedFile file;
+    engine::MappedFile file;
     if (!file.Open(dir + "/" + shard, error)) {
       *io_error = true;
       return false;
@@ -89,7 +101,7 @@ bool Checkpoint::Open(const std::string& dir, std::string* error, bool* io_error
         const auto listed = weight_map.find(name);
         if (listed == weight_map.end() || listed->second != shard) continue;  // not its home
       }
-      if (!tensors_.emplace(name, Entry{view, shard}).second) {
+      if (!tensors_.emplace(name, Entry{view, shard, "", -1, false}).second) {
         *error = dir + ": tensor '" + name.substr(0, 200) + "' is stored in two files";
         return false;
       }
@@ -110,16 +122,39 @@ bool Checkpoint::Find(const std::string& name, const std::vector<int64_t>& shape
                       const TensorView** tensor, std::string* error) const {
   const auto it = tensors_.find(name);
   if (it == tensors_.end()) {
-    *error = "tensor '" + name + "' is missing from the checkpoint";
+    *error = gguf_path_.empty() ? "tensor '" + name + "' is missing from the checkpoint"
+                                : gguf_path_ + ": tensor '" + GgufNameOfHfTensor(name) +
+                                      "' is missing";
+    return false;
+  }
+  if (it->second.released) {
+    *error = it->second.file + ": tensor '" + it->second.stored_name +
+             "' was already converted and released";
     return false;
   }
   if (it->second.view.shape != shape) {
-    *error = it->second.file + ": tensor '" + name + "' has shape " +
-             ShapeString(it->second.view.shape) + ", config.json implies " + ShapeString(shape);
+    if (gguf_path_.empty()) {
+      *error = it->second.file + ": tensor '" + name + "' has shape " +
+               ShapeString(it->second.view.shape) + ", config.json implies " + ShapeString(shape);
+    } else {  // GGUF lists dimensions fastest first
+      const std::vector<int64_t> dims(it->second.view.shape.rbegin(),
+                                      it->second.view.shape.rend());
+      const std::vector<int64_t> expected(shape.rbegin(), shape.rend());
+      *error = it->second.file + ": tensor '" + it->second.stored_name + "' has dimensions " +
+               ShapeString(dims) + ", the metadata implies " + ShapeString(expected);
+    }
     return false;
   }
   *tensor = &it->second.view;
   return true;
+}
+
+void Checkpoint::Release(const std::string& name) {
+  const auto it = tensors_.find(name);
+  if (it == tensors_.end() || it->second.converted < 0) return;
+  converted_[static_cast<size_t>(it->second.converted)].reset();
+  it->second.view.data = nullptr;
+  it->second.released = true;
 }
 
 }  // namespace tcpu::model

@@ -154,6 +154,7 @@ int Model::LoadLinear(const std::string& name, int64_t n, int64_t k, Linear* lin
   const int s = format_ == WeightFormat::kInt4 ? QuantizeInt4(name, w, n, k, linear)
                                                : QuantizeInt8(name, w, n, k, linear);
   bf16_copies_.resize(copies_before);  // a converted copy is not needed after quantization
+  checkpoint_.Release(name);  // nor the checkpoint's own (a GGUF block tensor dequantized)
   return s;
 }
 
@@ -204,6 +205,9 @@ int Model::Build(const std::string& dir) {
     return s;
   }
   bytes_per_token_ += 2 * h;  // one embedding row
+  // The bf16 table is a copy whenever the stored one was converted, so that can go now unless
+  // the lm_head still has to be quantized from it.
+  if (!c.tie_word_embeddings) checkpoint_.Release("model.embed_tokens.weight");
   layers_.resize(static_cast<size_t>(c.num_hidden_layers));  // bounded by the config check
   for (int64_t i = 0; i < c.num_hidden_layers; ++i) {
     const std::string p = "model.layers." + std::to_string(i) + ".";

@@ -34,6 +34,8 @@ bool ParseDType(const std::string& s, DType* dtype, std::string* problem) {
   return true;
 }
 
+}  // namespace
+
 float HalfToFloat(uint16_t h) {
   const uint32_t sign = static_cast<uint32_t>(h & 0x8000) << 16;
   const uint32_t exponent = (h >> 10) & 0x1f;
@@ -54,8 +56,6 @@ float HalfToFloat(uint16_t h) {
   std::memcpy(&out, &bits, 4);
   return out;
 }
-
-}  // namespace
 
 const char* DTypeName(DType dtype) {
   switch (dtype) {

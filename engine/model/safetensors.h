@@ -37,6 +37,9 @@ struct SafetensorsFile {
 bool ParseSafetensors(const uint8_t* data, int64_t size, const std::string& name,
                       SafetensorsFile* file, std::string* error);
 
+// An IEEE binary16 value as fp32 (exact: every fp16 value, subnormals included, is an fp32).
+float HalfToFloat(uint16_t h);
+
 // Element i of a BF16/F16/F32 tensor as fp32 (unaligned-safe).
 float ReadElementAsFloat(const TensorView& tensor, int64_t i);
 

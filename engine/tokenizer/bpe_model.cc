@@ -4,7 +4,7 @@
 #include <functional>
 #include <queue>
 
-#include "engine/tokenizer/utf8.h"
+#include "engine/common/utf8.h"
 
 namespace tcpu::tokenizer {
 
@@ -55,8 +55,10 @@ bool BpeModel::Load(const Json& config, const std::string& path, std::string* er
   }
   char_ids_.clear();
   for (const auto& [token, id] : vocab_) {
-    const size_t length = Utf8SequenceLength(token, 0);
-    if (length > 0 && length == token.size()) char_ids_[DecodeUtf8At(token, 0, length)] = id;
+    const size_t length = engine::Utf8SequenceLength(token, 0);
+    if (length > 0 && length == token.size()) {
+      char_ids_[engine::DecodeUtf8At(token, 0, length)] = id;
+    }
   }
 
   std::string unk;
@@ -123,10 +125,10 @@ void BpeModel::InitialSymbols(std::string_view word, std::vector<int32_t>* symbo
   bool last_was_unk = false;
   size_t pos = 0;
   while (pos < word.size()) {
-    size_t length = Utf8SequenceLength(word, pos);
+    size_t length = engine::Utf8SequenceLength(word, pos);
     if (length == 0) length = 1;  // unreachable for checked input; never loop forever
     const std::string_view character = word.substr(pos, length);
-    const auto known = char_ids_.find(DecodeUtf8At(word, pos, length));
+    const auto known = char_ids_.find(engine::DecodeUtf8At(word, pos, length));
     pos += length;
     if (known != char_ids_.end()) {
       symbols->push_back(known->second);

@@ -2,7 +2,7 @@
 
 #include <array>
 
-#include "engine/tokenizer/utf8.h"
+#include "engine/common/utf8.h"
 
 namespace tcpu::tokenizer {
 namespace {
@@ -19,7 +19,7 @@ struct Tables {
     uint32_t next = 0;
     for (int byte = 0; byte < 256; ++byte) {
       code_point_of_byte[byte] = ShownAsItself(byte) ? byte : 256 + next++;
-      AppendUtf8(code_point_of_byte[byte], &utf8_of_byte[byte]);
+      engine::AppendUtf8(code_point_of_byte[byte], &utf8_of_byte[byte]);
     }
   }
 };

@@ -3,7 +3,7 @@
 #include <utility>
 
 #include "engine/tokenizer/byte_level.h"
-#include "engine/tokenizer/utf8.h"
+#include "engine/common/utf8.h"
 
 namespace tcpu::tokenizer {
 namespace {
@@ -46,9 +46,9 @@ int ByteTokenValue(const std::string& text) {
 void AppendByteLevelBytes(const std::string& text, std::string* bytes) {
   size_t pos = 0;
   while (pos < text.size()) {
-    size_t length = Utf8SequenceLength(text, pos);
+    size_t length = engine::Utf8SequenceLength(text, pos);
     if (length == 0) length = 1;
-    const int byte = ByteLevelByte(DecodeUtf8At(text, pos, length));
+    const int byte = ByteLevelByte(engine::DecodeUtf8At(text, pos, length));
     if (byte >= 0) {
       bytes->push_back(static_cast<char>(byte));
     } else {
@@ -138,7 +138,7 @@ void TokenDecoder::ApplyStep(const Step& step, std::vector<DecoderToken>* tokens
       // Runs of ordinary tokens become bytes, then text; added tokens stay as written.
       std::string bytes;
       const auto flush = [&] {
-        if (!bytes.empty()) out.push_back({Utf8Lossy(bytes), false});
+        if (!bytes.empty()) out.push_back({engine::Utf8Lossy(bytes), false});
         bytes.clear();
       };
       for (DecoderToken& token : *tokens) {
@@ -162,7 +162,7 @@ void TokenDecoder::ApplyStep(const Step& step, std::vector<DecoderToken>* tokens
       const auto flush = [&] {
         if (count == 0) return;
         size_t bad = 0;
-        if (IsValidUtf8(bytes, &bad)) {
+        if (engine::IsValidUtf8(bytes, &bad)) {
           out.push_back({bytes, false});
         } else {
           std::string replacement;

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "engine/tokenizer/utf8.h"
+#include "engine/common/utf8.h"
 
 namespace tcpu::tokenizer {
 namespace {
@@ -43,8 +43,16 @@ std::string CleanUpSpaces(std::string text) {
 
 bool Tokenizer::Load(std::string_view tokenizer_json, std::string_view config_json,
                      std::string* error) {
-  Json root;
+  Json root, config;
   if (!ParseJson(tokenizer_json, "tokenizer.json", &root, error)) return false;
+  if (!config_json.empty() &&
+      !ParseJson(config_json, "tokenizer_config.json", &config, error)) {
+    return false;
+  }
+  return LoadParsed(root, config_json.empty() ? nullptr : &config, error);
+}
+
+bool Tokenizer::LoadParsed(const Json& root, const Json* config, std::string* error) {
   if (!root.is_object()) return WrongType("tokenizer.json", "an object", root, error);
   const Json null_value;
   const auto member = [&](const char* key) -> const Json& {
@@ -78,7 +86,7 @@ bool Tokenizer::Load(std::string_view tokenizer_json, std::string_view config_js
                             vocab_size(), error)) {
     return false;
   }
-  return config_json.empty() || LoadConfig(config_json, error);
+  return config == nullptr || LoadConfig(*config, error);
 }
 
 bool Tokenizer::ConfigTokenId(const Json& config, const char* key, int32_t* id,
@@ -106,9 +114,7 @@ bool Tokenizer::ConfigTokenId(const Json& config, const char* key, int32_t* id,
   return true;
 }
 
-bool Tokenizer::LoadConfig(std::string_view config_json, std::string* error) {
-  Json config;
-  if (!ParseJson(config_json, "tokenizer_config.json", &config, error)) return false;
+bool Tokenizer::LoadConfig(const Json& config, std::string* error) {
   if (!config.is_object()) return WrongType("tokenizer_config.json", "an object", config, error);
   if (!ConfigTokenId(config, "bos_token", &bos_id_, error) ||
       !ConfigTokenId(config, "eos_token", &eos_id_, error)) {
@@ -129,7 +135,7 @@ bool Tokenizer::Encode(std::string_view text, bool add_special_tokens, std::vect
                        std::string* error) const {
   ids->clear();
   size_t bad = 0;
-  if (!IsValidUtf8(text, &bad)) {
+  if (!engine::IsValidUtf8(text, &bad)) {
     char hex[8];
     std::snprintf(hex, sizeof(hex), "0x%02X", static_cast<unsigned char>(text[bad]));
     *error =

@@ -26,6 +26,11 @@ class Tokenizer {
   // tokenizer_config.json, or "" when there is none. False with *error naming the field.
   bool Load(std::string_view tokenizer_json, std::string_view config_json, std::string* error);
 
+  // The same from parsed documents: `tokenizer` as tokenizer.json's root, `config` as
+  // tokenizer_config.json's (nullptr when there is none). gguf_tokenizer.h builds them from a
+  // GGUF file's metadata.
+  bool LoadParsed(const Json& tokenizer, const Json* config, std::string* error);
+
   // False with *error naming the byte offset if `text` is not UTF-8.
   bool Encode(std::string_view text, bool add_special_tokens, std::vector<int32_t>* ids,
               std::string* error) const;
@@ -39,7 +44,7 @@ class Tokenizer {
   int32_t eos_id() const { return eos_id_; }
 
  private:
-  bool LoadConfig(std::string_view config_json, std::string* error);
+  bool LoadConfig(const Json& config, std::string* error);
   // "<s>" or {"content": "<s>"} in tokenizer_config.json -> its id (-1 when absent or null).
   bool ConfigTokenId(const Json& config, const char* key, int32_t* id, std::string* error);
 

@@ -1,13 +1,19 @@
-// The C ABI of tcpu/tokenizer.h: argument checks, file reading, and the boundary where
-// every C++ exception (out of memory, above all) becomes a status.
+// The C ABI of tcpu/tokenizer.h: argument checks, file reading (tokenizer.json, or a GGUF
+// file's metadata), and the boundary where every C++ exception (out of memory, above all)
+// becomes a status.
 #include <sys/stat.h>
 
 #include <cstring>
+#include <fstream>
+#include <memory>
 #include <new>
 #include <string>
 #include <vector>
 
+#include "engine/common/mapped_file.h"
 #include "engine/common/read_file.h"
+#include "engine/gguf/gguf_reader.h"
+#include "engine/tokenizer/gguf_tokenizer.h"
 #include "engine/tokenizer/tokenizer.h"
 #include "runtime/check.h"
 #include "tcpu/tokenizer.h"
@@ -18,12 +24,42 @@ struct tcpu_tokenizer {
 
 namespace {
 
+// A file that starts with GGUF's magic (a model directory or tokenizer.json does not).
+bool IsGgufFile(const std::string& path) {
+  if (tcpu::engine::IsDirectory(path)) return false;
+  std::ifstream in(path, std::ios::binary);
+  char magic[4] = {};
+  return in.read(magic, 4) && std::memcmp(magic, "GGUF", 4) == 0;
+}
+
+int OpenGguf(const char* fn, const std::string& path, tcpu_tokenizer** tokenizer) {
+  tcpu::engine::MappedFile file;
+  std::string error;
+  if (!file.Open(path, &error)) return tcpu::Fail(TCPU_ERR_IO, "%s: %s", fn, error.c_str());
+  tcpu::gguf::GgufFile parsed;
+  tcpu::tokenizer::Json tokenizer_json, config_json;
+  if (!tcpu::gguf::ParseGguf(file.data(), static_cast<size_t>(file.size()), path, &parsed,
+                             &error) ||
+      !tcpu::tokenizer::TokenizerJsonFromGguf(parsed, path, &tokenizer_json, &config_json,
+                                              &error)) {
+    return tcpu::Fail(TCPU_ERR_INVALID_MODEL, "%s: %s", fn, error.c_str());
+  }
+  auto owned = std::make_unique<tcpu_tokenizer>();
+  if (!owned->impl.LoadParsed(tokenizer_json, &config_json, &error)) {
+    return tcpu::Fail(TCPU_ERR_INVALID_MODEL, "%s: %s (tokenizer built from its metadata): %s", fn,
+                      path.c_str(), error.c_str());
+  }
+  *tokenizer = owned.release();
+  return tcpu::Succeed();
+}
+
 int Open(const char* path, tcpu_tokenizer** tokenizer) {
   constexpr char kFn[] = "tcpu_tokenizer_open";
   TCPU_CHECK_NOT_NULL(kFn, path);
   TCPU_CHECK_NOT_NULL(kFn, tokenizer);
   *tokenizer = nullptr;
   std::string json_path = path, dir;
+  if (IsGgufFile(json_path)) return OpenGguf(kFn, json_path, tokenizer);
   if (tcpu::engine::IsDirectory(json_path)) {
     dir = json_path;
     json_path = dir + "/tokenizer.json";

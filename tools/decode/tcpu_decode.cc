@@ -26,6 +26,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -351,10 +352,13 @@ int StartSession(const Options& o, const Prompt& prompt, Engine* engine, double*
   if (int s = tcpu_sampler_create(&o.sampling, info->vocab_size, &engine->sampler); s != TCPU_OK) {
     return UsageError(std::string("sampling: ") + tcpu_last_error_detail());
   }
-  // Ids in, ids out: no tokenizer, so no EOS ends the run (a benchmark's fixed length).
+  // Ids in, ids out: no tokenizer, so no EOS ends the run (a benchmark's fixed length). A
+  // checkpoint directory may hold a generation_config.json; a GGUF file's EOS ids are its
+  // tokenizer's, which the session takes from the tokenizer.
+  const bool model_dir = std::filesystem::is_directory(o.model);
   if (int s = tcpu_generate_session_create(
           engine->decoder, engine->tokenizer, engine->sampler, engine->chat_template,
-          o.input == Input::kIds ? nullptr : o.model.c_str(), &engine->session);
+          o.input == Input::kIds || !model_dir ? nullptr : o.model.c_str(), &engine->session);
       s != TCPU_OK) {
     return Fail("starting the generation", s);
   }

@@ -1,7 +1,8 @@
 /* The decode engine: load a Hugging Face checkpoint directory (config.json and
  * model.safetensors or sharded model-0000i-of-0000n.safetensors with
- * model.safetensors.index.json; BF16, F16 or F32 weights), quantize and pack its linear
- * weights once (int8 or int4), then decode token by token on tcpu_decode_step. */
+ * model.safetensors.index.json; BF16, F16 or F32 weights) or a GGUF file (llama, qwen2 or
+ * qwen3; F32, F16, BF16, Q8_0 or Q4_0 tensors), quantize and pack its linear weights once
+ * (int8 or int4), then decode token by token on tcpu_decode_step. */
 #ifndef TCPU_DECODER_H_
 #define TCPU_DECODER_H_
 
@@ -13,11 +14,13 @@ extern "C" {
 
 typedef struct tcpu_decoder tcpu_decoder;
 
-/* Loads `model_dir` with room for `max_tokens` positions (prompt plus generated; at most the
- * config's max_position_embeddings). Errors: TCPU_ERR_IO (a file cannot be read),
- * TCPU_ERR_INVALID_MODEL (malformed or unsupported checkpoint: the detail names the file,
- * tensor or config field), TCPU_ERR_INVALID_ARGUMENT (max_tokens), TCPU_ERR_OUT_OF_MEMORY. */
-int tcpu_decoder_open(const char* model_dir, int64_t max_tokens, tcpu_decoder** decoder);
+/* Loads `model` — a checkpoint directory, or a GGUF file (a path ending in .gguf, or any path
+ * that is not a directory) — with room for `max_tokens` positions (prompt plus generated; at
+ * most the config's max_position_embeddings, a GGUF file's `<arch>.context_length`).
+ * Errors: TCPU_ERR_IO (a file cannot be read), TCPU_ERR_INVALID_MODEL (malformed or
+ * unsupported model: the detail names the file, tensor and config field or GGUF metadata
+ * key), TCPU_ERR_INVALID_ARGUMENT (max_tokens), TCPU_ERR_OUT_OF_MEMORY. */
+int tcpu_decoder_open(const char* model, int64_t max_tokens, tcpu_decoder** decoder);
 
 /* How the linear weights (attention, MLP, lm_head) are quantized at load. */
 typedef enum tcpu_weight_format {
@@ -35,7 +38,7 @@ typedef struct tcpu_decoder_options {
 /* tcpu_decoder_open with options (NULL: the defaults, all-zero fields: TCPU_WEIGHTS_INT8).
  * An unknown options->weights is TCPU_ERR_INVALID_ARGUMENT naming the value, before any
  * file is read. */
-int tcpu_decoder_open_with_options(const char* model_dir, int64_t max_tokens,
+int tcpu_decoder_open_with_options(const char* model, int64_t max_tokens,
                                    const tcpu_decoder_options* options, tcpu_decoder** decoder);
 
 void tcpu_decoder_close(tcpu_decoder* decoder);

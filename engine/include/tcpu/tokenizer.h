@@ -19,9 +19,12 @@ extern "C" {
 typedef struct tcpu_tokenizer tcpu_tokenizer;
 
 /* Loads `path`: a tokenizer.json file, or a directory that holds one. tokenizer_config.json
- * in the same directory is read when present. Errors: TCPU_ERR_NULL_POINTER, TCPU_ERR_IO
- * (cannot read the file), TCPU_ERR_INVALID_MODEL (malformed JSON or an unsupported model,
- * normalizer, pre-tokenizer or decoder; the detail names the field), TCPU_ERR_OUT_OF_MEMORY. */
+ * in the same directory is read when present. A GGUF file (one that starts with "GGUF", e.g.
+ * the model's own .gguf) is read from its `tokenizer.ggml.*` metadata instead: `gpt2`
+ * (byte-level BPE) and `llama` (SentencePiece-style BPE) tokenizers. Errors:
+ * TCPU_ERR_NULL_POINTER, TCPU_ERR_IO (cannot read the file), TCPU_ERR_INVALID_MODEL (malformed
+ * JSON or GGUF, or an unsupported model, normalizer, pre-tokenizer or decoder; the detail
+ * names the field or GGUF key), TCPU_ERR_OUT_OF_MEMORY. */
 int tcpu_tokenizer_open(const char* path, tcpu_tokenizer** tokenizer);
 
 void tcpu_tokenizer_close(tcpu_tokenizer* tokenizer);

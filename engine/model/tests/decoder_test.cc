@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "engine/model/tests/checkpoint_case.h"
+#include "engine/model/tests/greedy_run.h"
 #include "gtest/gtest.h"
 #include "tcpu/status.h"
 #include "tcpu/threads.h"
@@ -48,39 +49,17 @@ std::string ReadFile(const std::string& path) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
-struct Decode {
-  std::vector<int32_t> ids;
-  std::vector<float> logits;  // steps x vocab
-};
+using Decode = ::tcpu::testing::GreedyRun;
 
 Decode RunDecoder(const std::string& model, int threads, int32_t weights) {
-  Decode out;
   EXPECT_EQ(tcpu_set_num_threads(threads), TCPU_OK);
   tcpu_decoder* decoder = nullptr;
-  const int64_t max_tokens = static_cast<int64_t>(kPrompt.size()) + kNewTokens;
-  tcpu_decoder_options options{};
-  options.weights = weights;
-  EXPECT_EQ(tcpu_decoder_open_with_options(model.c_str(), max_tokens, &options, &decoder), TCPU_OK)
-      << tcpu_last_error_detail();
+  const Decode out = ::tcpu::testing::RunGreedy(model, weights, kPrompt, kNewTokens, &decoder);
   if (decoder == nullptr) return out;
-  tcpu_decoder_info info;
-  EXPECT_EQ(tcpu_decoder_get_info(decoder, &info), TCPU_OK);
-  std::vector<float> logits(info.vocab_size);
-  int32_t next = -1;
-  auto step = [&](int32_t token) {
-    EXPECT_EQ(tcpu_decoder_step(decoder, token, logits.data(), &next), TCPU_OK)
-        << tcpu_last_error_detail();
-    out.logits.insert(out.logits.end(), logits.begin(), logits.end());
-  };
-  for (int32_t id : kPrompt) step(id);
-  out.ids.push_back(next);
-  while (static_cast<int>(out.ids.size()) < kNewTokens) {
-    step(out.ids.back());
-    out.ids.push_back(next);
-  }
   // The last generated token still fits; after it the cache is full and a step is refused.
-  EXPECT_EQ(tcpu_decoder_step(decoder, out.ids.back(), logits.data(), &next), TCPU_OK);
-  EXPECT_EQ(tcpu_decoder_step(decoder, 0, logits.data(), &next), TCPU_ERR_INVALID_ARGUMENT);
+  int32_t next = -1;
+  EXPECT_EQ(tcpu_decoder_step(decoder, out.ids.back(), nullptr, &next), TCPU_OK);
+  EXPECT_EQ(tcpu_decoder_step(decoder, 0, nullptr, &next), TCPU_ERR_INVALID_ARGUMENT);
   EXPECT_NE(std::string(tcpu_last_error_detail()).find("full"), std::string::npos);
   tcpu_decoder_close(decoder);
   return out;

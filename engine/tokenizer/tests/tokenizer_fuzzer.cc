@@ -12,7 +12,7 @@
 
 #include "engine/tokenizer/byte_level.h"
 #include "engine/tokenizer/tokenizer.h"
-#include "engine/tokenizer/utf8.h"
+#include "engine/common/utf8.h"
 
 namespace {
 
@@ -79,7 +79,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   const Tokenizer& tokenizer = FixedTokenizer();
   size_t bad = 0;
-  const bool valid = tcpu::tokenizer::IsValidUtf8(rest, &bad);
+  const bool valid = tcpu::engine::IsValidUtf8(rest, &bad);
   if (tokenizer.Encode(rest, false, &ids, &error) != valid) std::abort();
   if (!valid) return 0;
   for (const int32_t id : ids) {

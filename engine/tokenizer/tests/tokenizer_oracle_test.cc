@@ -7,12 +7,16 @@
 #include <string>
 #include <vector>
 
+#include "engine/tokenizer/tests/tokenizer_calls.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "tcpu/status.h"
 #include "tcpu/tokenizer.h"
 
 namespace {
+
+using tcpu::testing::Decode;
+using tcpu::testing::Encode;
 
 std::string ReadFileOrDie(const char* env_name) {
   const char* path = std::getenv(env_name);
@@ -23,33 +27,6 @@ std::string ReadFileOrDie(const char* env_name) {
   std::ostringstream buffer;
   buffer << in.rdbuf();
   return buffer.str();
-}
-
-std::vector<int32_t> Encode(const tcpu_tokenizer* tokenizer, const std::string& text,
-                            bool add_special) {
-  int64_t n = 0;
-  int status = tcpu_tokenizer_encode(tokenizer, text.data(), static_cast<int64_t>(text.size()),
-                                     add_special, nullptr, 0, &n);
-  std::vector<int32_t> ids(n);
-  if (status == TCPU_ERR_BUFFER_TOO_SMALL) {
-    status = tcpu_tokenizer_encode(tokenizer, text.data(), static_cast<int64_t>(text.size()),
-                                   add_special, ids.data(), n, &n);
-  }
-  EXPECT_EQ(status, TCPU_OK) << tcpu_last_error_detail();
-  return ids;
-}
-
-std::string Decode(const tcpu_tokenizer* tokenizer, const std::vector<int32_t>& ids) {
-  int64_t bytes = 0;
-  int status = tcpu_tokenizer_decode(tokenizer, ids.data(), static_cast<int64_t>(ids.size()), 0,
-                                     nullptr, 0, &bytes);
-  EXPECT_EQ(status, TCPU_ERR_BUFFER_TOO_SMALL) << tcpu_last_error_detail();
-  std::string text(bytes + 1, '\0');
-  status = tcpu_tokenizer_decode(tokenizer, ids.data(), static_cast<int64_t>(ids.size()), 0,
-                                 text.data(), bytes + 1, &bytes);
-  EXPECT_EQ(status, TCPU_OK) << tcpu_last_error_detail();
-  text.resize(bytes);
-  return text;
 }
 
 void CompareWithOracle(const char* tokenizer_env, const char* oracle_env) {

@@ -1,4 +1,4 @@
-#include "engine/model/mapped_file.h"
+#include "engine/common/mapped_file.h"
 
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -9,7 +9,7 @@
 #include <cstring>
 #include <utility>
 
-namespace tcpu::model {
+namespace tcpu::engine {
 
 MappedFile::MappedFile(MappedFile&& other) noexcept
     : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)) {}
@@ -72,4 +72,4 @@ bool ReadTextFile(const std::string& path, std::string* text, std::string* error
   return true;
 }
 
-}  // namespace tcpu::model
+}  // namespace tcpu::engine

@@ -1,11 +1,11 @@
 // A read-only memory map of a whole file (released on destruction).
-#ifndef TCPU_ENGINE_MODEL_MAPPED_FILE_H_
-#define TCPU_ENGINE_MODEL_MAPPED_FILE_H_
+#ifndef TCPU_ENGINE_COMMON_MAPPED_FILE_H_
+#define TCPU_ENGINE_COMMON_MAPPED_FILE_H_
 
 #include <cstdint>
 #include <string>
 
-namespace tcpu::model {
+namespace tcpu::engine {
 
 class MappedFile {
  public:
@@ -31,6 +31,6 @@ class MappedFile {
 // Reads a whole (small) text file; false with *error naming the path.
 bool ReadTextFile(const std::string& path, std::string* text, std::string* error);
 
-}  // namespace tcpu::model
+}  // namespace tcpu::engine
 
-#endif  // TCPU_ENGINE_MODEL_MAPPED_FILE_H_
+#endif  // TCPU_ENGINE_COMMON_MAPPED_FILE_H_

@@ -1,6 +1,6 @@
-#include "engine/tokenizer/utf8.h"
+#include "engine/common/utf8.h"
 
-namespace tcpu::tokenizer {
+namespace tcpu::engine {
 namespace {
 
 constexpr char kReplacement[] = "\xEF\xBF\xBD";  // U+FFFD
@@ -112,4 +112,4 @@ uint32_t DecodeUtf8At(std::string_view text, size_t pos, size_t length) {
   }
 }
 
-}  // namespace tcpu::tokenizer
+}  // namespace tcpu::engine

@@ -1,14 +1,15 @@
-// UTF-8 checks and conversions the tokenizer needs at its edges: refuse invalid input, and
-// turn decoded bytes back into text with U+FFFD where they are not UTF-8.
-#ifndef TCPU_ENGINE_TOKENIZER_UTF8_H_
-#define TCPU_ENGINE_TOKENIZER_UTF8_H_
+// UTF-8 checks and conversions the engine needs at its edges: refuse invalid input (tokenizer
+// text, GGUF names and strings), and turn decoded bytes back into text with U+FFFD where they
+// are not UTF-8.
+#ifndef TCPU_ENGINE_COMMON_UTF8_H_
+#define TCPU_ENGINE_COMMON_UTF8_H_
 
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
 
-namespace tcpu::tokenizer {
+namespace tcpu::engine {
 
 // Length of the well-formed UTF-8 sequence at text[pos] (1..4), or 0 if the bytes there
 // are not one (truncated, overlong, surrogate, above U+10FFFF, stray continuation byte).
@@ -28,6 +29,6 @@ void AppendUtf8(uint32_t code_point, std::string* out);
 // The code point of the well-formed sequence of `length` bytes at text[pos].
 uint32_t DecodeUtf8At(std::string_view text, size_t pos, size_t length);
 
-}  // namespace tcpu::tokenizer
+}  // namespace tcpu::engine
 
-#endif  // TCPU_ENGINE_TOKENIZER_UTF8_H_
+#endif  // TCPU_ENGINE_COMMON_UTF8_H_

@@ -1,0 +1,100 @@
+#include "engine/model/gguf_tensor.h"
+
+#include <cstring>
+
+namespace tcpu::model {
+namespace {
+
+using gguf::TensorType;
+
+constexpr int64_t kBlock = 32;  // values per Q8_0 and Q4_0 block
+
+uint8_t* NewBuffer(int64_t bytes, std::vector<std::unique_ptr<uint8_t[]>>* storage) {
+  storage->push_back(std::make_unique<uint8_t[]>(static_cast<size_t>(bytes)));
+  return storage->back().get();
+}
+
+float BlockScale(const uint8_t* block) {
+  uint16_t d;
+  std::memcpy(&d, block, 2);
+  return HalfToFloat(d);
+}
+
+// Q8_0 (ggml's block_q8_0): an fp16 scale d, then 32 int8 q; value i = d * q[i].
+void DequantizeQ8_0(const uint8_t* data, int64_t blocks, float* out) {
+  for (int64_t b = 0; b < blocks; ++b, data += 2 + kBlock, out += kBlock) {
+    const float d = BlockScale(data);
+    for (int64_t i = 0; i < kBlock; ++i) out[i] = d * static_cast<int8_t>(data[2 + i]);
+  }
+}
+
+// Q4_0 (ggml's block_q4_0): an fp16 scale d, then 16 bytes; value i < 16 is the low nibble of
+// byte i, value i + 16 its high nibble, each minus 8, times d.
+void DequantizeQ4_0(const uint8_t* data, int64_t blocks, float* out) {
+  for (int64_t b = 0; b < blocks; ++b, data += 2 + kBlock / 2, out += kBlock) {
+    const float d = BlockScale(data);
+    for (int64_t i = 0; i < kBlock / 2; ++i) {
+      const uint8_t byte = data[2 + i];
+      out[i] = d * static_cast<float>((byte & 0x0f) - 8);
+      out[i + kBlock / 2] = d * static_cast<float>((byte >> 4) - 8);
+    }
+  }
+}
+
+}  // namespace
+
+bool GgufTensorView(const gguf::TensorInfo& info, const std::string& file,
+                    std::vector<std::unique_ptr<uint8_t[]>>* storage, TensorView* view,
+                    std::string* error) {
+  TensorView v;
+  v.shape.assign(info.dims.rbegin(), info.dims.rend());
+  v.elements = info.elements;
+  switch (info.type->type) {
+    case TensorType::kF32:
+    case TensorType::kF16:
+    case TensorType::kBF16:
+      v.dtype = info.type->type == TensorType::kF32   ? DType::kF32
+                : info.type->type == TensorType::kF16 ? DType::kF16
+                                                      : DType::kBF16;
+      v.data = info.data;
+      v.bytes = info.bytes;
+      break;
+    case TensorType::kQ8_0:
+    case TensorType::kQ4_0: {
+      // The reader checked that the row length is a whole number of blocks.
+      v.dtype = DType::kF32;
+      v.bytes = 4 * info.elements;
+      auto* out = reinterpret_cast<float*>(NewBuffer(v.bytes, storage));
+      (info.type->type == TensorType::kQ8_0 ? DequantizeQ8_0 : DequantizeQ4_0)(
+          info.data, info.elements / kBlock, out);
+      v.data = reinterpret_cast<const uint8_t*>(out);
+      break;
+    }
+    default:
+      *error = file + ": tensor '" + std::string(info.name) + "' has type " + info.type->name +
+               ", which the engine does not load (F32, F16, BF16, Q8_0, Q4_0)";
+      return false;
+  }
+  *view = std::move(v);
+  return true;
+}
+
+void UndoRopePermutation(int64_t heads, int64_t head_dim, TensorView* view,
+                         std::vector<std::unique_ptr<uint8_t[]>>* storage) {
+  const int64_t rows = heads * head_dim, half = head_dim / 2;
+  const int64_t row_bytes = view->bytes / rows;
+  uint8_t* out = NewBuffer(view->bytes, storage);
+  for (int64_t h = 0; h < heads; ++h) {
+    for (int64_t s = 0; s < 2; ++s) {
+      for (int64_t j = 0; j < half; ++j) {
+        const int64_t hf_row = h * head_dim + s * half + j;
+        const int64_t gguf_row = h * head_dim + 2 * j + s;
+        std::memcpy(out + hf_row * row_bytes, view->data + gguf_row * row_bytes,
+                    static_cast<size_t>(row_bytes));
+      }
+    }
+  }
+  view->data = out;
+}
+
+}  // namespace tcpu::model

@@ -1,0 +1,109 @@
+// The same model as safetensors and as GGUF decodes to identical ids and logits: the
+// generated checkpoints (//tools/checkpoint) rewritten as GGUF the way llama.cpp's converter
+// writes them (gguf_from_checkpoint.h: llama.cpp's names and dims order, Llama's permuted q/k
+// rows, F32 norms and biases), their matrices in the checkpoint's own type or F32 — the same
+// numbers, so the loader must give the decoder the same weights bit for bit. Q8_0 and Q4_0
+// files decode exactly as F32 files holding their dequantized values (d x q).
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "engine/gguf/gguf_types.h"
+#include "engine/model/tests/gguf_from_checkpoint.h"
+#include "engine/model/tests/greedy_run.h"
+#include "gtest/gtest.h"
+#include "tcpu/decoder.h"
+#include "tcpu/status.h"
+
+namespace {
+
+using tcpu::gguf::TensorType;
+using tcpu::testing::GgufExport;
+using tcpu::testing::GreedyRun;
+using tcpu::testing::RunGreedy;
+
+constexpr char kDir[] = "tools/checkpoint/";
+const std::vector<int32_t> kPrompt = {1, 2, 3, 4, 5, 6, 7, 8};
+constexpr int kNewTokens = 16;
+
+std::string TempPath(const std::string& name) {
+  const char* tmp = std::getenv("TEST_TMPDIR");
+  return std::string(tmp != nullptr ? tmp : "/tmp") + "/" + name;
+}
+
+std::string Export(const std::string& checkpoint, const std::string& file,
+                   const GgufExport& options) {
+  const std::string path = TempPath(file);
+  std::string error;
+  EXPECT_TRUE(tcpu::testing::WriteGgufFromCheckpoint(kDir + checkpoint, path, options, &error))
+      << error;
+  return path;
+}
+
+void ExpectSameDecode(const std::string& a, const std::string& b, int32_t weights) {
+  const GreedyRun x = RunGreedy(a, weights, kPrompt, kNewTokens);
+  const GreedyRun y = RunGreedy(b, weights, kPrompt, kNewTokens);
+  ASSERT_EQ(x.ids.size(), static_cast<size_t>(kNewTokens));
+  EXPECT_EQ(x.ids, y.ids) << a << " vs " << b;
+  EXPECT_EQ(x.logits, y.logits) << a << " vs " << b;
+}
+
+struct Case {
+  const char* checkpoint;
+  bool as_f32;  // matrices as F32 instead of the checkpoint's dtype
+  int32_t weights;
+};
+
+class GgufIdentityTest : public ::testing::TestWithParam<Case> {};
+
+TEST_P(GgufIdentityTest, DecodesAsTheSafetensorsCheckpoint) {
+  const Case c = GetParam();
+  GgufExport options;
+  if (c.as_f32) options.matrix_type = TensorType::kF32;
+  const std::string gguf =
+      Export(c.checkpoint, std::string(c.checkpoint) + (c.as_f32 ? "_f32" : "") + ".gguf", options);
+  ExpectSameDecode(kDir + std::string(c.checkpoint), gguf, c.weights);
+}
+
+std::string CaseName(const ::testing::TestParamInfo<Case>& info) {
+  return std::string(info.param.checkpoint) + (info.param.as_f32 ? "_f32" : "_own_dtype") +
+         (info.param.weights == TCPU_WEIGHTS_INT4 ? "_int4" : "_int8");
+}
+
+// Llama (bf16, permuted q/k), Qwen3 (f16, tied, q/k norms, three shards), Qwen2 (q/k/v
+// biases, linear RoPE scaling).
+INSTANTIATE_TEST_SUITE_P(Checkpoints, GgufIdentityTest,
+                         ::testing::Values(Case{"tiny_llama", false, TCPU_WEIGHTS_INT8},
+                                           Case{"tiny_llama", true, TCPU_WEIGHTS_INT8},
+                                           Case{"tiny_llama", false, TCPU_WEIGHTS_INT4},
+                                           Case{"tiny_qwen3_sharded", false, TCPU_WEIGHTS_INT8},
+                                           Case{"tiny_qwen3_sharded", true, TCPU_WEIGHTS_INT4},
+                                           Case{"tiny_qwen2", false, TCPU_WEIGHTS_INT8},
+                                           Case{"tiny_qwen2", true, TCPU_WEIGHTS_INT8}),
+                         CaseName);
+
+// Q8_0 and Q4_0 blocks are dequantized exactly at load: the same decode as F32 files of
+// d x q (the formats' native use by the kernels is a later step).
+TEST(GgufBlockTypesTest, Q8_0AndQ4_0DecodeAsTheirDequantizedValues) {
+  struct BlockCase {
+    TensorType type;
+    const char* name;
+    const char* checkpoint;
+  };
+  for (const BlockCase& c : {BlockCase{TensorType::kQ8_0, "q8_0", "tiny_llama"},
+                             BlockCase{TensorType::kQ4_0, "q4_0", "tiny_qwen2"},
+                             BlockCase{TensorType::kQ8_0, "q8_0", "tiny_qwen3_sharded"}}) {
+    SCOPED_TRACE(c.name);
+    GgufExport blocks;
+    blocks.matrix_type = c.type;
+    GgufExport values = blocks;
+    values.dequantized_as_f32 = true;
+    const std::string prefix = std::string(c.checkpoint) + "_" + c.name;
+    const std::string a = Export(c.checkpoint, prefix + ".gguf", blocks);
+    const std::string b = Export(c.checkpoint, prefix + "_values.gguf", values);
+    ExpectSameDecode(a, b, TCPU_WEIGHTS_INT8);
+  }
+}
+
+}  // namespace
