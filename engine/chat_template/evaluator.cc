@@ -14,7 +14,7 @@
 #include "engine/chat_template/methods.h"
 #include "engine/chat_template/sequence.h"
 #include "engine/chat_template/template_error.h"
-#include "engine/chat_template/value_tests.h"
+#include "engine/chat_template/value_predicates.h"
 
 namespace tcpu::chat_template {
 namespace {

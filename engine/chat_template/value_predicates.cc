@@ -1,4 +1,4 @@
-#include "engine/chat_template/value_tests.h"
+#include "engine/chat_template/value_predicates.h"
 
 #include "engine/chat_template/template_error.h"
 

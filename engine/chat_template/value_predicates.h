@@ -1,8 +1,8 @@
-// Jinja's tests (`value is [not] name(arguments)`) that chat templates use: defined,
-// undefined, none, string, number, integer, float, boolean, true, false, mapping,
+// Jinja's tests, predicates over values (`value is [not] name(arguments)`), that chat
+// templates use: defined, undefined, none, string, number, integer, float, boolean, true, false, mapping,
 // iterable, sequence, odd, even, divisibleby, eq/equalto/==, ne/!=, lt, gt, le, ge, in.
-#ifndef TCPU_ENGINE_CHAT_TEMPLATE_VALUE_TESTS_H_
-#define TCPU_ENGINE_CHAT_TEMPLATE_VALUE_TESTS_H_
+#ifndef TCPU_ENGINE_CHAT_TEMPLATE_VALUE_PREDICATES_H_
+#define TCPU_ENGINE_CHAT_TEMPLATE_VALUE_PREDICATES_H_
 
 #include <cstddef>
 #include <string>
@@ -21,4 +21,4 @@ bool Compare(const std::string& op, const Value& left, const Value& right, size_
 
 }  // namespace tcpu::chat_template
 
-#endif  // TCPU_ENGINE_CHAT_TEMPLATE_VALUE_TESTS_H_
+#endif  // TCPU_ENGINE_CHAT_TEMPLATE_VALUE_PREDICATES_H_
