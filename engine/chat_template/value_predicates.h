@@ -1,6 +1,7 @@
 // Jinja's tests, predicates over values (`value is [not] name(arguments)`), that chat
-// templates use: defined, undefined, none, string, number, integer, float, boolean, true, false, mapping,
-// iterable, sequence, odd, even, divisibleby, eq/equalto/==, ne/!=, lt, gt, le, ge, in.
+// templates use: defined, undefined, none, string, number, integer, float, boolean, true,
+// false, mapping, iterable, sequence, odd, even, divisibleby, eq/equalto/==, ne/!=, lt, gt, le,
+// ge, in.
 #ifndef TCPU_ENGINE_CHAT_TEMPLATE_VALUE_PREDICATES_H_
 #define TCPU_ENGINE_CHAT_TEMPLATE_VALUE_PREDICATES_H_
 
