@@ -77,3 +77,44 @@ host_tool = rule(
     executable = True,
     doc = "Forwards `binary` built by `to_host_tool`: `bazel run` it, or use it as data.",
 )
+
+def _host_tool_genrule_impl(ctx):
+    rule_dir = ctx.bin_dir.path + "/" + ctx.label.package
+    command = ctx.expand_location(ctx.attr.cmd, targets = ctx.attr.srcs + ctx.attr.tools)
+    command = command.replace("$(RULEDIR)", rule_dir)
+    if len(ctx.outputs.outs) == 1:
+        command = command.replace("$@", ctx.outputs.outs[0].path)
+    command = command.replace("$$", "$")
+    tool_inputs, tool_manifests = ctx.resolve_tools(tools = ctx.attr.tools)
+    ctx.actions.run_shell(
+        command = command,
+        inputs = ctx.files.srcs,
+        tools = tool_inputs,
+        input_manifests = tool_manifests,
+        outputs = ctx.outputs.outs,
+        mnemonic = "HostToolGenrule",
+        progress_message = "Generating %s" % ctx.label,
+    )
+    return [DefaultInfo(
+        files = depset(ctx.outputs.outs),
+        runfiles = ctx.runfiles(files = ctx.outputs.outs),
+    )]
+
+host_tool_genrule = rule(
+    implementation = _host_tool_genrule_impl,
+    attrs = {
+        "srcs": attr.label_list(allow_files = True),
+        "outs": attr.output_list(mandatory = True),
+        "cmd": attr.string(mandatory = True),
+        "tools": attr.label_list(cfg = to_host_tool, allow_files = True),
+        "_allowlist_function_transition": attr.label(
+            default = "@bazel_tools//tools/allowlists/function_transition_allowlist",
+        ),
+    },
+    doc = """A genrule whose `tools` are built by `to_host_tool`.
+
+A genrule's tools are built in Bazel's host configuration, where a transition to the host-tool
+one is ignored: a C++ tool there compiles its whole dependency tree a second time (the engine,
+for the test-data writers). Same `cmd` language as genrule: $(execpath ...), $(location ...),
+$(RULEDIR), $@ (one output), $$ for a shell `$`.""",
+)
