@@ -5,8 +5,9 @@
 #      (runtime core, the RMSNorm kernels, one QEMU test) and uploads to nginx;
 #   2. clone B at another path, with another fresh output base, does the same: >= 99% of its
 #      actions must be remote-cache hits and the test result must come from the cache;
-#   3. stored blobs are corrupted (one truncated, one overwritten) and clone C builds again:
-#      Bazel must notice (digest mismatch), execute those actions, and still pass.
+#   3. stored blobs are corrupted (one truncated, one overwritten) and clone B builds again
+#      after `bazel clean` (run "c"): Bazel must notice (digest mismatch), execute those
+#      actions, and still pass.
 # Bazel runs inside the test, so it is tagged local and requires-bazel (skip with
 # --test_tag_filters=-requires-bazel). Clones are of the committed HEAD.
 #
@@ -64,11 +65,18 @@ trap 'kill "$(cat "$work/nginx/nginx.pid" 2>/dev/null)" 2>/dev/null || true' EXI
 endpoint=http://127.0.0.1:$port/cache
 
 # --- one clone's build and test --------------------------------------------------------------
-build_in_clone() {  # build_in_clone NAME: clone HEAD to $work/NAME-src, build and test there.
-  local name=$1 src=$work/$1-src/tcpu-sdk
-  git clone --quiet "$sdk" "$src"
+build_in_clone() {  # build_in_clone NAME [CLONE]: build and test in a fresh clone of HEAD
+  # ($work/NAME-src), or again in CLONE's tree after `bazel clean` (no outputs, no action
+  # cache; the external repositories stay extracted).
+  local name=$1 src=$work/$1-src/tcpu-sdk root=$work/$1-root
+  if [[ -n ${2:-} ]]; then
+    src=$work/$2-src/tcpu-sdk root=$work/$2-root
+    (cd "$src" && "$bazel" --batch --output_user_root="$root" clean) >"$work/$name-clean.log" 2>&1
+  else
+    git clone --quiet "$sdk" "$src"
+  fi
   local start=$(date +%s) status=0
-  (cd "$src" && "$bazel" --batch --output_user_root="$work/$name-root" \
+  (cd "$src" && "$bazel" --batch --output_user_root="$root" \
       test --config=remote_cache --remote_cache="$endpoint" --disk_cache= \
       --jobs=2 --local_test_jobs=1 --symlink_prefix=/ \
       --build_tests_only=false "${SLICE_BUILD[@]}" "$SLICE_TEST") >"$work/$name.log" 2>&1 \
@@ -109,10 +117,10 @@ size=$(stat -c %s "${blobs[1]}")
 head -c "$size" /dev/zero | tr '\0' 'x' >"${blobs[1]}"
 echo "corrupted: ${blobs[0]##*/} (truncated), ${blobs[1]##*/} (overwritten, $size bytes)"
 
-build_in_clone c
+build_in_clone c b
 read -r hits cacheable < <(hit_ratio "$work/c.log")
-echo "clone c: $hits of $cacheable cacheable actions were remote-cache hits"
+echo "run c (clone b after bazel clean): $hits of $cacheable cacheable actions were remote-cache hits"
 ((hits < cacheable)) || { echo "FAIL: corrupted blobs were accepted as hits"; exit 1; }
 grep -Eq "$SLICE_TEST +(\(cached\) )?PASSED" "$work/c.log" \
-    || { echo "FAIL: clone c's test did not pass"; exit 1; }
+    || { echo "FAIL: run c's test did not pass"; exit 1; }
 echo PASS
