@@ -44,8 +44,8 @@ int OpenDecoder(const char* fn, const char* model_dir, int64_t max_tokens,
   const tcpu::model::ModelConfig& c = d->model->config();
   if (max_tokens > c.max_position_embeddings) {
     return tcpu::Fail(TCPU_ERR_INVALID_ARGUMENT,
-                      "%s: max_tokens = %lld exceeds the model's max_position_embeddings = %lld",
-                      fn, static_cast<long long>(max_tokens),
+                      "%s: max_tokens = %lld exceeds the model's %s = %lld", fn,
+                      static_cast<long long>(max_tokens), c.max_positions_key.c_str(),
                       static_cast<long long>(c.max_position_embeddings));
   }
   const tcpu_model_weights& w = d->model->weights();

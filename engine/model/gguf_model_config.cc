@@ -225,6 +225,7 @@ bool ModelConfigFromGguf(const gguf::GgufFile& file, const std::string& name, Mo
     return false;
   }
   if (!reader.Consistent(arch, parsed) || !reader.RopeFactors(&parsed)) return false;
+  parsed.max_positions_key = arch + ".context_length";
   *config = std::move(parsed);
   return true;
 }

@@ -37,6 +37,8 @@ struct ModelConfig {
   int64_t head_dim = 0;  // hidden_size / num_attention_heads unless given
   int64_t vocab_size = 0;
   int64_t max_position_embeddings = 0;
+  // Where that limit was read, for errors: config.json's field or a GGUF file's key.
+  std::string max_positions_key = "max_position_embeddings";
   int64_t parameters = 0;  // weights the shapes above imply (for the size check)
   double rms_norm_eps = 0;
   double rope_theta = 10000.0;

@@ -146,6 +146,20 @@ TEST(GgufLoaderTest, TheValidTinyModelLoadsAndDecodes) {
   }
 }
 
+TEST(GgufLoaderTest, MaxTokensBeyondTheContextLengthNamesTheKey) {
+  // The file's llama.context_length is 64: a cache for 65 positions is refused naming that key
+  // (config.json's max_position_embeddings means nothing to the owner of a GGUF file).
+  const std::string path = Write("context_length", ValidModel());
+  tcpu_decoder* decoder = nullptr;
+  EXPECT_EQ(tcpu_decoder_open(path.c_str(), 65, &decoder), TCPU_ERR_INVALID_ARGUMENT);
+  const std::string expected = "exceeds the model's llama.context_length = 64";
+  EXPECT_NE(std::string(tcpu_last_error_detail()).find(expected), std::string::npos)
+      << tcpu_last_error_detail();
+  EXPECT_EQ(decoder, nullptr);
+  ASSERT_EQ(tcpu_decoder_open(path.c_str(), 64, &decoder), TCPU_OK) << tcpu_last_error_detail();
+  tcpu_decoder_close(decoder);
+}
+
 TEST(GgufLoaderTest, FileLevelFailures) {
   const std::string missing = Write("present", ValidModel()) + ".absent.gguf";
   ExpectRefused(missing, TCPU_ERR_IO, missing + ": cannot open");
