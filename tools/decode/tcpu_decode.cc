@@ -1,18 +1,19 @@
-// tcpu-decode: text generation from a Hugging Face checkpoint on the tcpu engine, a command
-// line over the generation API (tcpu/generate.h); README.md has the contract.
-//   tcpu-decode --model DIR --prompt "text" | --prompt-file FILE  [--max-new-tokens N]
-//     tokenizes the prompt with DIR/tokenizer.json (or --tokenizer PATH), streams the
+// tcpu-decode: text generation from a Hugging Face checkpoint or a GGUF file on the tcpu
+// engine, a command line over the generation API (tcpu/generate.h); README.md has the contract.
+// MODEL is a checkpoint directory or a .gguf file (whose metadata carries the tokenizer).
+//   tcpu-decode --model MODEL --prompt "text" | --prompt-file FILE  [--max-new-tokens N]
+//     tokenizes the prompt with the model's tokenizer (or --tokenizer PATH), streams the
 //     generated text to stdout as it is produced and stops at an EOS (the tokenizer's, and
 //     generation_config.json's) or after N tokens; --print-ids adds the generated ids as a
 //     last line. The report goes to stderr.
-//   tcpu-decode --model DIR --messages FILE.json
+//   tcpu-decode --model MODEL --messages FILE.json
 //     as --prompt, with the conversation in FILE (a JSON list of {"role", "content"})
 //     rendered by the chat template of tokenizer_config.json (or --chat-template PATH), the
 //     assistant's turn opened.
-//   tcpu-decode --model DIR --chat [--messages FILE.json] [--verbose]
+//   tcpu-decode --model MODEL --chat [--messages FILE.json] [--verbose]
 //     a conversation: each line of stdin is a user turn, answered as it is generated; the KV
 //     cache is kept between turns. An empty line or the end of stdin ends it.
-//   tcpu-decode --model DIR --prompt-ids 1,2,3 --max-new-tokens N
+//   tcpu-decode --model MODEL --prompt-ids 1,2,3 --max-new-tokens N
 //     no tokenizer: generates exactly N ids (no EOS stop) and prints them (one comma-separated
 //     line), then the report, on stdout.
 // --weights int8 (default) | int4 chooses how the linear weights are quantized at load.
@@ -47,7 +48,8 @@
 #include "tools/decode/decode_args.h"
 #include "tools/decode/interactive_chat.h"
 
-ABSL_FLAG(std::string, model, "", "checkpoint directory (config.json, *.safetensors)");
+ABSL_FLAG(std::string, model, "",
+          "checkpoint directory (config.json, *.safetensors) or GGUF file (.gguf)");
 ABSL_FLAG(std::string, prompt, "", "prompt text, tokenized with the checkpoint's tokenizer");
 ABSL_FLAG(std::string, prompt_file, "", "file whose UTF-8 contents are the prompt text");
 ABSL_FLAG(std::string, prompt_ids, "", "prompt as comma-separated token ids (no tokenizer)");
@@ -81,7 +83,7 @@ ABSL_FLAG(uint64_t, seed, 0, "random seed of the sampler");
 namespace {
 
 constexpr char kUsage[] =
-    "usage: tcpu-decode --model DIR (--prompt TEXT | --prompt-file FILE | --prompt-ids 1,2,3 |\n"
+    "usage: tcpu-decode --model MODEL (--prompt TEXT | --prompt-file FILE | --prompt-ids 1,2,3 |\n"
     "                   --messages FILE.json | --chat) [--max-new-tokens N] [flags below]\n";
 
 const std::vector<std::string> kFlagNames = {"model",
