@@ -23,6 +23,7 @@ namespace mlir::tcpu {
 #define GEN_PASS_DEF_TCPUCARRYINBUFFERS
 #include "tcpu/TcpuPasses.h.inc"
 
+namespace carry_in_buffers {
 namespace {
 
 // The stack buffer a whole-buffer view shows (vector.type_cast of a memref.alloca), else null.
@@ -231,4 +232,5 @@ class CarryInBuffersPass : public impl::TcpuCarryInBuffersBase<CarryInBuffersPas
 };
 
 }  // namespace
+}  // namespace carry_in_buffers
 }  // namespace mlir::tcpu

@@ -18,6 +18,7 @@ namespace mlir::tcpu {
 #define GEN_PASS_DEF_TCPUHOISTMMLALAYOUTS
 #include "tcpu/TcpuPasses.h.inc"
 
+namespace hoist_mmla_layouts {
 namespace {
 
 // The conversions of `value` when they can move out of its loop: every use in the body
@@ -146,4 +147,5 @@ class HoistMmlaLayoutsPass : public impl::TcpuHoistMmlaLayoutsBase<HoistMmlaLayo
 };
 
 }  // namespace
+}  // namespace hoist_mmla_layouts
 }  // namespace mlir::tcpu

@@ -22,6 +22,7 @@ namespace mlir::tcpu {
 #define GEN_PASS_DEF_TCPULOWERTORUNTIME
 #include "tcpu/TcpuPasses.h.inc"
 
+namespace lower_to_runtime {
 namespace {
 
 // tcpu_status codes the lowering itself returns (runtime/include/tcpu/status.h).
@@ -353,4 +354,5 @@ class LowerToRuntimePass : public impl::TcpuLowerToRuntimeBase<LowerToRuntimePas
 };
 
 }  // namespace
+}  // namespace lower_to_runtime
 }  // namespace mlir::tcpu

@@ -17,6 +17,7 @@ namespace mlir::tcpu {
 #define GEN_PASS_DEF_TCPULOWERVECTORLISTS
 #include "tcpu/TcpuPasses.h.inc"
 
+namespace lower_vector_lists {
 namespace {
 
 // llvm.aarch64.neon.<op>x<count>.<vector type>.p0, e.g. llvm.aarch64.neon.ld1x4.v16i8.p0.
@@ -142,4 +143,5 @@ struct LowerVectorLists : impl::TcpuLowerVectorListsBase<LowerVectorLists> {
 };
 
 }  // namespace
+}  // namespace lower_vector_lists
 }  // namespace mlir::tcpu

@@ -20,6 +20,7 @@ namespace mlir::tcpu {
 #define GEN_PASS_DEF_TCPULOWERVECTOROPS
 #include "tcpu/TcpuPasses.h.inc"
 
+namespace lower_vector_ops {
 namespace {
 
 // Fails with a diagnostic on `op` unless the module's target has every feature in `needs`.
@@ -141,4 +142,5 @@ class LowerVectorOpsPass : public impl::TcpuLowerVectorOpsBase<LowerVectorOpsPas
 };
 
 }  // namespace
+}  // namespace lower_vector_ops
 }  // namespace mlir::tcpu

@@ -23,6 +23,7 @@ namespace mlir::tt {
 #define GEN_PASS_DEF_TTTOTCPUATOMICS
 #include "tt/TTToTcpuPasses.h.inc"
 
+namespace convert_atomics {
 namespace {
 
 LLVM::AtomicOrdering Ordering(MemSemantic sem) {
@@ -262,4 +263,5 @@ struct TTToTcpuAtomics : impl::TTToTcpuAtomicsBase<TTToTcpuAtomics> {
 };
 
 }  // namespace
+}  // namespace convert_atomics
 }  // namespace mlir::tt

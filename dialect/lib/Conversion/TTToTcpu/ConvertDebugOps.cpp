@@ -16,6 +16,7 @@ namespace mlir::tt {
 #define GEN_PASS_DEF_TTTOTCPUDEBUG
 #include "tt/TTToTcpuPasses.h.inc"
 
+namespace convert_debug_ops {
 namespace {
 
 struct Print : OpConversionPattern<PrintOp> {
@@ -112,4 +113,5 @@ struct TTToTcpuDebug : impl::TTToTcpuDebugBase<TTToTcpuDebug> {
 };
 
 }  // namespace
+}  // namespace convert_debug_ops
 }  // namespace mlir::tt

@@ -25,6 +25,7 @@ namespace mlir::tt {
 #define GEN_PASS_DEF_TTTOTCPUDOT
 #include "tt/TTToTcpuPasses.h.inc"
 
+namespace convert_dot {
 namespace {
 
 Value Widen(OpBuilder& b, Location loc, Value value, Type element) {
@@ -218,4 +219,5 @@ struct TTToTcpuDot : impl::TTToTcpuDotBase<TTToTcpuDot> {
 };
 
 }  // namespace
+}  // namespace convert_dot
 }  // namespace mlir::tt

@@ -20,6 +20,7 @@ namespace mlir::tt {
 #define GEN_PASS_DEF_TTTOTCPUELEMENTWISE
 #include "tt/TTToTcpuPasses.h.inc"
 
+namespace convert_elementwise_ops {
 namespace {
 
 // Any arith/math op on tensors: the same op on vectors.
@@ -275,4 +276,5 @@ struct TTToTcpuElementwise : impl::TTToTcpuElementwiseBase<TTToTcpuElementwise> 
 };
 
 }  // namespace
+}  // namespace convert_elementwise_ops
 }  // namespace mlir::tt

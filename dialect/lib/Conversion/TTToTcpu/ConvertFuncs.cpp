@@ -23,6 +23,7 @@ namespace mlir::tt {
 #define GEN_PASS_DEF_TTTOTCPUFUNCS
 #include "tt/TTToTcpuPasses.h.inc"
 
+namespace convert_funcs {
 namespace {
 
 constexpr unsigned kProgramArgs = 6;  // pid_x, pid_y, pid_z, grid_x, grid_y, grid_z
@@ -201,4 +202,5 @@ struct TTToTcpuFuncs : impl::TTToTcpuFuncsBase<TTToTcpuFuncs> {
 };
 
 }  // namespace
+}  // namespace convert_funcs
 }  // namespace mlir::tt

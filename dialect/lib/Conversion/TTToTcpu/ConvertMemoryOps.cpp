@@ -34,6 +34,7 @@ namespace mlir::tt {
 #define GEN_PASS_DEF_TTTOTCPUMEMORY
 #include "tt/TTToTcpuPasses.h.inc"
 
+namespace convert_memory_ops {
 namespace {
 
 // How a value of `type` is held in memory: i1 as i8.
@@ -658,4 +659,5 @@ struct TTToTcpuMemory : impl::TTToTcpuMemoryBase<TTToTcpuMemory> {
 };
 
 }  // namespace
+}  // namespace convert_memory_ops
 }  // namespace mlir::tt

@@ -14,6 +14,7 @@ namespace mlir::tt {
 #define GEN_PASS_DEF_TTTOTCPUPOINTERS
 #include "tt/TTToTcpuPasses.h.inc"
 
+namespace convert_pointer_ops {
 namespace {
 
 // Bytes one pointee element occupies (i1 is stored as a byte).
@@ -125,4 +126,5 @@ struct TTToTcpuPointers : impl::TTToTcpuPointersBase<TTToTcpuPointers> {
 };
 
 }  // namespace
+}  // namespace convert_pointer_ops
 }  // namespace mlir::tt

@@ -21,6 +21,7 @@ namespace mlir::tt {
 #define GEN_PASS_DEF_TTTOTCPUREDUCTIONS
 #include "tt/TTToTcpuPasses.h.inc"
 
+namespace convert_reductions {
 namespace {
 
 // Applies `region` (2n scalar arguments, n results) to n vectors `lhs` and n `rhs` of
@@ -288,4 +289,5 @@ struct TTToTcpuReductions : impl::TTToTcpuReductionsBase<TTToTcpuReductions> {
 };
 
 }  // namespace
+}  // namespace convert_reductions
 }  // namespace mlir::tt

@@ -17,6 +17,7 @@ namespace mlir::tt {
 #define GEN_PASS_DEF_TTTOTCPUSHAPES
 #include "tt/TTToTcpuPasses.h.inc"
 
+namespace convert_shape_ops {
 namespace {
 
 template <typename Op>
@@ -186,4 +187,5 @@ struct TTToTcpuShapes : impl::TTToTcpuShapesBase<TTToTcpuShapes> {
 };
 
 }  // namespace
+}  // namespace convert_shape_ops
 }  // namespace mlir::tt

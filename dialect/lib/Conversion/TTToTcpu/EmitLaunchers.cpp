@@ -22,6 +22,7 @@ namespace mlir::tt {
 #define GEN_PASS_DEF_TCPUEMITTRITONLAUNCHERS
 #include "tt/TTToTcpuPasses.h.inc"
 
+namespace emit_launchers {
 namespace {
 
 constexpr unsigned kProgramArgs = 6;
@@ -278,4 +279,5 @@ struct TcpuEmitTritonLaunchers : impl::TcpuEmitTritonLaunchersBase<TcpuEmitTrito
 };
 
 }  // namespace
+}  // namespace emit_launchers
 }  // namespace mlir::tt

@@ -17,6 +17,7 @@ namespace mlir::tt {
 #define GEN_PASS_DEF_TCPUEXPANDMATH
 #include "tt/TTToTcpuPasses.h.inc"
 
+namespace expand_math {
 namespace {
 
 // exp on f32, scalar or vector: MLIR's polynomial (Cephes' coefficients on [-ln2/2, ln2/2])
@@ -127,4 +128,5 @@ struct TcpuExpandMath : impl::TcpuExpandMathBase<TcpuExpandMath> {
 };
 
 }  // namespace
+}  // namespace expand_math
 }  // namespace mlir::tt

@@ -10,6 +10,7 @@
 #include "tt/TTOps.h"
 
 namespace mlir::tt {
+namespace lane_values {
 namespace {
 
 // Chains deeper than this are left to the vector code (they are not index arithmetic).
@@ -194,17 +195,18 @@ class StepBuilder {
 };
 
 }  // namespace
+}  // namespace lane_values
 
-bool hasLaneValues(Value tensor) { return tensor && Analysable(tensor, 0); }
+bool hasLaneValues(Value tensor) { return tensor && lane_values::Analysable(tensor, 0); }
 
 Value buildLaneValue(OpBuilder& b, Location loc, Value tensor, ArrayRef<Value> position) {
-  return LaneBuilder(b, loc).Build(tensor, SmallVector<Value>(position));
+  return lane_values::LaneBuilder(b, loc).Build(tensor, SmallVector<Value>(position));
 }
 
 Value buildLaneStep(OpBuilder& b, Location loc, Value tensor, ArrayRef<Value> position,
                     int64_t dim) {
   if (!hasLaneValues(tensor)) return {};
-  return StepBuilder(b, loc).Build(tensor, SmallVector<Value>(position), dim);
+  return lane_values::StepBuilder(b, loc).Build(tensor, SmallVector<Value>(position), dim);
 }
 
 }  // namespace mlir::tt

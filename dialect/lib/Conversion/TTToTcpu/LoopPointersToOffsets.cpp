@@ -15,6 +15,7 @@ namespace mlir::tt {
 #define GEN_PASS_DEF_TTLOOPPOINTERSTOOFFSETS
 #include "tt/TTToTcpuPasses.h.inc"
 
+namespace loop_pointers_to_offsets {
 namespace {
 
 // The scalar of a splat offset tensor, or null: tt.splat %s, or a splat constant (built as a
@@ -111,4 +112,5 @@ struct TTLoopPointersToOffsets : impl::TTLoopPointersToOffsetsBase<TTLoopPointer
 };
 
 }  // namespace
+}  // namespace loop_pointers_to_offsets
 }  // namespace mlir::tt

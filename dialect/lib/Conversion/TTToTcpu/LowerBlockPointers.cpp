@@ -24,6 +24,7 @@ namespace mlir::tt {
 #define GEN_PASS_DEF_TTLOWERBLOCKPOINTERS
 #include "tt/TTToTcpuPasses.h.inc"
 
+namespace lower_block_pointers {
 namespace {
 
 // What a block pointer or a tensor descriptor stands for.
@@ -386,4 +387,5 @@ struct TTLowerBlockPointers : impl::TTLowerBlockPointersBase<TTLowerBlockPointer
 };
 
 }  // namespace
+}  // namespace lower_block_pointers
 }  // namespace mlir::tt

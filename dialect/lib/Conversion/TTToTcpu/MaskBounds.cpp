@@ -12,6 +12,7 @@
 #include "tt/TTOps.h"
 
 namespace mlir::tt {
+namespace mask_bounds {
 namespace {
 
 constexpr int64_t kInt32Min = std::numeric_limits<int32_t>::min();
@@ -282,21 +283,22 @@ Value Build(ConditionBuilder& builder, Value mask, const Box& box) {
 }
 
 }  // namespace
+}  // namespace mask_bounds
 
-bool hasScalarAllOn(Value mask) { return mask && Analysable(mask); }
+bool hasScalarAllOn(Value mask) { return mask && mask_bounds::Analysable(mask); }
 
 Value buildScalarAllOn(OpBuilder& b, Location loc, Value mask) {
-  ConditionBuilder builder(b, loc);
-  return Build(builder, mask, {});
+  mask_bounds::ConditionBuilder builder(b, loc);
+  return mask_bounds::Build(builder, mask, {});
 }
 
 Value buildScalarAllOn(OpBuilder& b, Location loc, Value mask, ArrayRef<int64_t> position,
                        int64_t first, int64_t last) {
-  Box box;
+  mask_bounds::Box box;
   for (int64_t coordinate : position) box.push_back({coordinate, coordinate});
   box.push_back({first, last});
-  ConditionBuilder builder(b, loc);
-  return Build(builder, mask, box);
+  mask_bounds::ConditionBuilder builder(b, loc);
+  return mask_bounds::Build(builder, mask, box);
 }
 
 }  // namespace mlir::tt

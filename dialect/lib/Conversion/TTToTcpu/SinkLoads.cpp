@@ -17,6 +17,7 @@ namespace mlir::tt {
 #define GEN_PASS_DEF_TCPUSINKLOADS
 #include "tt/TTToTcpuPasses.h.inc"
 
+namespace sink_loads {
 namespace {
 
 // Whether the address of `buffer` (a memref.alloca or a view of one) leaves the memref ops:
@@ -103,4 +104,5 @@ struct SinkLoads : impl::TcpuSinkLoadsBase<SinkLoads> {
 };
 
 }  // namespace
+}  // namespace sink_loads
 }  // namespace mlir::tt

@@ -36,6 +36,7 @@ namespace mlir::tt {
 #define GEN_PASS_DEF_TCPUSLICEROWS
 #include "tt/TTToTcpuPasses.h.inc"
 
+namespace slice_rows {
 namespace {
 
 // NEON's register width.
@@ -615,4 +616,5 @@ struct TcpuSliceRows : impl::TcpuSliceRowsBase<TcpuSliceRows> {
 };
 
 }  // namespace
+}  // namespace slice_rows
 }  // namespace mlir::tt

@@ -12,6 +12,7 @@
 #include "tcpu/VectorConcat.h"
 
 namespace mlir::tt {
+namespace smmla_tiles {
 namespace {
 
 // TRN1 (odd = 0) or TRN2 (odd = 1) of two vector<16xi8> on elements of `bytes` bytes: result
@@ -320,12 +321,13 @@ Value InMemory(OpBuilder& b, Location loc, Value blocks, int64_t pairs, int64_t 
 }
 
 }  // namespace
+}  // namespace smmla_tiles
 
 bool smmlaTermsMatch(ArrayRef<DotTerm> terms) {
   for (const DotTerm& term : terms) {
     if (term.a.getType() != terms.front().a.getType() ||
         term.b.getType() != terms.front().b.getType() ||
-        !TransposedSource(term.b) != !TransposedSource(terms.front().b)) {
+        !smmla_tiles::TransposedSource(term.b) != !smmla_tiles::TransposedSource(terms.front().b)) {
       return false;
     }
   }
@@ -342,41 +344,42 @@ Value SmmlaTiles(OpBuilder& b, Location loc, ArrayRef<DotTerm> terms, Value c) {
     offset.push_back(chunks);
     chunks += cast<VectorType>(term.a.getType()).getDimSize(1) / 8;
   }
-  bool transposed = TransposedSource(terms.front().b) != nullptr;
+  bool transposed = smmla_tiles::TransposedSource(terms.front().b) != nullptr;
   bool in_memory = smmlaBlocksInMemory(m, n);
   // Column blocks of neighbouring columns for the transposed form (its operands pair columns
   // 2t and 2t + 1); otherwise blocks 8 columns apart when N allows the 16-column transposes.
   int64_t stride = !transposed && n % 16 == 0 ? 8 : 1;
   int64_t pairs = m / 2, columns = n / 2;
   // In memory, tiles of up to 4x4 blocks, each contiguous (tcpu/MmlaLayout.h).
-  int64_t rows = TileSide(pairs), cols = TileSide(columns);
+  int64_t rows = smmla_tiles::TileSide(pairs), cols = smmla_tiles::TileSide(columns);
   auto blocks_type = in_memory ? VectorType::get({pairs / rows * (columns / cols), rows, cols, 4},
                                                  c_type.getElementType())
                                : VectorType::get({pairs, columns, 4}, c_type.getElementType());
   IntegerAttr stride_attr = b.getI64IntegerAttr(stride);
   Value blocks = b.create<tcpu::ToMmlaBlocksOp>(loc, blocks_type, c, stride_attr);
-  auto build_b = [&](OperandSink sink) {
+  auto build_b = [&](smmla_tiles::OperandSink sink) {
     for (auto [term, first] : llvm::zip(terms, offset)) {
       auto shifted = [&, first = first](int64_t t, int64_t chunk, Value operand) {
         sink(t, first + chunk, operand);
       };
-      if (Value rows_of_n = TransposedSource(term.b)) {
-        MmlaOperandsOfRowPairs(b, loc, rows_of_n, in_memory, shifted);
+      if (Value rows_of_n = smmla_tiles::TransposedSource(term.b)) {
+        smmla_tiles::MmlaOperandsOfRowPairs(b, loc, rows_of_n, in_memory, shifted);
       } else {
-        MmlaOperandsOfB(b, loc, term.b, stride, shifted);
+        smmla_tiles::MmlaOperandsOfB(b, loc, term.b, stride, shifted);
       }
     }
   };
-  auto build_a = [&](OperandSink sink) {
+  auto build_a = [&](smmla_tiles::OperandSink sink) {
     for (auto [term, first] : llvm::zip(terms, offset)) {
-      MmlaOperandsOfRowPairs(b, loc, term.a, in_memory,
-                             [&, first = first](int64_t p, int64_t chunk, Value operand) {
-                               sink(p, first + chunk, operand);
-                             });
+      smmla_tiles::MmlaOperandsOfRowPairs(
+          b, loc, term.a, in_memory, [&, first = first](int64_t p, int64_t chunk, Value operand) {
+            sink(p, first + chunk, operand);
+          });
     }
   };
-  Value result = in_memory ? InMemory(b, loc, blocks, pairs, columns, chunks, build_a, build_b)
-                           : InRegisters(b, loc, blocks, build_a, build_b);
+  Value result =
+      in_memory ? smmla_tiles::InMemory(b, loc, blocks, pairs, columns, chunks, build_a, build_b)
+                : smmla_tiles::InRegisters(b, loc, blocks, build_a, build_b);
   return b.create<tcpu::FromMmlaBlocksOp>(loc, c_type, result, stride_attr);
 }
 

@@ -22,6 +22,7 @@ namespace mlir::tt {
 #define GEN_PASS_DEF_TTSPLITWIDELOOPS
 #include "tt/TTToTcpuPasses.h.inc"
 
+namespace split_wide_loops {
 namespace {
 
 constexpr int64_t kRegisterBits = 128;
@@ -300,4 +301,5 @@ struct TTSplitWideLoops : impl::TTSplitWideLoopsBase<TTSplitWideLoops> {
 };
 
 }  // namespace
+}  // namespace split_wide_loops
 }  // namespace mlir::tt

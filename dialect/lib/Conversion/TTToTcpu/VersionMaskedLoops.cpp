@@ -21,6 +21,7 @@ namespace mlir::tt {
 #define GEN_PASS_DEF_TTVERSIONMASKEDLOOPS
 #include "tt/TTToTcpuPasses.h.inc"
 
+namespace version_masked_loops {
 namespace {
 
 Value MaskOf(Operation* op) {
@@ -311,4 +312,5 @@ struct TTVersionMaskedLoops : impl::TTVersionMaskedLoopsBase<TTVersionMaskedLoop
 };
 
 }  // namespace
+}  // namespace version_masked_loops
 }  // namespace mlir::tt
