@@ -1,7 +1,7 @@
 // Why the CPU backend refuses a tt op that no stage lowered: the reason tt-to-tcpu-funcs
 // gives with the op's name and location.
-#ifndef TT_CONVERSION_TTTOTCPU_REFUSEDOPS_H_
-#define TT_CONVERSION_TTTOTCPU_REFUSEDOPS_H_
+#ifndef TCPU_DIALECT_LIB_TTTOTCPU_REFUSEDOPS_H_
+#define TCPU_DIALECT_LIB_TTTOTCPU_REFUSEDOPS_H_
 
 #include "llvm/ADT/StringRef.h"
 #include "mlir/IR/Operation.h"
@@ -14,4 +14,4 @@ llvm::StringRef refusalReason(Operation* op);
 
 }  // namespace mlir::tt
 
-#endif  // TT_CONVERSION_TTTOTCPU_REFUSEDOPS_H_
+#endif  // TCPU_DIALECT_LIB_TTTOTCPU_REFUSEDOPS_H_

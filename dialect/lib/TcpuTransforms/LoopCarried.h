@@ -1,8 +1,8 @@
 // The values an scf.for or a do-while scf.while carries from one iteration to the next, for
 // the passes that move something of a carried value out of its loop (tcpu-hoist-mmla-layouts:
 // its layout conversions; tcpu-carry-in-buffers: its trips through a stack buffer).
-#ifndef TCPU_DIALECT_LIB_LOOPCARRIED_H_
-#define TCPU_DIALECT_LIB_LOOPCARRIED_H_
+#ifndef TCPU_DIALECT_LIB_TCPUTRANSFORMS_LOOPCARRIED_H_
+#define TCPU_DIALECT_LIB_TCPUTRANSFORMS_LOOPCARRIED_H_
 
 #include <optional>
 
@@ -26,4 +26,4 @@ SmallVector<Carried> CarriedValues(scf::WhileOp loop);
 
 }  // namespace mlir::tcpu
 
-#endif  // TCPU_DIALECT_LIB_LOOPCARRIED_H_
+#endif  // TCPU_DIALECT_LIB_TCPUTRANSFORMS_LOOPCARRIED_H_

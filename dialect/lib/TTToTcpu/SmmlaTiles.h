@@ -1,8 +1,8 @@
 // An int8 tt.dot (i8 x i8 -> i32) on SMMLA (i8mm): the accumulator in 2x2 blocks
 // (tcpu.to_mmla_blocks), a's operands row pairs, b's a byte transpose of its rows or, when b is
 // the transpose of an [N, K] tile (tl.dot(x, tl.trans(w))), row pairs of that tile.
-#ifndef TCPU_DIALECT_LIB_CONVERSION_TTTOTCPU_SMMLATILES_H_
-#define TCPU_DIALECT_LIB_CONVERSION_TTTOTCPU_SMMLATILES_H_
+#ifndef TCPU_DIALECT_LIB_TTTOTCPU_SMMLATILES_H_
+#define TCPU_DIALECT_LIB_TTTOTCPU_SMMLATILES_H_
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Value.h"
@@ -39,4 +39,4 @@ Value SmmlaTiles(OpBuilder& b, Location loc, ArrayRef<DotTerm> terms, Value c);
 
 }  // namespace mlir::tt
 
-#endif  // TCPU_DIALECT_LIB_CONVERSION_TTTOTCPU_SMMLATILES_H_
+#endif  // TCPU_DIALECT_LIB_TTTOTCPU_SMMLATILES_H_

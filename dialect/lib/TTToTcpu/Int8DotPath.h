@@ -2,8 +2,8 @@
 // the generic outer products, chosen from the module's #tcpu.target or a `tcpu.hints` dot
 // entry. tt-to-tcpu-dot lowers by it; tt-version-masked-loops reads it to tell which K loops
 // keep their accumulator in a stack buffer.
-#ifndef TCPU_DIALECT_LIB_CONVERSION_TTTOTCPU_INT8DOTPATH_H_
-#define TCPU_DIALECT_LIB_CONVERSION_TTTOTCPU_INT8DOTPATH_H_
+#ifndef TCPU_DIALECT_LIB_TTTOTCPU_INT8DOTPATH_H_
+#define TCPU_DIALECT_LIB_TTTOTCPU_INT8DOTPATH_H_
 
 #include "mlir/Support/LogicalResult.h"
 #include "tt/TTOps.h"
@@ -23,4 +23,4 @@ bool accumulatesSmmlaInMemory(DotOp op);
 
 }  // namespace mlir::tt
 
-#endif  // TCPU_DIALECT_LIB_CONVERSION_TTTOTCPU_INT8DOTPATH_H_
+#endif  // TCPU_DIALECT_LIB_TTTOTCPU_INT8DOTPATH_H_

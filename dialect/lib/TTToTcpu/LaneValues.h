@@ -4,8 +4,8 @@
 // ops on scalars: `offs + tl.arange(0, 256)` at lane 8 is `offs + 8`. The memory lowering
 // takes a run's first address this way (two scalar instructions, where extracting it from the
 // address vector builds the vector first) and, on a partial tile, each lane's mask bit.
-#ifndef TCPU_DIALECT_LIB_CONVERSION_TTTOTCPU_LANEVALUES_H_
-#define TCPU_DIALECT_LIB_CONVERSION_TTTOTCPU_LANEVALUES_H_
+#ifndef TCPU_DIALECT_LIB_TTTOTCPU_LANEVALUES_H_
+#define TCPU_DIALECT_LIB_TTTOTCPU_LANEVALUES_H_
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Value.h"
@@ -31,4 +31,4 @@ Value buildLaneStep(OpBuilder& b, Location loc, Value tensor, ArrayRef<Value> po
 
 }  // namespace mlir::tt
 
-#endif  // TCPU_DIALECT_LIB_CONVERSION_TTTOTCPU_LANEVALUES_H_
+#endif  // TCPU_DIALECT_LIB_TTTOTCPU_LANEVALUES_H_

@@ -3,8 +3,8 @@
 // with splat bounds and ANDing the comparisons: `offs_k[None, :] < K - k * BLOCK_K`. Such a
 // mask is all on exactly when the comparison holds for the ranges' extreme values, a few scalar
 // instructions, where the vector test widens, ANDs and reduces every lane of the mask.
-#ifndef TCPU_DIALECT_LIB_CONVERSION_TTTOTCPU_MASKBOUNDS_H_
-#define TCPU_DIALECT_LIB_CONVERSION_TTTOTCPU_MASKBOUNDS_H_
+#ifndef TCPU_DIALECT_LIB_TTTOTCPU_MASKBOUNDS_H_
+#define TCPU_DIALECT_LIB_TTTOTCPU_MASKBOUNDS_H_
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Value.h"
@@ -26,4 +26,4 @@ Value buildScalarAllOn(OpBuilder& b, Location loc, Value mask, ArrayRef<int64_t>
 
 }  // namespace mlir::tt
 
-#endif  // TCPU_DIALECT_LIB_CONVERSION_TTTOTCPU_MASKBOUNDS_H_
+#endif  // TCPU_DIALECT_LIB_TTTOTCPU_MASKBOUNDS_H_

@@ -6,8 +6,8 @@
 // (MaskBounds.h), built once per iteration; in the unmasked copy the masks are constants.
 #include <algorithm>
 
-#include "Int8DotPath.h"
-#include "MaskBounds.h"
+#include "dialect/lib/TTToTcpu/Int8DotPath.h"
+#include "dialect/lib/TTToTcpu/MaskBounds.h"
 #include "llvm/ADT/SetVector.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"

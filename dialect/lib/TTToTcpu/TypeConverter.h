@@ -2,8 +2,8 @@
 // shape, !tt.ptr<T> becomes !llvm.ptr, and a tensor of pointers a vector of i64 addresses.
 // Values crossing between converted and unconverted ops are bridged with
 // unrealized_conversion_cast, which later passes fold away.
-#ifndef TCPU_DIALECT_LIB_CONVERSION_TTTOTCPU_TYPECONVERTER_H_
-#define TCPU_DIALECT_LIB_CONVERSION_TTTOTCPU_TYPECONVERTER_H_
+#ifndef TCPU_DIALECT_LIB_TTTOTCPU_TYPECONVERTER_H_
+#define TCPU_DIALECT_LIB_TTTOTCPU_TYPECONVERTER_H_
 
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -31,4 +31,4 @@ LogicalResult convertOpTypes(Operation* op, ValueRange operands,
 
 }  // namespace mlir::tt
 
-#endif  // TCPU_DIALECT_LIB_CONVERSION_TTTOTCPU_TYPECONVERTER_H_
+#endif  // TCPU_DIALECT_LIB_TTTOTCPU_TYPECONVERTER_H_
