@@ -1,5 +1,5 @@
-// The TTIR pipeline in one place: the stages of TTToTcpuPasses.td in order, then the
-// tcpu-to-llvm pipeline and the launchers.
+// The Triton pipeline in one place: stages 1-27 in order, numbered as TTToTcpuPasses.td and
+// dialect/README.md list them.
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Transforms/Passes.h"
 #include "tcpu/TcpuPasses.h"
@@ -21,40 +21,43 @@ bool isTritonModule(ModuleOp module) {
 }
 
 void buildTritonToTcpuPipeline(OpPassManager& pm) {
-  pm.addPass(createTTLowerBlockPointers());
-  pm.addPass(createTTLoopPointersToOffsets());
-  pm.addPass(createTTSplitWideLoops());
-  pm.addPass(createTTVersionMaskedLoops());
-  pm.addPass(createTTToTcpuMemory());
-  pm.addPass(createTTToTcpuAtomics());
-  pm.addPass(createTTToTcpuPointers());
-  pm.addPass(createTTToTcpuShapes());
-  pm.addPass(createTTToTcpuElementwise());
-  pm.addPass(createTTToTcpuReductions());
-  pm.addPass(createTTToTcpuDot());
-  pm.addPass(createTTToTcpuDebug());
-  pm.addPass(createTTToTcpuFuncs());
-  pm.addPass(createReconcileUnrealizedCastsPass());
-  pm.addPass(tcpu::createTcpuHoistMmlaLayouts());
-  pm.addPass(tcpu::createTcpuCarryInBuffers());
-  pm.addPass(createCanonicalizerPass());
-  // Lane masks and the like used only by a partial tile's branch are computed in it.
-  pm.addPass(createControlFlowSinkPass());
-  pm.addPass(createTcpuExpandMath());
-  pm.addPass(createTcpuSliceRows());
-  pm.addPass(createTcpuSinkLoads());
+  // tt -> tt (lib/TTTransforms/).
+  pm.addPass(createTTLowerBlockPointers());     // 1
+  pm.addPass(createTTLoopPointersToOffsets());  // 2
+  pm.addPass(createTTSplitWideLoops());         // 3
+  pm.addPass(createTTVersionMaskedLoops());     // 4
+  // tt -> tcpu (lib/TTToTcpu/).
+  pm.addPass(createTTToTcpuMemory());                // 5
+  pm.addPass(createTTToTcpuAtomics());               // 6
+  pm.addPass(createTTToTcpuPointers());              // 7
+  pm.addPass(createTTToTcpuShapes());                // 8
+  pm.addPass(createTTToTcpuElementwise());           // 9
+  pm.addPass(createTTToTcpuReductions());            // 10
+  pm.addPass(createTTToTcpuDot());                   // 11
+  pm.addPass(createTTToTcpuDebug());                 // 12
+  pm.addPass(createTTToTcpuFuncs());                 // 13
+  pm.addPass(createReconcileUnrealizedCastsPass());  // 14
+  // tcpu -> tcpu (lib/TcpuTransforms/).
+  pm.addPass(tcpu::createTcpuHoistMmlaLayouts());  // 15
+  pm.addPass(tcpu::createTcpuCarryInBuffers());    // 16
+  pm.addPass(createCanonicalizerPass());           // 17
+  pm.addPass(createControlFlowSinkPass());         // 18: a partial tile's lane masks in its branch
+  pm.addPass(createTcpuExpandMath());              // 19
+  pm.addPass(createTcpuSliceRows());               // 20
+  pm.addPass(createTcpuSinkLoads());               // 21
 }
 
 void buildTritonToLlvmPipeline(OpPassManager& pm, const TcpuEmitTritonLaunchersOptions& launchers) {
   buildTritonToTcpuPipeline(pm);
-  tcpu::buildTcpuToLlvmPipeline(pm);
-  pm.addPass(createTcpuEmitTritonLaunchers(launchers));
+  // tcpu -> LLVM (lib/TcpuToLLVM/).
+  tcpu::buildTcpuToLlvmPipeline(pm);                     // 22-26
+  pm.addPass(createTcpuEmitTritonLaunchers(launchers));  // 27
 }
 
 void registerTritonPipelines() {
   registerTTToTcpuPasses();
   PassPipelineRegistration<>("triton-to-tcpu",
-                             "TTIR -> tcpu and upstream dialects on vectors (stages 1-9)",
+                             "TTIR -> tcpu and upstream dialects on vectors (stages 1-21)",
                              buildTritonToTcpuPipeline);
   PassPipelineRegistration<>("triton-to-llvm", "TTIR -> the LLVM dialect with launchers",
                              [](OpPassManager& pm) { buildTritonToLlvmPipeline(pm); });

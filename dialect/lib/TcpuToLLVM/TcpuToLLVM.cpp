@@ -1,6 +1,6 @@
-// --tcpu-to-llvm: the tcpu passes, then MLIR's own conversions, down to the LLVM dialect
-// (what tcpu-compile translates to LLVM IR). arm_neon / arm_sve ops are legalized for
-// export by the vector-to-LLVM conversion.
+// --tcpu-to-llvm, stages 22-26 of TcpuPasses.td: the tcpu passes, then MLIR's own conversions,
+// down to the LLVM dialect (what tcpu-compile translates to LLVM IR). arm_neon / arm_sve ops are
+// legalized for export by the vector-to-LLVM conversion.
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/ArmNeon/ArmNeonDialect.h"
