@@ -10,8 +10,8 @@ at most `max_sources_per_unit`) are `#include`d by generated `<name>_unit<N>.cpp
 are compiled instead: six sources together take 14 s where they took 46 s apart. The sources
 stay one pass per file, diagnostics and line tables name them, and editing one recompiles its
 unit only. The sources of a unit share its anonymous namespaces, where two files' helpers of
-one name but different parameters would silently overload each other: so each pass file keeps
-its helpers in a namespace named after it (`namespace mlir::tt::sink_loads { namespace { ... } }`).
+one name but different parameters would silently overload each other: so each file keeps its
+helpers in a namespace named after it (`namespace mlir::tt::sink_loads { namespace { ... } }`).
 """
 
 def unity_cc_library(name, srcs, max_sources_per_unit = 8, textual_hdrs = [], **kwargs):

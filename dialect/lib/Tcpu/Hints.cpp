@@ -6,6 +6,7 @@
 #include "tcpu/TcpuOps.h"
 
 namespace mlir::tcpu {
+namespace hints {
 namespace {
 
 // The variants the runtime's kernel folders build (their tcpu_kernel_variant names).
@@ -21,15 +22,17 @@ std::string Quoted(llvm::ArrayRef<llvm::StringRef> names) {
 }
 
 }  // namespace
+}  // namespace hints
 
 std::optional<RuntimeOpInfo> getRuntimeOpInfo(Operation* op) {
-  if (isa<PackWeightsOp>(op)) return RuntimeOpInfo{"pack_weights_i8", kPackVariants};
-  if (isa<GemvI8Op>(op)) return RuntimeOpInfo{"gemv_i8", kGemvVariants};
-  if (isa<GemvBf16W8Op>(op)) return RuntimeOpInfo{"gemv_bf16_w8", kGemvVariants};
-  if (isa<GemmI8Op>(op)) return RuntimeOpInfo{"gemm_i8", kGemmVariants};
-  if (isa<RmsNormOp>(op)) return RuntimeOpInfo{"rms_norm_bf16", kBf16Variants};
-  if (isa<SwigluOp>(op)) return RuntimeOpInfo{"swiglu_bf16", kBf16Variants};
-  if (isa<FlashAttnDecodeOp>(op)) return RuntimeOpInfo{"flash_attn_decode_bf16", kBf16Variants};
+  if (isa<PackWeightsOp>(op)) return RuntimeOpInfo{"pack_weights_i8", hints::kPackVariants};
+  if (isa<GemvI8Op>(op)) return RuntimeOpInfo{"gemv_i8", hints::kGemvVariants};
+  if (isa<GemvBf16W8Op>(op)) return RuntimeOpInfo{"gemv_bf16_w8", hints::kGemvVariants};
+  if (isa<GemmI8Op>(op)) return RuntimeOpInfo{"gemm_i8", hints::kGemmVariants};
+  if (isa<RmsNormOp>(op)) return RuntimeOpInfo{"rms_norm_bf16", hints::kBf16Variants};
+  if (isa<SwigluOp>(op)) return RuntimeOpInfo{"swiglu_bf16", hints::kBf16Variants};
+  if (isa<FlashAttnDecodeOp>(op))
+    return RuntimeOpInfo{"flash_attn_decode_bf16", hints::kBf16Variants};
   // The fused ops run several kernels; they take a thread count but no single variant.
   if (isa<FusedMlpOp, TransformerLayerOp, DecodeStepOp>(op)) return RuntimeOpInfo{"", {}};
   return std::nullopt;
@@ -40,8 +43,11 @@ llvm::StringRef featureForVariant(llvm::StringRef variant) {
   return "";
 }
 
+namespace hints {
+namespace {
+
 // A `threads` hint: an integer in 1..kMaxThreads, checked on its full width.
-static LogicalResult VerifyThreads(Operation* op, Attribute value) {
+LogicalResult VerifyThreads(Operation* op, Attribute value) {
   auto threads = dyn_cast<IntegerAttr>(value);
   if (!threads || !threads.getType().isSignlessInteger()) {
     return op->emitError() << "hint 'threads' must be an integer, got " << value;
@@ -55,8 +61,7 @@ static LogicalResult VerifyThreads(Operation* op, Attribute value) {
   return success();
 }
 
-static InFlightDiagnostic LacksFeature(Operation* op, llvm::StringRef what,
-                                       llvm::StringRef feature) {
+InFlightDiagnostic LacksFeature(Operation* op, llvm::StringRef what, llvm::StringRef feature) {
   TargetAttr target = getEnclosingTarget(op);
   InFlightDiagnostic diag = op->emitError() << what << " needs target feature \"" << feature
                                             << "\", which ";
@@ -73,7 +78,7 @@ static InFlightDiagnostic LacksFeature(Operation* op, llvm::StringRef what,
 //   tt.func               threads = N            the launcher runs the grid with N threads
 //   tt.load / tt.store    vector_width = N       at most N elements per vector access (2^k)
 //   tt.dot                dot = "smmla" | "sdot" | "fma"   the instructions of the product
-static LogicalResult VerifyTritonHints(Operation* op, DictionaryAttr hints) {
+LogicalResult VerifyTritonHints(Operation* op, DictionaryAttr hints) {
   llvm::StringRef name = op->getName().getStringRef();
   for (NamedAttribute hint : hints) {
     llvm::StringRef key = hint.getName().getValue();
@@ -108,6 +113,9 @@ static LogicalResult VerifyTritonHints(Operation* op, DictionaryAttr hints) {
   return success();
 }
 
+}  // namespace
+}  // namespace hints
+
 LogicalResult verifyHints(Operation* op, Attribute hints_attr) {
   auto hints = dyn_cast<DictionaryAttr>(hints_attr);
   if (!hints) {
@@ -115,7 +123,7 @@ LogicalResult verifyHints(Operation* op, Attribute hints_attr) {
                               "threads = 4 : i64}, got "
                            << hints_attr;
   }
-  if (op->getName().getStringRef().starts_with("tt.")) return VerifyTritonHints(op, hints);
+  if (op->getName().getStringRef().starts_with("tt.")) return hints::VerifyTritonHints(op, hints);
   std::optional<RuntimeOpInfo> info = getRuntimeOpInfo(op);
   if (!info) {
     return op->emitError() << "'tcpu.hints' applies to tcpu runtime ops (tcpu.gemv_i8, "
@@ -126,7 +134,7 @@ LogicalResult verifyHints(Operation* op, Attribute hints_attr) {
   for (NamedAttribute hint : hints) {
     llvm::StringRef key = hint.getName().getValue();
     if (key == "threads") {
-      if (failed(VerifyThreads(op, hint.getValue()))) return failure();
+      if (failed(hints::VerifyThreads(op, hint.getValue()))) return failure();
     } else if (key == "variant") {
       auto variant = dyn_cast<StringAttr>(hint.getValue());
       if (!variant) {
@@ -139,12 +147,12 @@ LogicalResult verifyHints(Operation* op, Attribute hints_attr) {
       if (!llvm::is_contained(info->variants, variant.getValue())) {
         return op->emitError() << "hint variant = \"" << variant.getValue() << "\" is not a "
                                << "runtime variant of '" << op->getName() << "'; expected one of "
-                               << Quoted(info->variants);
+                               << hints::Quoted(info->variants);
       }
       llvm::StringRef feature = featureForVariant(variant.getValue());
       if (!targetHasFeature(getEnclosingTarget(op), feature)) {
-        return LacksFeature(op, ("hint variant = \"" + variant.getValue() + "\"").str(),
-                            feature);
+        return hints::LacksFeature(op, ("hint variant = \"" + variant.getValue() + "\"").str(),
+                                   feature);
       }
     } else {
       return op->emitError() << "unknown hint '" << key << "'; expected 'variant' or 'threads'";

@@ -18,6 +18,7 @@ void TcpuDialect::registerAttributes() {
       >();
 }
 
+namespace tcpu_attrs {
 namespace {
 
 constexpr llvm::StringLiteral kArchs[] = {"armv8-a",   "armv8.2-a", "armv8.4-a", "armv8.6-a",
@@ -32,12 +33,13 @@ std::string Join(const Range& names) {
 }
 
 }  // namespace
+}  // namespace tcpu_attrs
 
 LogicalResult TargetAttr::verify(llvm::function_ref<InFlightDiagnostic()> emitError,
                                  StringAttr arch, ArrayAttr features, int64_t vector_bits) {
-  if (!llvm::is_contained(kArchs, arch.getValue())) {
+  if (!llvm::is_contained(tcpu_attrs::kArchs, arch.getValue())) {
     return emitError() << "#tcpu.target: unknown arch \"" << arch.getValue()
-                       << "\"; expected one of " << Join(kArchs);
+                       << "\"; expected one of " << tcpu_attrs::Join(tcpu_attrs::kArchs);
   }
   bool has_sve = false;
   for (auto [index, feature] : llvm::enumerate(features)) {
@@ -46,9 +48,9 @@ LogicalResult TargetAttr::verify(llvm::function_ref<InFlightDiagnostic()> emitEr
       return emitError() << "#tcpu.target: features[" << index << "] must be a string, got "
                          << feature;
     }
-    if (!llvm::is_contained(kFeatures, name.getValue())) {
+    if (!llvm::is_contained(tcpu_attrs::kFeatures, name.getValue())) {
       return emitError() << "#tcpu.target: unknown feature \"" << name.getValue()
-                         << "\"; expected one of " << Join(kFeatures);
+                         << "\"; expected one of " << tcpu_attrs::Join(tcpu_attrs::kFeatures);
     }
     has_sve |= name.getValue() == "sve" || name.getValue() == "sve2";
   }
@@ -77,7 +79,7 @@ bool TargetAttr::hasFeature(llvm::StringRef feature) const {
 
 std::string TargetAttr::getLlvmFeatureString() const {
   std::string mattr = "+neon";
-  for (llvm::StringRef feature : kFeatures) {
+  for (llvm::StringRef feature : tcpu_attrs::kFeatures) {
     if (feature != "neon" && hasFeature(feature)) mattr += ",+" + feature.str();
   }
   // The large system extensions are part of every architecture after Armv8.0: atomics are

@@ -13,6 +13,7 @@
 #include "tcpu/TcpuOps.cpp.inc"
 
 namespace mlir::tcpu {
+namespace tcpu_ops {
 namespace {
 
 enum class Layout { kContiguous, kUnitInnerStride };
@@ -77,138 +78,145 @@ LogicalResult CheckPositive(Operation* op, llvm::StringRef name, APFloat value) 
   if (failed(expr)) return failure()
 
 }  // namespace
+}  // namespace tcpu_ops
 
 LogicalResult PackWeightsOp::verify() {
   Builder b(getContext());
-  TCPU_CHECK(CheckMemRef(*this, getW(), "w", 2, b.getI8Type()));
-  TCPU_CHECK(CheckNonEmpty(*this, getW(), "w"));
-  return CheckMemRef(*this, getPacked(), "packed", 1, b.getI8Type());
+  TCPU_CHECK(tcpu_ops::CheckMemRef(*this, getW(), "w", 2, b.getI8Type()));
+  TCPU_CHECK(tcpu_ops::CheckNonEmpty(*this, getW(), "w"));
+  return tcpu_ops::CheckMemRef(*this, getPacked(), "packed", 1, b.getI8Type());
 }
 
 LogicalResult GemvI8Op::verify() {
   Builder b(getContext());
-  TCPU_CHECK(CheckMemRef(*this, getPackedW(), "packed_w", 1, b.getI8Type()));
-  TCPU_CHECK(CheckMemRef(*this, getX(), "x", 1, b.getI8Type()));
-  TCPU_CHECK(CheckMemRef(*this, getY(), "y", 1, b.getI32Type()));
-  TCPU_CHECK(CheckNonEmpty(*this, getX(), "x"));
-  return CheckNonEmpty(*this, getY(), "y");
+  TCPU_CHECK(tcpu_ops::CheckMemRef(*this, getPackedW(), "packed_w", 1, b.getI8Type()));
+  TCPU_CHECK(tcpu_ops::CheckMemRef(*this, getX(), "x", 1, b.getI8Type()));
+  TCPU_CHECK(tcpu_ops::CheckMemRef(*this, getY(), "y", 1, b.getI32Type()));
+  TCPU_CHECK(tcpu_ops::CheckNonEmpty(*this, getX(), "x"));
+  return tcpu_ops::CheckNonEmpty(*this, getY(), "y");
 }
 
 LogicalResult GemvBf16W8Op::verify() {
   Builder b(getContext());
-  TCPU_CHECK(CheckMemRef(*this, getPackedW(), "packed_w", 1, b.getI8Type()));
-  TCPU_CHECK(CheckMemRef(*this, getWScales(), "w_scales", 1, b.getF32Type()));
-  TCPU_CHECK(CheckMemRef(*this, getX(), "x", 1, b.getBF16Type()));
-  TCPU_CHECK(CheckMemRef(*this, getY(), "y", 1, b.getBF16Type()));
-  TCPU_CHECK(CheckNonEmpty(*this, getX(), "x"));
-  TCPU_CHECK(CheckNonEmpty(*this, getY(), "y"));
-  return CheckSameDim(*this, getY(), "y", 0, getWScales(), "w_scales", 0,
-                      "n (one scale per output)");
+  TCPU_CHECK(tcpu_ops::CheckMemRef(*this, getPackedW(), "packed_w", 1, b.getI8Type()));
+  TCPU_CHECK(tcpu_ops::CheckMemRef(*this, getWScales(), "w_scales", 1, b.getF32Type()));
+  TCPU_CHECK(tcpu_ops::CheckMemRef(*this, getX(), "x", 1, b.getBF16Type()));
+  TCPU_CHECK(tcpu_ops::CheckMemRef(*this, getY(), "y", 1, b.getBF16Type()));
+  TCPU_CHECK(tcpu_ops::CheckNonEmpty(*this, getX(), "x"));
+  TCPU_CHECK(tcpu_ops::CheckNonEmpty(*this, getY(), "y"));
+  return tcpu_ops::CheckSameDim(*this, getY(), "y", 0, getWScales(), "w_scales", 0,
+                                "n (one scale per output)");
 }
 
 LogicalResult GemmI8Op::verify() {
   Builder b(getContext());
-  TCPU_CHECK(CheckMemRef(*this, getPackedW(), "packed_w", 1, b.getI8Type()));
-  TCPU_CHECK(CheckMemRef(*this, getX(), "x", 2, b.getI8Type()));
-  TCPU_CHECK(CheckMemRef(*this, getY(), "y", 2, b.getI32Type()));
-  TCPU_CHECK(CheckNonEmpty(*this, getX(), "x"));
-  TCPU_CHECK(CheckNonEmpty(*this, getY(), "y"));
-  return CheckSameDim(*this, getX(), "x", 0, getY(), "y", 0, "m (rows)");
+  TCPU_CHECK(tcpu_ops::CheckMemRef(*this, getPackedW(), "packed_w", 1, b.getI8Type()));
+  TCPU_CHECK(tcpu_ops::CheckMemRef(*this, getX(), "x", 2, b.getI8Type()));
+  TCPU_CHECK(tcpu_ops::CheckMemRef(*this, getY(), "y", 2, b.getI32Type()));
+  TCPU_CHECK(tcpu_ops::CheckNonEmpty(*this, getX(), "x"));
+  TCPU_CHECK(tcpu_ops::CheckNonEmpty(*this, getY(), "y"));
+  return tcpu_ops::CheckSameDim(*this, getX(), "x", 0, getY(), "y", 0, "m (rows)");
 }
 
 LogicalResult RmsNormOp::verify() {
   Builder b(getContext());
-  TCPU_CHECK(CheckMemRef(*this, getX(), "x", 1, b.getBF16Type()));
-  TCPU_CHECK(CheckMemRef(*this, getW(), "w", 1, b.getBF16Type()));
-  TCPU_CHECK(CheckMemRef(*this, getOut(), "out", 1, b.getBF16Type()));
-  TCPU_CHECK(CheckNonEmpty(*this, getX(), "x"));
-  TCPU_CHECK(CheckSameDim(*this, getX(), "x", 0, getW(), "w", 0, "d"));
-  TCPU_CHECK(CheckSameDim(*this, getX(), "x", 0, getOut(), "out", 0, "d"));
-  return CheckPositive(*this, "eps", getEps());
+  TCPU_CHECK(tcpu_ops::CheckMemRef(*this, getX(), "x", 1, b.getBF16Type()));
+  TCPU_CHECK(tcpu_ops::CheckMemRef(*this, getW(), "w", 1, b.getBF16Type()));
+  TCPU_CHECK(tcpu_ops::CheckMemRef(*this, getOut(), "out", 1, b.getBF16Type()));
+  TCPU_CHECK(tcpu_ops::CheckNonEmpty(*this, getX(), "x"));
+  TCPU_CHECK(tcpu_ops::CheckSameDim(*this, getX(), "x", 0, getW(), "w", 0, "d"));
+  TCPU_CHECK(tcpu_ops::CheckSameDim(*this, getX(), "x", 0, getOut(), "out", 0, "d"));
+  return tcpu_ops::CheckPositive(*this, "eps", getEps());
 }
 
 LogicalResult SwigluOp::verify() {
   Builder b(getContext());
-  TCPU_CHECK(CheckMemRef(*this, getGate(), "gate", 1, b.getBF16Type()));
-  TCPU_CHECK(CheckMemRef(*this, getUp(), "up", 1, b.getBF16Type()));
-  TCPU_CHECK(CheckMemRef(*this, getOut(), "out", 1, b.getBF16Type()));
-  TCPU_CHECK(CheckNonEmpty(*this, getGate(), "gate"));
-  TCPU_CHECK(CheckSameDim(*this, getGate(), "gate", 0, getUp(), "up", 0, "n"));
-  return CheckSameDim(*this, getGate(), "gate", 0, getOut(), "out", 0, "n");
+  TCPU_CHECK(tcpu_ops::CheckMemRef(*this, getGate(), "gate", 1, b.getBF16Type()));
+  TCPU_CHECK(tcpu_ops::CheckMemRef(*this, getUp(), "up", 1, b.getBF16Type()));
+  TCPU_CHECK(tcpu_ops::CheckMemRef(*this, getOut(), "out", 1, b.getBF16Type()));
+  TCPU_CHECK(tcpu_ops::CheckNonEmpty(*this, getGate(), "gate"));
+  TCPU_CHECK(tcpu_ops::CheckSameDim(*this, getGate(), "gate", 0, getUp(), "up", 0, "n"));
+  return tcpu_ops::CheckSameDim(*this, getGate(), "gate", 0, getOut(), "out", 0, "n");
 }
 
 LogicalResult FlashAttnDecodeOp::verify() {
   Builder b(getContext());
   Type bf16 = b.getBF16Type();
-  TCPU_CHECK(CheckMemRef(*this, getQ(), "q", 2, bf16));
-  TCPU_CHECK(CheckMemRef(*this, getKCache(), "k_cache", 3, bf16, Layout::kUnitInnerStride));
-  TCPU_CHECK(CheckMemRef(*this, getVCache(), "v_cache", 3, bf16, Layout::kUnitInnerStride));
-  TCPU_CHECK(CheckMemRef(*this, getOut(), "out", 2, bf16));
+  TCPU_CHECK(tcpu_ops::CheckMemRef(*this, getQ(), "q", 2, bf16));
+  TCPU_CHECK(tcpu_ops::CheckMemRef(*this, getKCache(), "k_cache", 3, bf16,
+                                   tcpu_ops::Layout::kUnitInnerStride));
+  TCPU_CHECK(tcpu_ops::CheckMemRef(*this, getVCache(), "v_cache", 3, bf16,
+                                   tcpu_ops::Layout::kUnitInnerStride));
+  TCPU_CHECK(tcpu_ops::CheckMemRef(*this, getOut(), "out", 2, bf16));
   for (auto [value, name] :
        {std::pair{getQ(), "q"}, {getKCache(), "k_cache"}, {getVCache(), "v_cache"}}) {
-    TCPU_CHECK(CheckNonEmpty(*this, value, name));
+    TCPU_CHECK(tcpu_ops::CheckNonEmpty(*this, value, name));
   }
-  TCPU_CHECK(CheckSameDim(*this, getQ(), "q", 1, getKCache(), "k_cache", 2, "head_dim"));
-  TCPU_CHECK(CheckSameDim(*this, getQ(), "q", 1, getVCache(), "v_cache", 2, "head_dim"));
-  TCPU_CHECK(
-      CheckSameDim(*this, getKCache(), "k_cache", 0, getVCache(), "v_cache", 0, "num_kv_heads"));
-  TCPU_CHECK(CheckSameDim(*this, getKCache(), "k_cache", 1, getVCache(), "v_cache", 1,
-                          "the cache capacity"));
-  TCPU_CHECK(CheckSameDim(*this, getQ(), "q", 0, getOut(), "out", 0, "num_heads"));
-  TCPU_CHECK(CheckSameDim(*this, getQ(), "q", 1, getOut(), "out", 1, "head_dim"));
+  TCPU_CHECK(tcpu_ops::CheckSameDim(*this, getQ(), "q", 1, getKCache(), "k_cache", 2, "head_dim"));
+  TCPU_CHECK(tcpu_ops::CheckSameDim(*this, getQ(), "q", 1, getVCache(), "v_cache", 2, "head_dim"));
+  TCPU_CHECK(tcpu_ops::CheckSameDim(*this, getKCache(), "k_cache", 0, getVCache(), "v_cache", 0,
+                                    "num_kv_heads"));
+  TCPU_CHECK(tcpu_ops::CheckSameDim(*this, getKCache(), "k_cache", 1, getVCache(), "v_cache", 1,
+                                    "the cache capacity"));
+  TCPU_CHECK(tcpu_ops::CheckSameDim(*this, getQ(), "q", 0, getOut(), "out", 0, "num_heads"));
+  TCPU_CHECK(tcpu_ops::CheckSameDim(*this, getQ(), "q", 1, getOut(), "out", 1, "head_dim"));
   int64_t heads = getQ().getType().getDimSize(0);
   int64_t kv_heads = getKCache().getType().getDimSize(0);
   if (!ShapedType::isDynamic(heads) && !ShapedType::isDynamic(kv_heads) && heads % kv_heads) {
     return emitOpError() << "operand 'q' has " << heads << " heads, not a multiple of the "
                          << kv_heads << " KV heads of 'k_cache' (GQA)";
   }
-  return CheckPositive(*this, "sm_scale", getSmScale());
+  return tcpu_ops::CheckPositive(*this, "sm_scale", getSmScale());
 }
 
 LogicalResult FusedMlpOp::verify() {
   Builder b(getContext());
   Type i8 = b.getI8Type(), f32 = b.getF32Type(), bf16 = b.getBF16Type();
-  TCPU_CHECK(CheckMemRef(*this, getPackedGate(), "packed_gate", 1, i8));
-  TCPU_CHECK(CheckMemRef(*this, getGateScales(), "gate_scales", 1, f32));
-  TCPU_CHECK(CheckMemRef(*this, getPackedUp(), "packed_up", 1, i8));
-  TCPU_CHECK(CheckMemRef(*this, getUpScales(), "up_scales", 1, f32));
-  TCPU_CHECK(CheckMemRef(*this, getPackedDown(), "packed_down", 1, i8));
-  TCPU_CHECK(CheckMemRef(*this, getDownScales(), "down_scales", 1, f32));
-  TCPU_CHECK(CheckMemRef(*this, getX(), "x", 1, bf16));
-  TCPU_CHECK(CheckMemRef(*this, getY(), "y", 1, bf16));
-  TCPU_CHECK(CheckNonEmpty(*this, getX(), "x"));
-  TCPU_CHECK(CheckNonEmpty(*this, getGateScales(), "gate_scales"));
-  TCPU_CHECK(CheckSameDim(*this, getX(), "x", 0, getY(), "y", 0, "hidden"));
-  TCPU_CHECK(CheckSameDim(*this, getX(), "x", 0, getDownScales(), "down_scales", 0, "hidden"));
-  return CheckSameDim(*this, getGateScales(), "gate_scales", 0, getUpScales(), "up_scales", 0,
-                      "intermediate");
+  TCPU_CHECK(tcpu_ops::CheckMemRef(*this, getPackedGate(), "packed_gate", 1, i8));
+  TCPU_CHECK(tcpu_ops::CheckMemRef(*this, getGateScales(), "gate_scales", 1, f32));
+  TCPU_CHECK(tcpu_ops::CheckMemRef(*this, getPackedUp(), "packed_up", 1, i8));
+  TCPU_CHECK(tcpu_ops::CheckMemRef(*this, getUpScales(), "up_scales", 1, f32));
+  TCPU_CHECK(tcpu_ops::CheckMemRef(*this, getPackedDown(), "packed_down", 1, i8));
+  TCPU_CHECK(tcpu_ops::CheckMemRef(*this, getDownScales(), "down_scales", 1, f32));
+  TCPU_CHECK(tcpu_ops::CheckMemRef(*this, getX(), "x", 1, bf16));
+  TCPU_CHECK(tcpu_ops::CheckMemRef(*this, getY(), "y", 1, bf16));
+  TCPU_CHECK(tcpu_ops::CheckNonEmpty(*this, getX(), "x"));
+  TCPU_CHECK(tcpu_ops::CheckNonEmpty(*this, getGateScales(), "gate_scales"));
+  TCPU_CHECK(tcpu_ops::CheckSameDim(*this, getX(), "x", 0, getY(), "y", 0, "hidden"));
+  TCPU_CHECK(
+      tcpu_ops::CheckSameDim(*this, getX(), "x", 0, getDownScales(), "down_scales", 0, "hidden"));
+  return tcpu_ops::CheckSameDim(*this, getGateScales(), "gate_scales", 0, getUpScales(),
+                                "up_scales", 0, "intermediate");
 }
 
 LogicalResult TransformerLayerOp::verify() {
   Builder b(getContext());
-  TCPU_CHECK(CheckMemRef(*this, getKCache(), "k_cache", 1, b.getBF16Type()));
-  TCPU_CHECK(CheckMemRef(*this, getVCache(), "v_cache", 1, b.getBF16Type()));
-  TCPU_CHECK(CheckMemRef(*this, getHiddenState(), "hidden_state", 1, b.getBF16Type()));
-  return CheckMemRef(*this, getWorkspace(), "workspace", 1, b.getI8Type());
+  TCPU_CHECK(tcpu_ops::CheckMemRef(*this, getKCache(), "k_cache", 1, b.getBF16Type()));
+  TCPU_CHECK(tcpu_ops::CheckMemRef(*this, getVCache(), "v_cache", 1, b.getBF16Type()));
+  TCPU_CHECK(tcpu_ops::CheckMemRef(*this, getHiddenState(), "hidden_state", 1, b.getBF16Type()));
+  return tcpu_ops::CheckMemRef(*this, getWorkspace(), "workspace", 1, b.getI8Type());
 }
 
 LogicalResult DecodeStepOp::verify() {
   Builder b(getContext());
-  TCPU_CHECK(CheckMemRef(*this, getKCache(), "k_cache", 1, b.getBF16Type()));
-  TCPU_CHECK(CheckMemRef(*this, getVCache(), "v_cache", 1, b.getBF16Type()));
-  TCPU_CHECK(CheckMemRef(*this, getLogits(), "logits", 1, b.getF32Type()));
-  TCPU_CHECK(CheckMemRef(*this, getNextToken(), "next_token", 1, b.getI32Type()));
+  TCPU_CHECK(tcpu_ops::CheckMemRef(*this, getKCache(), "k_cache", 1, b.getBF16Type()));
+  TCPU_CHECK(tcpu_ops::CheckMemRef(*this, getVCache(), "v_cache", 1, b.getBF16Type()));
+  TCPU_CHECK(tcpu_ops::CheckMemRef(*this, getLogits(), "logits", 1, b.getF32Type()));
+  TCPU_CHECK(tcpu_ops::CheckMemRef(*this, getNextToken(), "next_token", 1, b.getI32Type()));
   int64_t next = getNextToken().getType().getDimSize(0);
   if (!ShapedType::isDynamic(next) && next != 1) {
     return emitOpError() << "operand 'next_token' must hold 1 element, got "
                          << getNextToken().getType();
   }
-  return CheckMemRef(*this, getWorkspace(), "workspace", 1, b.getI8Type());
+  return tcpu_ops::CheckMemRef(*this, getWorkspace(), "workspace", 1, b.getI8Type());
 }
+
+namespace tcpu_ops {
+namespace {
 
 // tcpu.sdot and tcpu.smmla: vector<4xi32> += vector<16xi8> x vector<16xi8>, or the
 // scalable vector<[4]xi32> / vector<[16]xi8> forms.
-static LogicalResult VerifyInt8Mat(Operation* op, Value acc, Value a) {
+LogicalResult VerifyInt8Mat(Operation* op, Value acc, Value a) {
   auto acc_type = cast<VectorType>(acc.getType());
   auto a_type = cast<VectorType>(a.getType());
   bool scalable = acc_type.isScalable();
@@ -227,6 +235,9 @@ static LogicalResult VerifyInt8Mat(Operation* op, Value acc, Value a) {
   return success();
 }
 
+}  // namespace
+}  // namespace tcpu_ops
+
 LogicalResult LookupBytesOp::verify() {
   if (getTables().empty() || getTables().size() > 4) {
     return emitOpError() << "looks up in 1 to 4 tables (one TBL register list), got "
@@ -235,13 +246,15 @@ LogicalResult LookupBytesOp::verify() {
   return success();
 }
 
-LogicalResult SdotOp::verify() { return VerifyInt8Mat(*this, getAcc(), getA()); }
-LogicalResult SmmlaOp::verify() { return VerifyInt8Mat(*this, getAcc(), getA()); }
+LogicalResult SdotOp::verify() { return tcpu_ops::VerifyInt8Mat(*this, getAcc(), getA()); }
+LogicalResult SmmlaOp::verify() { return tcpu_ops::VerifyInt8Mat(*this, getAcc(), getA()); }
+
+namespace tcpu_ops {
+namespace {
 
 // tcpu.load_vectors / tcpu.store_vectors: one to four vectors of one fixed 128-bit type, with
 // the element type of a contiguous static buffer, inside it when the indices are constants.
-static LogicalResult VerifyVectorList(Operation* op, TypeRange vectors, Value base,
-                                      ValueRange indices) {
+LogicalResult VerifyVectorList(Operation* op, TypeRange vectors, Value base, ValueRange indices) {
   if (vectors.empty() || vectors.size() > 4) {
     return op->emitOpError() << "moves 1 to 4 vectors (one LD1/ST1 register list), got "
                              << vectors.size();
@@ -284,18 +297,23 @@ static LogicalResult VerifyVectorList(Operation* op, TypeRange vectors, Value ba
   return success();
 }
 
+}  // namespace
+}  // namespace tcpu_ops
+
 LogicalResult LoadVectorsOp::verify() {
-  return VerifyVectorList(*this, getVectors().getTypes(), getBase(), getIndices());
+  return tcpu_ops::VerifyVectorList(*this, getVectors().getTypes(), getBase(), getIndices());
 }
 
 LogicalResult StoreVectorsOp::verify() {
-  return VerifyVectorList(*this, getVectors().getTypes(), getBase(), getIndices());
+  return tcpu_ops::VerifyVectorList(*this, getVectors().getTypes(), getBase(), getIndices());
 }
+
+namespace tcpu_ops {
+namespace {
 
 // tcpu.to_mmla_blocks / tcpu.from_mmla_blocks: `rows` is the row-major vector<MxNxT>, `blocks`
 // the vector<(M/2)x(N/2)x4xT>.
-static LogicalResult VerifyMmlaLayout(Operation* op, VectorType rows, VectorType blocks,
-                                      int64_t stride) {
+LogicalResult VerifyMmlaLayout(Operation* op, VectorType rows, VectorType blocks, int64_t stride) {
   if (rows.isScalable() || blocks.isScalable() || rows.getRank() != 2) {
     return op->emitOpError() << "needs a fixed-length 2-D row-major tile, got " << rows;
   }
@@ -321,17 +339,25 @@ static LogicalResult VerifyMmlaLayout(Operation* op, VectorType rows, VectorType
                            << "/C, got " << blocks;
 }
 
+}  // namespace
+}  // namespace tcpu_ops
+
 LogicalResult ToMmlaBlocksOp::verify() {
-  return VerifyMmlaLayout(*this, getSource().getType(), getResult().getType(), getColumnStride());
+  return tcpu_ops::VerifyMmlaLayout(*this, getSource().getType(), getResult().getType(),
+                                    getColumnStride());
 }
 
 LogicalResult FromMmlaBlocksOp::verify() {
-  return VerifyMmlaLayout(*this, getResult().getType(), getSource().getType(), getColumnStride());
+  return tcpu_ops::VerifyMmlaLayout(*this, getResult().getType(), getSource().getType(),
+                                    getColumnStride());
 }
+
+namespace tcpu_ops {
+namespace {
 
 // A conversion undone: to(from(x)) and from(to(x)) with the same stride are x.
 template <typename Inverse, typename Op>
-static OpFoldResult FoldInverse(Op op) {
+OpFoldResult FoldInverse(Op op) {
   auto inverse = op.getSource().template getDefiningOp<Inverse>();
   if (inverse && inverse.getColumnStride() == op.getColumnStride() &&
       inverse.getSource().getType() == op.getResult().getType()) {
@@ -340,8 +366,15 @@ static OpFoldResult FoldInverse(Op op) {
   return {};
 }
 
-OpFoldResult ToMmlaBlocksOp::fold(FoldAdaptor) { return FoldInverse<FromMmlaBlocksOp>(*this); }
-OpFoldResult FromMmlaBlocksOp::fold(FoldAdaptor) { return FoldInverse<ToMmlaBlocksOp>(*this); }
+}  // namespace
+}  // namespace tcpu_ops
+
+OpFoldResult ToMmlaBlocksOp::fold(FoldAdaptor) {
+  return tcpu_ops::FoldInverse<FromMmlaBlocksOp>(*this);
+}
+OpFoldResult FromMmlaBlocksOp::fold(FoldAdaptor) {
+  return tcpu_ops::FoldInverse<ToMmlaBlocksOp>(*this);
+}
 
 LogicalResult PrintOp::verify() {
   for (auto [index, arg] : llvm::enumerate(getArgs())) {
