@@ -1,7 +1,7 @@
 """unity_cc_library: a cc_library whose .cpp files compile a few at a time, as one translation
 unit each.
 
-    unity_cc_library(name = "tt_to_tcpu", srcs = glob(["lib/Conversion/TTToTcpu/*.cpp"]), ...)
+    unity_cc_library(name = "tt_to_tcpu", srcs = glob(["lib/TTToTcpu/*.cpp"]), ...)
 
 The dialect's sources are small next to the MLIR headers each one parses: a pass of 150 lines
 spends 7 of its 9 seconds in LLVMDialect.h, Arith, Vector and the IR headers, and the dialect
@@ -9,8 +9,9 @@ is compiled in two configurations on every cold build. So the .cpp files (sorted
 at most `max_sources_per_unit`) are `#include`d by generated `<name>_unit<N>.cpp` files that
 are compiled instead: six sources together take 14 s where they took 46 s apart. The sources
 stay one pass per file, diagnostics and line tables name them, and editing one recompiles its
-unit only. Sources share a unit's namespace: helpers in anonymous namespaces must not clash
-across files (the compiler says so when they do).
+unit only. The sources of a unit share its anonymous namespaces, where two files' helpers of
+one name but different parameters would silently overload each other: so each file keeps its
+helpers in a namespace named after it (`namespace mlir::tt::sink_loads { namespace { ... } }`).
 """
 
 def unity_cc_library(name, srcs, max_sources_per_unit = 8, textual_hdrs = [], **kwargs):

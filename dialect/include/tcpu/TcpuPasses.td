@@ -1,10 +1,49 @@
-// Passes of the tcpu dialect; each is implemented in its own file under lib/.
+// Passes of the tcpu dialect, one per file, numbered by the stage list of the Triton pipeline
+// (include/tt/TTToTcpuPasses.td, dialect/README.md):
+//  tcpu -> tcpu (lib/TcpuTransforms/)
+//  15. tcpu-hoist-mmla-layouts   K-loop accumulators stay in SMMLA blocks across iterations
+//  16. tcpu-carry-in-buffers     loop values stay in their stack buffers across iterations
+//  tcpu -> LLVM (lib/TcpuToLLVM/): the tcpu-to-llvm pipeline, stages 22-26 (TcpuToLLVM.cpp)
+//  22. tcpu-lower-to-runtime     memref-level ops as calls of the runtime's C ABI
+//  23. tcpu-lower-vector-ops     tcpu.sdot / tcpu.smmla / tcpu.lookup_bytes as Arm intrinsics
+//  24. MLIR's conversions to scf, cf and the LLVM dialect's vector ops
+//  25. tcpu-lower-vector-lists   tcpu.load_vectors / store_vectors as LD1 / ST1 of register lists
+//  26. MLIR's conversions of memref, math, arith, index, cf and func to the LLVM dialect
 
 #ifndef TCPU_PASSES_TD
 #define TCPU_PASSES_TD
 
 include "mlir/Pass/PassBase.td"
 
+// 15. tcpu -> tcpu: lib/TcpuTransforms/HoistMmlaLayouts.cpp
+def TcpuHoistMmlaLayouts : Pass<"tcpu-hoist-mmla-layouts", "::mlir::ModuleOp"> {
+  let summary = "Carry loop accumulators in the SMMLA block layout across iterations";
+  let description = [{
+    An scf.for iteration argument used only by tcpu.to_mmla_blocks and yielded from a
+    tcpu.from_mmla_blocks (an int8 tt.dot accumulating in a K loop) is carried in blocks: the
+    conversions move before and after the loop, so each iteration runs SMMLA on the blocks
+    as they are instead of rearranging the whole accumulator twice. A conversion of an
+    scf.if's result to tiled blocks (an accumulator in a buffer handed from the unmasked loop
+    to the loop that finishes) moves into the if's branches, where it folds.
+  }];
+}
+
+// 16. tcpu -> tcpu: lib/TcpuTransforms/CarryInBuffers.cpp
+def TcpuCarryInBuffers : Pass<"tcpu-carry-in-buffers", "::mlir::ModuleOp"> {
+  let summary = "Carry loop values that each iteration stores and reloads in their buffer";
+  let description = [{
+    A loop value that each iteration first stores whole into a stack buffer and last loads
+    whole from it (tt-to-tcpu-dot's SMMLA accumulators too large for the registers) stays in
+    the buffer: stored once before the loop, loaded once after it. The two branches of an
+    scf.if (a K loop's body versioned per iteration) doing the same share one buffer first.
+    A value one branch of an scf.if loads whole from its buffer and that is then stored whole
+    into another buffer stays in the second (the unmasked loop hands its accumulator to the
+    loop that finishes without a copy).
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect", "::mlir::vector::VectorDialect"];
+}
+
+// 22. tcpu -> LLVM: lib/TcpuToLLVM/LowerToRuntime.cpp
 def TcpuLowerToRuntime : Pass<"tcpu-lower-to-runtime", "::mlir::ModuleOp"> {
   let summary = "Lower memref-level tcpu ops to func.call of the runtime's C ABI";
   let description = [{
@@ -20,6 +59,7 @@ def TcpuLowerToRuntime : Pass<"tcpu-lower-to-runtime", "::mlir::ModuleOp"> {
                            "::mlir::scf::SCFDialect", "::mlir::cf::ControlFlowDialect"];
 }
 
+// 23. tcpu -> LLVM: lib/TcpuToLLVM/LowerVectorOps.cpp
 def TcpuLowerVectorOps : Pass<"tcpu-lower-vector-ops", "::mlir::ModuleOp"> {
   let summary = "Lower tcpu.sdot / tcpu.smmla / tcpu.lookup_bytes to Arm intrinsics";
   let description = [{
@@ -33,6 +73,7 @@ def TcpuLowerVectorOps : Pass<"tcpu-lower-vector-ops", "::mlir::ModuleOp"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+// 25. tcpu -> LLVM: lib/TcpuToLLVM/LowerVectorLists.cpp
 def TcpuLowerVectorLists : Pass<"tcpu-lower-vector-lists", "::mlir::ModuleOp"> {
   let summary = "Lower tcpu.load_vectors / tcpu.store_vectors to LD1 / ST1 of register lists";
   let description = [{
@@ -43,32 +84,6 @@ def TcpuLowerVectorLists : Pass<"tcpu-lower-vector-lists", "::mlir::ModuleOp"> {
     LDP/STP immediates. Part of tcpu-to-llvm, before the memrefs become LLVM descriptors.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
-}
-
-def TcpuHoistMmlaLayouts : Pass<"tcpu-hoist-mmla-layouts", "::mlir::ModuleOp"> {
-  let summary = "Carry loop accumulators in the SMMLA block layout across iterations";
-  let description = [{
-    An scf.for iteration argument used only by tcpu.to_mmla_blocks and yielded from a
-    tcpu.from_mmla_blocks (an int8 tt.dot accumulating in a K loop) is carried in blocks: the
-    conversions move before and after the loop, so each iteration runs SMMLA on the blocks
-    as they are instead of rearranging the whole accumulator twice. A conversion of an
-    scf.if's result to tiled blocks (an accumulator in a buffer handed from the unmasked loop
-    to the loop that finishes) moves into the if's branches, where it folds.
-  }];
-}
-
-def TcpuCarryInBuffers : Pass<"tcpu-carry-in-buffers", "::mlir::ModuleOp"> {
-  let summary = "Carry loop values that each iteration stores and reloads in their buffer";
-  let description = [{
-    A loop value that each iteration first stores whole into a stack buffer and last loads
-    whole from it (tt-to-tcpu-dot's SMMLA accumulators too large for the registers) stays in
-    the buffer: stored once before the loop, loaded once after it. The two branches of an
-    scf.if (a K loop's body versioned per iteration) doing the same share one buffer first.
-    A value one branch of an scf.if loads whole from its buffer and that is then stored whole
-    into another buffer stays in the second (the unmasked loop hands its accumulator to the
-    loop that finishes without a copy).
-  }];
-  let dependentDialects = ["::mlir::memref::MemRefDialect", "::mlir::vector::VectorDialect"];
 }
 
 #endif  // TCPU_PASSES_TD

@@ -1,6 +1,6 @@
 // The `tt` dialect: Triton's IR (TTIR) as Triton 3.0-3.7 prints it, written from Triton's
 // documented semantics and printed syntax. The SDK parses and verifies it, then lowers it
-// through the tcpu dialect to aarch64 code (lib/Conversion/TTToTcpu).
+// through the tcpu dialect to aarch64 code (the stages of lib/TTToTcpuPipeline.cpp).
 
 #ifndef TT_DIALECT_TD
 #define TT_DIALECT_TD

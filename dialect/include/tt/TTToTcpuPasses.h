@@ -1,4 +1,4 @@
-// The TTIR lowering passes (TTToTcpuPasses.td) and the whole TTIR -> LLVM pipeline.
+// The Triton pipeline's passes (TTToTcpuPasses.td) and the whole TTIR -> LLVM pipeline.
 #ifndef TT_TTTOTCPUPASSES_H_
 #define TT_TTTOTCPUPASSES_H_
 
@@ -30,11 +30,11 @@ inline constexpr llvm::StringLiteral kSlicedRowsAttrName = "tt.sliced_rows";
 // True if the module holds tt operations (TTIR): tcpu-compile then runs the TTIR pipeline.
 bool isTritonModule(ModuleOp module);
 
-// Stages 1-9 (TTIR -> tcpu and upstream dialects on vectors).
+// Stages 1-21 (TTIR -> tcpu and upstream dialects on vectors; TTToTcpuPasses.td lists them).
 void buildTritonToTcpuPipeline(OpPassManager& pm);
 
-// TTIR -> LLVM dialect: stages 1-9, the tcpu-to-llvm pipeline, then the launchers (for a
-// variant of the kernels, or with a table of variants; see tcpu-emit-triton-launchers).
+// TTIR -> LLVM dialect: stages 1-21, the tcpu-to-llvm pipeline (22-26), then the launchers (27:
+// for a variant of the kernels, or with a table of variants; see tcpu-emit-triton-launchers).
 void buildTritonToLlvmPipeline(OpPassManager& pm,
                                const TcpuEmitTritonLaunchersOptions& launchers = {});
 

@@ -1,23 +1,34 @@
-// The TTIR -> tcpu -> LLVM lowering, one pass per file under lib/Conversion/TTToTcpu/. The
-// stages, in the order buildTritonToLlvmPipeline runs them (TTToTcpuPipeline.cpp):
-//   0-. tt-lower-block-pointers  block pointers and tensor descriptors as tensors of pointers
-//   0. tt-loop-pointers-to-offsets  loop-carried pointer tensors as a base and a scalar offset
-//   0b. tt-split-wide-loops   a loop over rows wider than the registers, one loop per slice
-//   0c. tt-version-masked-loops  loop bodies twice: every mask on (no masks) or the original
-//   1. tt-to-tcpu-memory      loads and stores, chosen by the contiguity analysis
-//   1b. tt-to-tcpu-atomics    atomic_rmw / atomic_cas as LLVM atomics, lane by lane
-//   2. tt-to-tcpu-pointers    pointer arithmetic: tensors of pointers become i64 addresses
-//   3. tt-to-tcpu-shapes      make_range, splat, broadcast, expand_dims, reshape, trans, ...
-//   4. tt-to-tcpu-elementwise arith/math on tensors, clampf, precise_*, extern_elementwise
-//   5. tt-to-tcpu-reductions  tt.reduce and tt.scan as log-step vector code
-//   6. tt-to-tcpu-dot         tt.dot as vector contractions (fp) or SDOT/SMMLA tiles (i8)
-//   7. tt-to-tcpu-debug       tt.print / tt.assert / llvm.intr.assume / barriers
-//   8. tt-to-tcpu-funcs       tt.func with the kernel ABI, tt.call, program ids, scf/cf types
-//   9. tcpu-expand-math       exp/log/tanh/erf/... as vector polynomials, not libm calls
-//   9b. tcpu-slice-rows       wide rows as 128-bit slices, one slice's whole chain at a time
-//   9c. tcpu-sink-loads       each load just before its first use, past stores to stack buffers
-//  then the tcpu-to-llvm pipeline, and
-//  10. tcpu-emit-triton-launchers   tcpu_launch_NAME and the per-program trampoline.
+// The Triton pipeline's passes: TTIR -> tcpu -> LLVM. The stages, numbered as
+// buildTritonToLlvmPipeline runs them (lib/TTToTcpuPipeline.cpp) and as dialect/README.md
+// lists them; each pass is one file in the folder of what it rewrites. Stages 15, 16, 22, 23
+// and 25 are the tcpu dialect's own passes (include/tcpu/TcpuPasses.td).
+//  tt -> tt (lib/TTTransforms/)
+//   1. tt-lower-block-pointers       block pointers and tensor descriptors as tensors of pointers
+//   2. tt-loop-pointers-to-offsets   loop-carried pointer tensors as a base and a scalar offset
+//   3. tt-split-wide-loops           a loop over rows wider than the registers, one per slice
+//   4. tt-version-masked-loops       loop bodies twice: every mask on (no masks) or the original
+//  tt -> tcpu (lib/TTToTcpu/)
+//   5. tt-to-tcpu-memory             loads and stores, chosen by the contiguity analysis
+//   6. tt-to-tcpu-atomics            atomic_rmw / atomic_cas as LLVM atomics, lane by lane
+//   7. tt-to-tcpu-pointers           pointer arithmetic: tensors of pointers become i64 addresses
+//   8. tt-to-tcpu-shapes             make_range, splat, broadcast, expand_dims, reshape, trans, ...
+//   9. tt-to-tcpu-elementwise        arith/math on tensors, clampf, precise_*, extern_elementwise
+//  10. tt-to-tcpu-reductions         tt.reduce and tt.scan as log-step vector code
+//  11. tt-to-tcpu-dot                tt.dot as vector contractions (fp) or SDOT/SMMLA tiles (i8)
+//  12. tt-to-tcpu-debug              tt.print / tt.assert / llvm.intr.assume / barriers
+//  13. tt-to-tcpu-funcs              tt.func with the kernel ABI, tt.call, program ids, scf/cf
+//  14. reconcile-unrealized-casts    (MLIR's) the end of the conversion
+//  tcpu -> tcpu (lib/TcpuTransforms/)
+//  15. tcpu-hoist-mmla-layouts       (TcpuPasses.td) K-loop accumulators stay in SMMLA blocks
+//  16. tcpu-carry-in-buffers         (TcpuPasses.td) loop values stay in their stack buffers
+//  17. canonicalize                  (MLIR's)
+//  18. control-flow-sink             (MLIR's) ops used in one branch of an scf.if move into it
+//  19. tcpu-expand-math              exp/log/tanh/erf/... as vector polynomials, not libm calls
+//  20. tcpu-slice-rows               wide rows as 128-bit slices, one slice's whole chain at a time
+//  21. tcpu-sink-loads               each load just before its first use, past stack-buffer stores
+//  tcpu -> LLVM (lib/TcpuToLLVM/)
+//  22-26. the tcpu-to-llvm pipeline  (TcpuPasses.td)
+//  27. tcpu-emit-triton-launchers    tcpu_launch_NAME and the per-program trampoline
 
 #ifndef TT_TO_TCPU_PASSES_TD
 #define TT_TO_TCPU_PASSES_TD
@@ -39,6 +50,22 @@ class TTToTcpuPass<string name, string summary_text, list<string> extra_dialects
                                       extra_dialects);
 }
 
+// 1. tt -> tt: lib/TTTransforms/LowerBlockPointers.cpp
+def TTLowerBlockPointers : TTToTcpuPass<"tt-lower-block-pointers",
+    "Block pointers and tensor descriptors as tensors of pointers with boundary masks"> {
+  let description = [{
+    tt.make_tensor_ptr / tt.advance (Triton 3.0-3.6) and tt.make_tensor_descriptor,
+    !tt.tensordesc kernel arguments (3.3+) are one address model: base, shape and strides in
+    elements, a block at element offsets. Loads and stores through them become tt.load /
+    tt.store of base + sum_d (offset_d + i_d) * stride_d, masked to the shape along the
+    boundary-checked dimensions (every dimension for descriptors): out-of-bounds reads give
+    the padding (zero; NaN for padding = nan), out-of-bounds writes are dropped. A loop
+    carrying a block pointer carries its offsets. A descriptor argument of the kernel becomes
+    its base pointer, r i64 sizes and r i64 strides (tcpu/triton.h).
+  }];
+}
+
+// 2. tt -> tt: lib/TTTransforms/LoopPointersToOffsets.cpp
 def TTLoopPointersToOffsets : TTToTcpuPass<"tt-loop-pointers-to-offsets",
     "Loop-carried tensors of pointers advanced by a uniform step become a scalar offset"> {
   let description = [{
@@ -51,6 +78,29 @@ def TTLoopPointersToOffsets : TTToTcpuPass<"tt-loop-pointers-to-offsets",
   }];
 }
 
+// 3. tt -> tt: lib/TTTransforms/SplitWideLoops.cpp
+def TTSplitWideLoops : TTToTcpuPass<"tt-split-wide-loops",
+    "A loop over rows wider than the registers becomes one loop per slice of lanes"> {
+  let description = [{
+    An scf.for whose iter_args are 1-D tensors (layer norm's `_mean += x` over a 256-wide
+    block: 64 NEON registers), or that carries nothing but computes such rows, and whose body
+    works lane by lane (ranges, splats, constants, elementwise ops, tt.addptr, non-volatile
+    tt.load and tt.store) is emitted once per slice of lanes, each slice a loop of its own
+    whose carried rows (carrying nothing: whose widest row) fill at most `carried-registers`
+    128-bit registers. Rows the body takes from outside the loop are rebuilt per slice. Each
+    lane computes what it did, in the same order; only accesses of different lanes are
+    reordered, which Triton does not order either (a GPU runs the lanes on different threads,
+    with no barrier between a load and a store). The loop's results may only feed tt.reduce
+    ops along the row: each slice is reduced after its loop, and the slices' results are
+    combined in lane order by the reduction's combine region.
+  }];
+  let options = [
+    Option<"carriedRegisters", "carried-registers", "int64_t", /*default=*/"8",
+           "128-bit registers a sliced loop's rows may fill">,
+  ];
+}
+
+// 4. tt -> tt: lib/TTTransforms/VersionMaskedLoops.cpp
 def TTVersionMaskedLoops : TTToTcpuPass<"tt-version-masked-loops",
     "A K loop, or a loop carrying little, runs unmasked while every mask of its loads and stores is on"> {
   let description = [{
@@ -78,41 +128,7 @@ def TTVersionMaskedLoops : TTToTcpuPass<"tt-version-masked-loops",
   }];
 }
 
-def TTSplitWideLoops : TTToTcpuPass<"tt-split-wide-loops",
-    "A loop over rows wider than the registers becomes one loop per slice of lanes"> {
-  let description = [{
-    An scf.for whose iter_args are 1-D tensors (layer norm's `_mean += x` over a 256-wide
-    block: 64 NEON registers), or that carries nothing but computes such rows, and whose body
-    works lane by lane (ranges, splats, constants, elementwise ops, tt.addptr, non-volatile
-    tt.load and tt.store) is emitted once per slice of lanes, each slice a loop of its own
-    whose carried rows (carrying nothing: whose widest row) fill at most `carried-registers`
-    128-bit registers. Rows the body takes from outside the loop are rebuilt per slice. Each
-    lane computes what it did, in the same order; only accesses of different lanes are
-    reordered, which Triton does not order either (a GPU runs the lanes on different threads,
-    with no barrier between a load and a store). The loop's results may only feed tt.reduce
-    ops along the row: each slice is reduced after its loop, and the slices' results are
-    combined in lane order by the reduction's combine region.
-  }];
-  let options = [
-    Option<"carriedRegisters", "carried-registers", "int64_t", /*default=*/"8",
-           "128-bit registers a sliced loop's rows may fill">,
-  ];
-}
-
-def TTLowerBlockPointers : TTToTcpuPass<"tt-lower-block-pointers",
-    "Block pointers and tensor descriptors as tensors of pointers with boundary masks"> {
-  let description = [{
-    tt.make_tensor_ptr / tt.advance (Triton 3.0-3.6) and tt.make_tensor_descriptor,
-    !tt.tensordesc kernel arguments (3.3+) are one address model: base, shape and strides in
-    elements, a block at element offsets. Loads and stores through them become tt.load /
-    tt.store of base + sum_d (offset_d + i_d) * stride_d, masked to the shape along the
-    boundary-checked dimensions (every dimension for descriptors): out-of-bounds reads give
-    the padding (zero; NaN for padding = nan), out-of-bounds writes are dropped. A loop
-    carrying a block pointer carries its offsets. A descriptor argument of the kernel becomes
-    its base pointer, r i64 sizes and r i64 strides (tcpu/triton.h).
-  }];
-}
-
+// 5. tt -> tcpu: lib/TTToTcpu/ConvertMemoryOps.cpp
 def TTToTcpuMemory : TTToTcpuPass<"tt-to-tcpu-memory",
     "tt.load / tt.store as vector loads and stores, or gathers where addresses are irregular",
     ["::mlir::LLVM::LLVMDialect"]> {
@@ -125,6 +141,7 @@ def TTToTcpuMemory : TTToTcpuPass<"tt-to-tcpu-memory",
   }];
 }
 
+// 6. tt -> tcpu: lib/TTToTcpu/ConvertAtomics.cpp
 def TTToTcpuAtomics : TTToTcpuPass<"tt-to-tcpu-atomics",
     "tt.atomic_rmw / tt.atomic_cas as LLVM atomics (LSE or LL/SC, as the target has)",
     ["::mlir::LLVM::LLVMDialect"]> {
@@ -135,20 +152,25 @@ def TTToTcpuAtomics : TTToTcpuPass<"tt-to-tcpu-atomics",
   }];
 }
 
+// 7. tt -> tcpu: lib/TTToTcpu/ConvertPointerOps.cpp
 def TTToTcpuPointers : TTToTcpuPass<"tt-to-tcpu-pointers",
     "Pointer arithmetic: !tt.ptr becomes !llvm.ptr, tensors of pointers i64 address vectors",
     ["::mlir::LLVM::LLVMDialect"]> {}
 
+// 8. tt -> tcpu: lib/TTToTcpu/ConvertShapeOps.cpp
 def TTToTcpuShapes : TTToTcpuPass<"tt-to-tcpu-shapes",
     "Shape ops (make_range, splat, broadcast, expand_dims, reshape, trans, cat, join, split, unsplat)"> {}
 
+// 9. tt -> tcpu: lib/TTToTcpu/ConvertElementwiseOps.cpp
 def TTToTcpuElementwise : TTToTcpuPass<"tt-to-tcpu-elementwise",
     "arith/math on tensors become the same ops on vectors; tt's elementwise ops too"> {}
 
+// 10. tt -> tcpu: lib/TTToTcpu/ConvertReductions.cpp
 def TTToTcpuReductions : TTToTcpuPass<"tt-to-tcpu-reductions",
     "tt.reduce and tt.scan as log-step vector code applying the combine region; "
     "tt.histogram as one counting pass over the lanes"> {}
 
+// 11. tt -> tcpu: lib/TTToTcpu/ConvertDot.cpp
 def TTToTcpuDot : TTToTcpuPass<"tt-to-tcpu-dot",
     "tt.dot as fp32 FMA contractions, or int8 SDOT/SMMLA tiles as the target allows",
     ["::mlir::memref::MemRefDialect"]> {
@@ -163,9 +185,11 @@ def TTToTcpuDot : TTToTcpuPass<"tt-to-tcpu-dot",
   }];
 }
 
+// 12. tt -> tcpu: lib/TTToTcpu/ConvertDebugOps.cpp
 def TTToTcpuDebug : TTToTcpuPass<"tt-to-tcpu-debug",
     "tt.print / tt.assert become tcpu.print / tcpu.assert; barriers and assumes go"> {}
 
+// 13. tt -> tcpu: lib/TTToTcpu/ConvertFuncs.cpp
 def TTToTcpuFuncs : TTToTcpuPass<"tt-to-tcpu-funcs",
     "tt.func with the triton-cpu kernel ABI, tt.call, program ids, scf/cf on vectors"> {
   let description = [{
@@ -177,9 +201,11 @@ def TTToTcpuFuncs : TTToTcpuPass<"tt-to-tcpu-funcs",
   }];
 }
 
+// 19. tcpu -> tcpu: lib/TcpuTransforms/ExpandMath.cpp
 def TcpuExpandMath : TTToTcpuPass<"tcpu-expand-math",
     "exp, exp2, log, tanh, erf, sin, cos, ... on vectors as polynomial approximations"> {}
 
+// 20. tcpu -> tcpu: lib/TcpuTransforms/SliceRows.cpp
 def TcpuSliceRows : TTToTcpuPass<"tcpu-slice-rows",
     "Wide 1-D vectors as native slices, each slice's chain of ops before the next slice's"> {
   let description = [{
@@ -198,6 +224,7 @@ def TcpuSliceRows : TTToTcpuPass<"tcpu-slice-rows",
   ];
 }
 
+// 21. tcpu -> tcpu: lib/TcpuTransforms/SinkLoads.cpp
 def TcpuSinkLoads : TTToTcpuPass<"tcpu-sink-loads",
     "Loads of a tile just before their first use when a pack lies between"> {
   let description = [{
@@ -211,6 +238,7 @@ def TcpuSinkLoads : TTToTcpuPass<"tcpu-sink-loads",
   }];
 }
 
+// 27. tcpu -> LLVM: lib/TcpuToLLVM/EmitLaunchers.cpp
 def TcpuEmitTritonLaunchers : Pass<"tcpu-emit-triton-launchers", "::mlir::ModuleOp"> {
   let summary = "tcpu_launch_NAME(args..., grid_x, grid_y, grid_z) for each Triton kernel";
   let description = [{

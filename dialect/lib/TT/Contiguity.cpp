@@ -21,6 +21,7 @@
 #include "tt/TTOps.h"
 
 namespace mlir::tt {
+namespace contiguity_analysis {
 namespace {
 
 ArrayRef<int64_t> ShapeOf(Value value) {
@@ -50,12 +51,13 @@ bool IsSplatOf(Value value, int64_t expected) {
 }
 
 }  // namespace
+}  // namespace contiguity_analysis
 
 const Contiguity& ContiguityAnalysis::get(Value value) {
   auto found = facts_.find(value);
   if (found != facts_.end()) return found->second;
   // Seed with the conservative answer so that cycles through loops terminate.
-  facts_[value] = Unknown(value);
+  facts_[value] = contiguity_analysis::Unknown(value);
   Contiguity computed = compute(value);
   return facts_[value] = std::move(computed);
 }
@@ -66,7 +68,7 @@ int64_t ContiguityAnalysis::lastDimContiguity(Value value) {
 }
 
 Contiguity ContiguityAnalysis::compute(Value value) {
-  ArrayRef<int64_t> shape = ShapeOf(value);
+  ArrayRef<int64_t> shape = contiguity_analysis::ShapeOf(value);
   if (shape.empty()) return {};
   if (isa<BlockArgument>(value)) return computeLoopArgument(value);
   Operation* op = value.getDefiningOp();
@@ -75,10 +77,11 @@ Contiguity ContiguityAnalysis::compute(Value value) {
   if (auto range = dyn_cast<MakeRangeOp>(op)) {
     return {SmallVector<int64_t, 4>{shape[0]}, SmallVector<int64_t, 4>{1}};
   }
-  if (isa<SplatOp>(op)) return Constant(value);
+  if (isa<SplatOp>(op)) return contiguity_analysis::Constant(value);
   DenseElementsAttr dense;
   if (matchPattern(value, m_Constant(&dense))) {
-    return dense.isSplat() ? Constant(value) : Unknown(value);
+    return dense.isSplat() ? contiguity_analysis::Constant(value)
+                           : contiguity_analysis::Unknown(value);
   }
   if (isa<arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp, arith::IndexCastOp>(op)) {
     return get(op->getOperand(0));
@@ -86,7 +89,7 @@ Contiguity ContiguityAnalysis::compute(Value value) {
   if (isa<arith::AddIOp, AddPtrOp>(op)) {
     const Contiguity a = get(op->getOperand(0));
     const Contiguity b = get(op->getOperand(1));
-    Contiguity result = Unknown(value);
+    Contiguity result = contiguity_analysis::Unknown(value);
     for (size_t d = 0; d < rank; ++d) {
       result.contiguity[d] = std::max(std::gcd(a.contiguity[d], b.constancy[d]),
                                       std::gcd(a.constancy[d], b.contiguity[d]));
@@ -97,7 +100,7 @@ Contiguity ContiguityAnalysis::compute(Value value) {
   if (isa<arith::SubIOp>(op)) {
     const Contiguity a = get(op->getOperand(0));
     const Contiguity b = get(op->getOperand(1));
-    Contiguity result = Unknown(value);
+    Contiguity result = contiguity_analysis::Unknown(value);
     for (size_t d = 0; d < rank; ++d) {
       result.contiguity[d] = std::gcd(a.contiguity[d], b.constancy[d]);
       result.constancy[d] = std::gcd(a.constancy[d], b.constancy[d]);
@@ -105,12 +108,12 @@ Contiguity ContiguityAnalysis::compute(Value value) {
     return result;
   }
   if (isa<arith::MulIOp>(op)) {
-    if (IsSplatOf(op->getOperand(1), 1)) return get(op->getOperand(0));
-    if (IsSplatOf(op->getOperand(0), 1)) return get(op->getOperand(1));
+    if (contiguity_analysis::IsSplatOf(op->getOperand(1), 1)) return get(op->getOperand(0));
+    if (contiguity_analysis::IsSplatOf(op->getOperand(0), 1)) return get(op->getOperand(1));
   }
   if (auto broadcast = dyn_cast<BroadcastOp>(op)) {
     Contiguity result = get(broadcast.getSrc());
-    ArrayRef<int64_t> from = ShapeOf(broadcast.getSrc());
+    ArrayRef<int64_t> from = contiguity_analysis::ShapeOf(broadcast.getSrc());
     for (size_t d = 0; d < rank; ++d) {
       if (from[d] == 1 && shape[d] != 1) {
         result.contiguity[d] = 1;
@@ -127,7 +130,7 @@ Contiguity ContiguityAnalysis::compute(Value value) {
   }
   if (auto trans = dyn_cast<TransOp>(op)) {
     const Contiguity source = get(trans.getSrc());
-    Contiguity result = Unknown(value);
+    Contiguity result = contiguity_analysis::Unknown(value);
     for (size_t d = 0; d < rank; ++d) {
       result.contiguity[d] = source.contiguity[trans.getOrder()[d]];
       result.constancy[d] = source.constancy[trans.getOrder()[d]];
@@ -136,11 +139,11 @@ Contiguity ContiguityAnalysis::compute(Value value) {
   }
   if (op->hasTrait<OpTrait::Elementwise>() || op->getDialect()->getNamespace() == "arith") {
     // Equal inputs give equal outputs: constancy survives any elementwise function.
-    Contiguity result = Unknown(value);
+    Contiguity result = contiguity_analysis::Unknown(value);
     for (size_t d = 0; d < rank; ++d) {
       int64_t constancy = shape[d];
       for (Value operand : op->getOperands()) {
-        if (ShapeOf(operand).size() != rank) {
+        if (contiguity_analysis::ShapeOf(operand).size() != rank) {
           constancy = 1;
           break;
         }
@@ -150,7 +153,7 @@ Contiguity ContiguityAnalysis::compute(Value value) {
     }
     return result;
   }
-  return Unknown(value);
+  return contiguity_analysis::Unknown(value);
 }
 
 // An scf.for iteration argument: start from its initial value's facts, and keep only what
@@ -158,7 +161,7 @@ Contiguity ContiguityAnalysis::compute(Value value) {
 Contiguity ContiguityAnalysis::computeLoopArgument(Value value) {
   auto argument = cast<BlockArgument>(value);
   auto loop = dyn_cast<scf::ForOp>(argument.getOwner()->getParentOp());
-  if (!loop || argument.getArgNumber() == 0) return Unknown(value);
+  if (!loop || argument.getArgNumber() == 0) return contiguity_analysis::Unknown(value);
   unsigned index = argument.getArgNumber() - 1;
   Value init = loop.getInitArgs()[index];
   Value yielded = loop.getYieldedValues()[index];
@@ -178,7 +181,7 @@ Contiguity ContiguityAnalysis::computeLoopArgument(Value value) {
     if (meet == assumed) return assumed;
     assumed = meet;
   }
-  return Unknown(value);
+  return contiguity_analysis::Unknown(value);
 }
 
 }  // namespace mlir::tt

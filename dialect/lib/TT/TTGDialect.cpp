@@ -9,10 +9,12 @@
 #include "tt/TTGOps.cpp.inc"
 
 namespace mlir::ttg {
+namespace ttg_dialect {
 namespace {
 constexpr llvm::StringLiteral kSpaces[] = {"local", "global_read", "global_write", "tensor_read",
                                            "tensor_write"};
 }  // namespace
+}  // namespace ttg_dialect
 
 void TTGDialect::initialize() {
   addOperations<
@@ -46,7 +48,7 @@ void BarrierOp::print(OpAsmPrinter& printer) {
 LogicalResult BarrierOp::verify() {
   if (getSpaces().empty()) return emitOpError() << "needs at least one memory (e.g. local)";
   for (StringRef space : getSpaces().getAsValueRange<StringAttr>()) {
-    if (!llvm::is_contained(kSpaces, space)) {
+    if (!llvm::is_contained(ttg_dialect::kSpaces, space)) {
       return emitOpError() << "unknown memory '" << space
                            << "'; expected local, global_read, global_write, tensor_read or "
                               "tensor_write";

@@ -16,6 +16,7 @@
 #include "tt/TTOps.cpp.inc"
 
 namespace mlir::tt {
+namespace tt_ops {
 namespace {
 
 ArrayRef<int64_t> ShapeOf(Type type) {
@@ -40,6 +41,7 @@ unsigned BitWidth(Type type) {
 }
 
 }  // namespace
+}  // namespace tt_ops
 
 //===----------------------------------------------------------------------===//
 // tt.func, tt.return, tt.call
@@ -140,8 +142,8 @@ LogicalResult SplatOp::verify() {
 }
 
 LogicalResult BroadcastOp::verify() {
-  ArrayRef<int64_t> from = ShapeOf(getSrc().getType());
-  ArrayRef<int64_t> to = ShapeOf(getType());
+  ArrayRef<int64_t> from = tt_ops::ShapeOf(getSrc().getType());
+  ArrayRef<int64_t> to = tt_ops::ShapeOf(getType());
   if (from.size() != to.size()) {
     return emitOpError() << "source rank " << from.size() << " differs from result rank "
                          << to.size() << " (use tt.expand_dims first)";
@@ -156,8 +158,8 @@ LogicalResult BroadcastOp::verify() {
 }
 
 LogicalResult ExpandDimsOp::verify() {
-  ArrayRef<int64_t> from = ShapeOf(getSrc().getType());
-  ArrayRef<int64_t> to = ShapeOf(getType());
+  ArrayRef<int64_t> from = tt_ops::ShapeOf(getSrc().getType());
+  ArrayRef<int64_t> to = tt_ops::ShapeOf(getType());
   // getAxis() is uint32_t: read the attribute signed, so axis = -1 is reported as -1.
   int64_t axis = getAxisAttr().getInt();
   if (axis < 0 || axis > static_cast<int64_t>(from.size())) {
@@ -166,8 +168,8 @@ LogicalResult ExpandDimsOp::verify() {
   SmallVector<int64_t> expected(from.begin(), from.end());
   expected.insert(expected.begin() + axis, 1);
   if (ArrayRef<int64_t>(expected) != to) {
-    return emitOpError() << "result shape " << ShapeString(to) << " should be "
-                         << ShapeString(expected);
+    return emitOpError() << "result shape " << tt_ops::ShapeString(to) << " should be "
+                         << tt_ops::ShapeString(expected);
   }
   return success();
 }
@@ -225,8 +227,8 @@ LogicalResult ReshapeOp::verify() {
 }
 
 LogicalResult TransOp::verify() {
-  ArrayRef<int64_t> from = ShapeOf(getSrc().getType());
-  ArrayRef<int64_t> to = ShapeOf(getType());
+  ArrayRef<int64_t> from = tt_ops::ShapeOf(getSrc().getType());
+  ArrayRef<int64_t> to = tt_ops::ShapeOf(getType());
   ArrayRef<int32_t> order = getOrder();
   if (order.size() != from.size()) {
     return emitOpError() << "order has " << order.size() << " entries for a rank-"
@@ -249,21 +251,21 @@ LogicalResult TransOp::verify() {
 }
 
 LogicalResult CatOp::verify() {
-  ArrayRef<int64_t> from = ShapeOf(getLhs().getType());
-  ArrayRef<int64_t> to = ShapeOf(getType());
+  ArrayRef<int64_t> from = tt_ops::ShapeOf(getLhs().getType());
+  ArrayRef<int64_t> to = tt_ops::ShapeOf(getType());
   if (from.size() != to.size() || from.empty() || to[0] != 2 * from[0] ||
       from.drop_front() != to.drop_front()) {
-    return emitOpError() << "concatenating two " << ShapeString(from) << " tensors gives "
-                         << "twice dimension 0, not " << ShapeString(to);
+    return emitOpError() << "concatenating two " << tt_ops::ShapeString(from) << " tensors gives "
+                         << "twice dimension 0, not " << tt_ops::ShapeString(to);
   }
   return success();
 }
 
 LogicalResult JoinOp::verify() {
-  SmallVector<int64_t> expected(ShapeOf(getLhs().getType()));
+  SmallVector<int64_t> expected(tt_ops::ShapeOf(getLhs().getType()));
   expected.push_back(2);
-  if (ArrayRef<int64_t>(expected) != ShapeOf(getType())) {
-    return emitOpError() << "result shape should be " << ShapeString(expected);
+  if (ArrayRef<int64_t>(expected) != tt_ops::ShapeOf(getType())) {
+    return emitOpError() << "result shape should be " << tt_ops::ShapeString(expected);
   }
   if (getElementTypeOrSelf(getLhs().getType()) != getElementTypeOrSelf(getType())) {
     return emitOpError() << "result element type differs from the operands'";
@@ -272,12 +274,12 @@ LogicalResult JoinOp::verify() {
 }
 
 LogicalResult SplitOp::verify() {
-  ArrayRef<int64_t> from = ShapeOf(getSrc().getType());
+  ArrayRef<int64_t> from = tt_ops::ShapeOf(getSrc().getType());
   if (from.empty() || from.back() != 2) {
-    return emitOpError() << "source's last dimension must be 2, got " << ShapeString(from);
+    return emitOpError() << "source's last dimension must be 2, got " << tt_ops::ShapeString(from);
   }
-  if (from.drop_back() != ShapeOf(getOutLHS().getType())) {
-    return emitOpError() << "results should have shape " << ShapeString(from.drop_back());
+  if (from.drop_back() != tt_ops::ShapeOf(getOutLHS().getType())) {
+    return emitOpError() << "results should have shape " << tt_ops::ShapeString(from.drop_back());
   }
   return success();
 }
@@ -296,7 +298,7 @@ LogicalResult AdvanceOp::verify() {
 }
 
 LogicalResult BitcastOp::verify() {
-  if (BitWidth(getSrc().getType()) != BitWidth(getType())) {
+  if (tt_ops::BitWidth(getSrc().getType()) != tt_ops::BitWidth(getType())) {
     return emitOpError() << "cannot reinterpret " << getSrc().getType() << " as " << getType()
                          << ": element widths differ";
   }
@@ -320,7 +322,7 @@ LogicalResult HistogramOp::verify() {
   if (source.getRank() != 1 || result.getRank() != 1) {
     return emitOpError() << "source and result must be 1-D tensors";
   }
-  if (getMask() && ShapeOf(getMask().getType()) != source.getShape()) {
+  if (getMask() && tt_ops::ShapeOf(getMask().getType()) != source.getShape()) {
     return emitOpError() << "mask must have the source's shape";
   }
   return success();
@@ -349,7 +351,8 @@ LogicalResult GatherOp::verify() {
   if (result.getShape() != indices.getShape() ||
       result.getElementType() != source.getElementType()) {
     return emitOpError() << "result must have the indices' shape "
-                         << ShapeString(indices.getShape()) << " and the source's element type";
+                         << tt_ops::ShapeString(indices.getShape())
+                         << " and the source's element type";
   }
   for (int64_t dim = 0; dim < source.getRank(); ++dim) {
     if (dim != axis && indices.getDimSize(dim) > source.getDimSize(dim)) {
@@ -364,8 +367,11 @@ LogicalResult GatherOp::verify() {
 // Memory
 //===----------------------------------------------------------------------===//
 
+namespace tt_ops {
+namespace {
+
 // Loads and stores through block pointers take boundaryCheck dimensions in range.
-static LogicalResult VerifyBoundaryCheck(Operation* op, Type ptr, ArrayRef<int32_t> dims) {
+LogicalResult VerifyBoundaryCheck(Operation* op, Type ptr, ArrayRef<int32_t> dims) {
   auto pointer = dyn_cast<PointerType>(ptr);
   auto block = pointer ? dyn_cast<RankedTensorType>(pointer.getPointeeType()) : nullptr;
   if (!block) {
@@ -383,13 +389,16 @@ static LogicalResult VerifyBoundaryCheck(Operation* op, Type ptr, ArrayRef<int32
   return success();
 }
 
+}  // namespace
+}  // namespace tt_ops
+
 LogicalResult LoadOp::verify() {
   if (getOther() && !getMask()) return emitOpError() << "has 'other' without a mask";
-  return VerifyBoundaryCheck(*this, getPtr().getType(), getBoundaryCheck());
+  return tt_ops::VerifyBoundaryCheck(*this, getPtr().getType(), getBoundaryCheck());
 }
 
 LogicalResult StoreOp::verify() {
-  return VerifyBoundaryCheck(*this, getPtr().getType(), getBoundaryCheck());
+  return tt_ops::VerifyBoundaryCheck(*this, getPtr().getType(), getBoundaryCheck());
 }
 
 LogicalResult AtomicCASOp::verify() {
@@ -425,8 +434,11 @@ LogicalResult MakeTensorDescOp::verify() {
   return success();
 }
 
-static LogicalResult VerifyDescriptorAccess(Operation* op, TensorDescType desc,
-                                            Type value, size_t num_indices) {
+namespace tt_ops {
+namespace {
+
+LogicalResult VerifyDescriptorAccess(Operation* op, TensorDescType desc, Type value,
+                                     size_t num_indices) {
   RankedTensorType block = desc.getBlockType();
   auto tensor = cast<RankedTensorType>(value);
   if (num_indices != static_cast<size_t>(block.getRank())) {
@@ -440,22 +452,28 @@ static LogicalResult VerifyDescriptorAccess(Operation* op, TensorDescType desc,
   return success();
 }
 
+}  // namespace
+}  // namespace tt_ops
+
 LogicalResult DescriptorLoadOp::verify() {
-  return VerifyDescriptorAccess(*this, getDesc().getType(), getType(), getIndices().size());
+  return tt_ops::VerifyDescriptorAccess(*this, getDesc().getType(), getType(), getIndices().size());
 }
 
 LogicalResult DescriptorStoreOp::verify() {
-  return VerifyDescriptorAccess(*this, getDesc().getType(), getSrc().getType(),
-                                getIndices().size());
+  return tt_ops::VerifyDescriptorAccess(*this, getDesc().getType(), getSrc().getType(),
+                                        getIndices().size());
 }
 
 //===----------------------------------------------------------------------===//
 // Reductions, scans, dot
 //===----------------------------------------------------------------------===//
 
+namespace tt_ops {
+namespace {
+
 // The combine region takes (acc_0..acc_n-1, x_0..x_n-1) scalars of the operands' element
 // types and returns n of them.
-static LogicalResult VerifyCombineRegion(Operation* op, Region& region, ValueRange operands) {
+LogicalResult VerifyCombineRegion(Operation* op, Region& region, ValueRange operands) {
   Block& block = region.front();
   size_t count = operands.size();
   if (block.getNumArguments() != 2 * count) {
@@ -484,6 +502,9 @@ static LogicalResult VerifyCombineRegion(Operation* op, Region& region, ValueRan
   return success();
 }
 
+}  // namespace
+}  // namespace tt_ops
+
 LogicalResult ReduceOp::verify() {
   if (getSrcs().empty()) return emitOpError() << "needs at least one operand";
   auto first = cast<RankedTensorType>(getSrcs()[0].getType());
@@ -511,7 +532,7 @@ LogicalResult ReduceOp::verify() {
 }
 
 LogicalResult ReduceOp::verifyRegions() {
-  return VerifyCombineRegion(*this, getCombineOp(), getSrcs());
+  return tt_ops::VerifyCombineRegion(*this, getCombineOp(), getSrcs());
 }
 
 LogicalResult ScanOp::verify() {
@@ -536,7 +557,7 @@ LogicalResult ScanOp::verify() {
 }
 
 LogicalResult ScanOp::verifyRegions() {
-  return VerifyCombineRegion(*this, getCombineOp(), getSrcs());
+  return tt_ops::VerifyCombineRegion(*this, getCombineOp(), getSrcs());
 }
 
 LogicalResult DotOp::verify() {
@@ -551,14 +572,15 @@ LogicalResult DotOp::verify() {
   int64_t m = a.getDimSize(rank - 2), k = a.getDimSize(rank - 1);
   int64_t kb = b.getDimSize(rank - 2), n = b.getDimSize(rank - 1);
   if (k != kb) {
-    return emitOpError() << "a is " << ShapeString(a.getShape()) << " and b is "
-                         << ShapeString(b.getShape()) << ": their K dimensions differ";
+    return emitOpError() << "a is " << tt_ops::ShapeString(a.getShape()) << " and b is "
+                         << tt_ops::ShapeString(b.getShape()) << ": their K dimensions differ";
   }
   if (c.getDimSize(rank - 2) != m || c.getDimSize(rank - 1) != n ||
       (rank == 3 && (a.getDimSize(0) != b.getDimSize(0) || a.getDimSize(0) != c.getDimSize(0)))) {
-    return emitOpError() << "c is " << ShapeString(c.getShape()) << " but a x b is "
-                         << ShapeString(rank == 3 ? SmallVector<int64_t>{a.getDimSize(0), m, n}
-                                                  : SmallVector<int64_t>{m, n});
+    return emitOpError() << "c is " << tt_ops::ShapeString(c.getShape()) << " but a x b is "
+                         << tt_ops::ShapeString(rank == 3
+                                                    ? SmallVector<int64_t>{a.getDimSize(0), m, n}
+                                                    : SmallVector<int64_t>{m, n});
   }
   Type ea = a.getElementType(), eb = b.getElementType(), ec = c.getElementType();
   if (ea.isInteger(8) != eb.isInteger(8) || (ea.isInteger(8) && !ec.isInteger(32))) {

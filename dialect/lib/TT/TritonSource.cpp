@@ -6,6 +6,7 @@
 #include "llvm/ADT/SmallVector.h"
 
 namespace mlir::tt {
+namespace triton_source {
 namespace {
 
 // `#name = loc(` at the start of a line: a top-level location alias definition.
@@ -52,6 +53,7 @@ size_t SpellAssume(llvm::StringRef rest, std::string& out) {
 }
 
 }  // namespace
+}  // namespace triton_source
 
 std::string spellAssumesGenerically(llvm::StringRef text) {
   std::string result;
@@ -61,7 +63,8 @@ std::string spellAssumesGenerically(llvm::StringRef text) {
     // Only where a statement's op name can start: the text's start or after a blank.
     bool op_position =
         i == 0 || text[i - 1] == ' ' || text[i - 1] == '\t' || text[i - 1] == '\n';
-    size_t replaced = op_position && text[i] == 'l' ? SpellAssume(text.drop_front(i), result) : 0;
+    size_t replaced =
+        op_position && text[i] == 'l' ? triton_source::SpellAssume(text.drop_front(i), result) : 0;
     if (replaced) {
       i += replaced;
     } else {
@@ -80,7 +83,7 @@ std::string hoistLocationAliases(llvm::StringRef text) {
   text.split(lines, '\n');
   std::string aliases;
   for (llvm::StringRef line : lines) {
-    if (!IsLocationAlias(line)) continue;
+    if (!triton_source::IsLocationAlias(line)) continue;
     aliases += line.rtrim("\r").str();
     aliases += ' ';
   }
@@ -88,7 +91,7 @@ std::string hoistLocationAliases(llvm::StringRef text) {
   std::string result = aliases;
   for (size_t i = 0; i < lines.size(); ++i) {
     if (i) result += '\n';
-    if (!IsLocationAlias(lines[i])) result += lines[i].str();
+    if (!triton_source::IsLocationAlias(lines[i])) result += lines[i].str();
   }
   return result;
 }

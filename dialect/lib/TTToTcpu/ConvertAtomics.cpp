@@ -1,0 +1,267 @@
+// tt-to-tcpu-atomics: tt.atomic_rmw and tt.atomic_cas as LLVM atomics, so they are atomic
+// across the programs the runtime's thread pool runs at once. The backend picks the
+// instructions: LSE (LDADD, SWP, CAS, ...) where the target has them, LDXR/STXR loops
+// otherwise. A tensor op is a loop over its lanes, each lane one atomic under its own mask
+// (a lane whose mask is off touches no memory and returns 0); lanes run in order.
+//   sem:   relaxed -> monotonic, acquire, release, acq_rel (a CAS that fails orders as
+//          acquire when sem includes acquire, else monotonic)
+//   scope: gpu, cta and sys are all the whole process (the system scope): a program may
+//          run on any thread, so nothing narrower is safe
+//   ops:   add, max/min (signed), umax/umin, and/or/xor, exch as llvm.atomicrmw; on floats
+//          fadd, max/min (maxnum/minnum) and exch as a compare-and-swap loop on the bits
+//          (FloatRMW); atomic_cas on floats compares their bits.
+#include "TypeConverter.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "tt/TTOps.h"
+#include "tt/TTToTcpuPasses.h"
+
+namespace mlir::tt {
+
+#define GEN_PASS_DEF_TTTOTCPUATOMICS
+#include "tt/TTToTcpuPasses.h.inc"
+
+namespace convert_atomics {
+namespace {
+
+LLVM::AtomicOrdering Ordering(MemSemantic sem) {
+  switch (sem) {
+    case MemSemantic::RELAXED:
+      return LLVM::AtomicOrdering::monotonic;
+    case MemSemantic::ACQUIRE:
+      return LLVM::AtomicOrdering::acquire;
+    case MemSemantic::RELEASE:
+      return LLVM::AtomicOrdering::release;
+    case MemSemantic::ACQUIRE_RELEASE:
+      return LLVM::AtomicOrdering::acq_rel;
+  }
+  return LLVM::AtomicOrdering::seq_cst;
+}
+
+// A failed compare-and-swap only reads: it keeps the acquire half of `sem`.
+LLVM::AtomicOrdering FailureOrdering(MemSemantic sem) {
+  return sem == MemSemantic::ACQUIRE || sem == MemSemantic::ACQUIRE_RELEASE
+             ? LLVM::AtomicOrdering::acquire
+             : LLVM::AtomicOrdering::monotonic;
+}
+
+std::optional<LLVM::AtomicBinOp> BinOp(RMWOp op, Type element) {
+  bool is_float = isa<FloatType>(element);
+  switch (op) {
+    case RMWOp::AND:
+      return is_float ? std::nullopt : std::optional(LLVM::AtomicBinOp::_and);
+    case RMWOp::OR:
+      return is_float ? std::nullopt : std::optional(LLVM::AtomicBinOp::_or);
+    case RMWOp::XOR:
+      return is_float ? std::nullopt : std::optional(LLVM::AtomicBinOp::_xor);
+    case RMWOp::ADD:
+    case RMWOp::FADD:
+      return is_float ? LLVM::AtomicBinOp::fadd : LLVM::AtomicBinOp::add;
+    case RMWOp::MAX:
+      return is_float ? LLVM::AtomicBinOp::fmax : LLVM::AtomicBinOp::max;
+    case RMWOp::MIN:
+      return is_float ? LLVM::AtomicBinOp::fmin : LLVM::AtomicBinOp::min;
+    case RMWOp::UMAX:
+      return is_float ? std::nullopt : std::optional(LLVM::AtomicBinOp::umax);
+    case RMWOp::UMIN:
+      return is_float ? std::nullopt : std::optional(LLVM::AtomicBinOp::umin);
+    case RMWOp::XCHG:
+      return LLVM::AtomicBinOp::xchg;
+  }
+  return std::nullopt;
+}
+
+unsigned Bytes(Type element) { return element.getIntOrFloatBitWidth() / 8; }
+
+// Elements an LLVM atomic takes: 8- to 64-bit integers and 16- to 64-bit floats.
+LogicalResult CheckElement(Operation* op, Type element) {
+  unsigned bits = element.getIntOrFloatBitWidth();
+  if (bits < 8 || bits > 64 || (isa<FloatType>(element) && bits < 16)) {
+    return op->emitError() << "atomics on " << element
+                           << " are not supported; use 8- to 64-bit integers or f16/bf16/f32/f64";
+  }
+  return success();
+}
+
+// One atomic: the old value at `pointer`.
+using EmitOne = std::function<Value(OpBuilder&, Location, Value pointer, Value value, Value cmp)>;
+
+Value Zero(OpBuilder& b, Location loc, Type type) {
+  return b.create<arith::ConstantOp>(loc, type, b.getZeroAttr(type));
+}
+
+// `emit` under `mask` (null: always): the old value, or 0 where the mask is off.
+Value Masked(OpBuilder& b, Location loc, Value mask, Type type, Value pointer, Value value,
+             Value cmp, const EmitOne& emit) {
+  if (!mask) return emit(b, loc, pointer, value, cmp);
+  return b
+      .create<scf::IfOp>(
+          loc, mask,
+          [&](OpBuilder& then, Location l) {
+            then.create<scf::YieldOp>(l, emit(then, l, pointer, value, cmp));
+          },
+          [&](OpBuilder& otherwise, Location l) {
+            otherwise.create<scf::YieldOp>(l, Zero(otherwise, l, type));
+          })
+      .getResult(0);
+}
+
+Value Flatten(OpBuilder& b, Location loc, Value vector) {
+  if (!vector) return vector;
+  auto type = cast<VectorType>(vector.getType());
+  if (type.getRank() == 1) return vector;
+  auto flat = VectorType::get({type.getNumElements()}, type.getElementType());
+  return b.create<vector::ShapeCastOp>(loc, flat, vector);
+}
+
+// The op on `result_type` (a scalar, or a vector whose lanes each take one atomic in order).
+Value EmitLanes(OpBuilder& b, Location loc, Type result_type, Value pointers, Value values,
+                Value cmps, Value mask, const EmitOne& emit) {
+  auto vector_type = dyn_cast<VectorType>(result_type);
+  if (!vector_type) return Masked(b, loc, mask, result_type, pointers, values, cmps, emit);
+  Type element = vector_type.getElementType();
+  Value addresses = Flatten(b, loc, pointers);
+  Value flat_values = Flatten(b, loc, values);
+  Value flat_cmps = Flatten(b, loc, cmps);
+  Value flat_mask = Flatten(b, loc, mask);
+  auto flat_type = VectorType::get({vector_type.getNumElements()}, element);
+  Value lower = b.create<arith::ConstantIndexOp>(loc, 0);
+  Value upper = b.create<arith::ConstantIndexOp>(loc, vector_type.getNumElements());
+  Value step = b.create<arith::ConstantIndexOp>(loc, 1);
+  auto loop = b.create<scf::ForOp>(
+      loc, lower, upper, step, ValueRange{Zero(b, loc, flat_type)},
+      [&](OpBuilder& body, Location l, Value lane, ValueRange carried) {
+        Value address = body.create<vector::ExtractOp>(l, addresses, lane);
+        Value pointer = body.create<LLVM::IntToPtrOp>(
+            l, LLVM::LLVMPointerType::get(body.getContext()), address);
+        Value value = body.create<vector::ExtractOp>(l, flat_values, lane);
+        Value cmp = flat_cmps ? body.create<vector::ExtractOp>(l, flat_cmps, lane) : Value();
+        Value on = flat_mask ? body.create<vector::ExtractOp>(l, flat_mask, lane) : Value();
+        Value old = Masked(body, l, on, element, pointer, value, cmp, emit);
+        body.create<scf::YieldOp>(
+            l, ValueRange{body.create<vector::InsertOp>(l, old, carried[0], lane)});
+      });
+  Value result = loop.getResult(0);
+  if (vector_type.getRank() != 1) result = b.create<vector::ShapeCastOp>(loc, vector_type, result);
+  return result;
+}
+
+// A float read-modify-write as a compare-and-swap loop on the value's bits, written here
+// rather than left to LLVM: LLVM 19 expands atomicrmw fadd for AArch64 without LSE into an
+// LDAXR/STLXR loop that discards STLXR's status (`stlxr wzr`), losing updates when programs
+// race. The loop starts from a relaxed atomic load and retries with the value it saw.
+Value FloatRMW(OpBuilder& b, Location loc, LLVM::AtomicBinOp bin_op, Value pointer, Value value,
+               LLVM::AtomicOrdering ordering, LLVM::AtomicOrdering failure) {
+  Type element = value.getType();
+  Type bits = b.getIntegerType(element.getIntOrFloatBitWidth());
+  unsigned alignment = Bytes(element);
+  Value first = b.create<LLVM::LoadOp>(loc, bits, pointer, alignment, /*isVolatile=*/false,
+                                       /*isNonTemporal=*/false, /*isInvariant=*/false,
+                                       LLVM::AtomicOrdering::monotonic);
+  auto loop = b.create<scf::WhileOp>(
+      loc, TypeRange{bits}, ValueRange{first},
+      [&](OpBuilder& before, Location l, ValueRange expected) {
+        Value old = before.create<arith::BitcastOp>(l, element, expected[0]);
+        Value updated;
+        switch (bin_op) {
+          case LLVM::AtomicBinOp::fmax:
+            updated = before.create<arith::MaxNumFOp>(l, old, value);
+            break;
+          case LLVM::AtomicBinOp::fmin:
+            updated = before.create<arith::MinNumFOp>(l, old, value);
+            break;
+          case LLVM::AtomicBinOp::xchg:
+            updated = value;
+            break;
+          default:
+            updated = before.create<arith::AddFOp>(l, old, value);
+            break;
+        }
+        Value desired = before.create<arith::BitcastOp>(l, bits, updated);
+        Value pair = before.create<LLVM::AtomicCmpXchgOp>(
+            l, pointer, expected[0], desired, ordering, failure, StringRef(), alignment);
+        Value seen = before.create<LLVM::ExtractValueOp>(l, pair, ArrayRef<int64_t>{0});
+        Value swapped = before.create<LLVM::ExtractValueOp>(l, pair, ArrayRef<int64_t>{1});
+        Value retry =
+            before.create<arith::XOrIOp>(l, swapped, before.create<arith::ConstantIntOp>(l, 1, 1));
+        before.create<scf::ConditionOp>(l, retry, ValueRange{seen});
+      },
+      [&](OpBuilder& after, Location l, ValueRange seen) { after.create<scf::YieldOp>(l, seen); });
+  // On success the value seen is the one replaced.
+  return b.create<arith::BitcastOp>(loc, element, loop.getResult(0));
+}
+
+struct AtomicRMW : OpConversionPattern<AtomicRMWOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(AtomicRMWOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter& rewriter) const override {
+    Type element = getElementTypeOrSelf(op.getType());
+    if (failed(CheckElement(op, element))) return failure();
+    std::optional<LLVM::AtomicBinOp> bin_op = BinOp(op.getAtomicRmwOp(), element);
+    if (!bin_op) {
+      return op.emitError() << "atomic_rmw " << stringifyRMWOp(op.getAtomicRmwOp())
+                            << " does not apply to " << element;
+    }
+    LLVM::AtomicOrdering ordering = Ordering(op.getSem());
+    EmitOne emit = [&](OpBuilder& b, Location loc, Value pointer, Value value, Value) -> Value {
+      if (isa<FloatType>(element)) {
+        return FloatRMW(b, loc, *bin_op, pointer, value, ordering, FailureOrdering(op.getSem()));
+      }
+      return b.create<LLVM::AtomicRMWOp>(loc, *bin_op, pointer, value, ordering, StringRef(),
+                                         Bytes(element));
+    };
+    Type result_type = getTypeConverter()->convertType(op.getType());
+    rewriter.replaceOp(op, EmitLanes(rewriter, op.getLoc(), result_type, adaptor.getPtr(),
+                                     adaptor.getVal(), Value(), adaptor.getMask(), emit));
+    return success();
+  }
+};
+
+struct AtomicCAS : OpConversionPattern<AtomicCASOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(AtomicCASOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter& rewriter) const override {
+    Type element = getElementTypeOrSelf(op.getType());
+    if (failed(CheckElement(op, element))) return failure();
+    LLVM::AtomicOrdering success_ordering = Ordering(op.getSem());
+    LLVM::AtomicOrdering failure_ordering = FailureOrdering(op.getSem());
+    // cmpxchg takes integers: floats are compared and swapped as their bits.
+    Type bits = rewriter.getIntegerType(element.getIntOrFloatBitWidth());
+    EmitOne emit = [&](OpBuilder& b, Location loc, Value pointer, Value value, Value cmp) -> Value {
+      if (element != bits) {
+        value = b.create<arith::BitcastOp>(loc, bits, value);
+        cmp = b.create<arith::BitcastOp>(loc, bits, cmp);
+      }
+      Value pair = b.create<LLVM::AtomicCmpXchgOp>(loc, pointer, cmp, value, success_ordering,
+                                                   failure_ordering, StringRef(), Bytes(element));
+      Value old = b.create<LLVM::ExtractValueOp>(loc, pair, ArrayRef<int64_t>{0});
+      if (element != bits) old = b.create<arith::BitcastOp>(loc, element, old);
+      return old;
+    };
+    Type result_type = getTypeConverter()->convertType(op.getType());
+    rewriter.replaceOp(op, EmitLanes(rewriter, op.getLoc(), result_type, adaptor.getPtr(),
+                                     adaptor.getVal(), adaptor.getCmp(), Value(), emit));
+    return success();
+  }
+};
+
+struct TTToTcpuAtomics : impl::TTToTcpuAtomicsBase<TTToTcpuAtomics> {
+  void runOnOperation() override {
+    MLIRContext* context = &getContext();
+    TensorToVectorTypeConverter converter(context);
+    ConversionTarget target(*context);
+    markEverythingLegal(target);
+    target.addIllegalOp<AtomicRMWOp, AtomicCASOp>();
+    RewritePatternSet patterns(context);
+    patterns.add<AtomicRMW, AtomicCAS>(converter, context);
+    if (failed(applyPartialConversion(getOperation(), target, std::move(patterns)))) {
+      signalPassFailure();
+    }
+  }
+};
+
+}  // namespace
+}  // namespace convert_atomics
+}  // namespace mlir::tt

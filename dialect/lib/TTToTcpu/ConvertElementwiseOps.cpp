@@ -1,0 +1,280 @@
+// tt-to-tcpu-elementwise: arith and math ops on tensors become the same ops on vectors
+// (constants reshaped to vector constants), and tt's elementwise ops their arith/math
+// equivalents:
+//   clampf            -> maximumf/minimumf (propagateNan = all) or maxnumf/minnumf (none)
+//   precise_sqrt/divf -> math.sqrt / arith.divf (IEEE-exact on a CPU)
+//   mulhiui           -> widen, multiply, take the high half
+//   fp_to_fp          -> extf / truncf (round to nearest even)
+//   bitcast           -> arith.bitcast
+//   extern_elementwise-> the math op its libdevice-style symbol names
+#include "TypeConverter.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "tt/TTOps.h"
+#include "tt/TTToTcpuPasses.h"
+
+namespace mlir::tt {
+
+#define GEN_PASS_DEF_TTTOTCPUELEMENTWISE
+#include "tt/TTToTcpuPasses.h.inc"
+
+namespace convert_elementwise_ops {
+namespace {
+
+// Any arith/math op on tensors: the same op on vectors.
+struct RetypeOp : ConversionPattern {
+  RetypeOp(const TypeConverter& converter, MLIRContext* context)
+      : ConversionPattern(converter, MatchAnyOpTypeTag(), /*benefit=*/1, context) {}
+  LogicalResult matchAndRewrite(Operation* op, ArrayRef<Value> operands,
+                                ConversionPatternRewriter& rewriter) const override {
+    StringRef dialect = op->getDialect() ? op->getDialect()->getNamespace() : "";
+    if (dialect != "arith" && dialect != "math") return failure();
+    if (isa<arith::ConstantOp>(op)) return failure();
+    return convertOpTypes(op, operands, *getTypeConverter(), rewriter);
+  }
+};
+
+struct TensorConstant : OpConversionPattern<arith::ConstantOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(arith::ConstantOp op, OpAdaptor,
+                                ConversionPatternRewriter& rewriter) const override {
+    auto dense = dyn_cast<DenseElementsAttr>(op.getValue());
+    if (!dense) return failure();
+    auto type = cast<VectorType>(getTypeConverter()->convertType(op.getType()));
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, type, dense.reshape(type));
+    return success();
+  }
+};
+
+template <typename Op>
+struct TTPattern : OpConversionPattern<Op> {
+  using OpConversionPattern<Op>::OpConversionPattern;
+  Type ResultType(Op op) const {
+    return this->getTypeConverter()->convertType(op->getResult(0).getType());
+  }
+};
+
+struct ClampF : TTPattern<ClampFOp> {
+  using TTPattern::TTPattern;
+  LogicalResult matchAndRewrite(ClampFOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter& rewriter) const override {
+    Location loc = op.getLoc();
+    Value result;
+    if (op.getPropagateNan() == PropagateNan::ALL) {
+      result = rewriter.create<arith::MaximumFOp>(loc, adaptor.getX(), adaptor.getMin());
+      result = rewriter.create<arith::MinimumFOp>(loc, result, adaptor.getMax());
+    } else {
+      result = rewriter.create<arith::MaxNumFOp>(loc, adaptor.getX(), adaptor.getMin());
+      result = rewriter.create<arith::MinNumFOp>(loc, result, adaptor.getMax());
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct PreciseSqrt : TTPattern<PreciseSqrtOp> {
+  using TTPattern::TTPattern;
+  LogicalResult matchAndRewrite(PreciseSqrtOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter& rewriter) const override {
+    rewriter.replaceOpWithNewOp<math::SqrtOp>(op, adaptor.getX());
+    return success();
+  }
+};
+
+struct PreciseDivF : TTPattern<PreciseDivFOp> {
+  using TTPattern::TTPattern;
+  LogicalResult matchAndRewrite(PreciseDivFOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter& rewriter) const override {
+    rewriter.replaceOpWithNewOp<arith::DivFOp>(op, adaptor.getX(), adaptor.getY());
+    return success();
+  }
+};
+
+struct MulhiUI : TTPattern<MulhiUIOp> {
+  using TTPattern::TTPattern;
+  LogicalResult matchAndRewrite(MulhiUIOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter& rewriter) const override {
+    Location loc = op.getLoc();
+    Type type = ResultType(op);
+    unsigned width = getElementTypeOrSelf(type).getIntOrFloatBitWidth();
+    Type wide_element = rewriter.getIntegerType(2 * width);
+    Type wide = isa<VectorType>(type)
+                    ? Type(VectorType::get(cast<VectorType>(type).getShape(), wide_element))
+                    : wide_element;
+    Value x = rewriter.create<arith::ExtUIOp>(loc, wide, adaptor.getX());
+    Value y = rewriter.create<arith::ExtUIOp>(loc, wide, adaptor.getY());
+    Value product = rewriter.create<arith::MulIOp>(loc, x, y);
+    TypedAttr width_attr = rewriter.getIntegerAttr(wide_element, width);
+    if (auto shaped = dyn_cast<ShapedType>(wide)) {
+      width_attr = DenseElementsAttr::get(shaped, width_attr);
+    }
+    Value shift = rewriter.create<arith::ConstantOp>(loc, wide, width_attr);
+    Value high = rewriter.create<arith::ShRUIOp>(loc, product, shift);
+    rewriter.replaceOpWithNewOp<arith::TruncIOp>(op, type, high);
+    return success();
+  }
+};
+
+struct FpToFp : TTPattern<FpToFpOp> {
+  using TTPattern::TTPattern;
+  LogicalResult matchAndRewrite(FpToFpOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter& rewriter) const override {
+    Type from = getElementTypeOrSelf(op.getSrc().getType());
+    Type to = getElementTypeOrSelf(op.getType());
+    for (Type type : {from, to}) {
+      if (type.getIntOrFloatBitWidth() == 8) {
+        return op.emitError() << "fp8 types (" << type
+                              << ") are not supported on this CPU backend";
+      }
+    }
+    if (op.getRounding() && *op.getRounding() == RoundingMode::RTZ) {
+      return op.emitError() << "rounding = rtz is not supported; the CPU backend rounds to "
+                               "nearest even (rtne)";
+    }
+    unsigned from_bits = from.getIntOrFloatBitWidth(), to_bits = to.getIntOrFloatBitWidth();
+    if (from_bits < to_bits) {
+      rewriter.replaceOpWithNewOp<arith::ExtFOp>(op, ResultType(op), adaptor.getSrc());
+    } else if (from_bits > to_bits) {
+      rewriter.replaceOpWithNewOp<arith::TruncFOp>(op, ResultType(op), adaptor.getSrc());
+    } else if (from == to) {
+      rewriter.replaceOp(op, adaptor.getSrc());
+    } else {  // f16 <-> bf16 through f32
+      Type f32 = rewriter.getF32Type();
+      if (auto vector = dyn_cast<VectorType>(ResultType(op))) {
+        f32 = VectorType::get(vector.getShape(), f32);
+      }
+      Value wide = rewriter.create<arith::ExtFOp>(op.getLoc(), f32, adaptor.getSrc());
+      rewriter.replaceOpWithNewOp<arith::TruncFOp>(op, ResultType(op), wide);
+    }
+    return success();
+  }
+};
+
+struct Bitcast : TTPattern<BitcastOp> {
+  using TTPattern::TTPattern;
+  LogicalResult matchAndRewrite(BitcastOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter& rewriter) const override {
+    if (isPointerLike(op.getType()) || isPointerLike(op.getSrc().getType())) {
+      return op.emitError() << "bitcast between a pointer and " << op.getType()
+                            << " is not supported; use tt.ptr_to_int / tt.int_to_ptr";
+    }
+    rewriter.replaceOpWithNewOp<arith::BitcastOp>(op, ResultType(op), adaptor.getSrc());
+    return success();
+  }
+};
+
+// The math function a libdevice-style symbol names: `__nv_expf`, `__nv_exp`, `expf`,
+// `__ocml_exp_f32` all name "exp".
+StringRef MathName(StringRef symbol) {
+  static constexpr llvm::StringLiteral kNames[] = {
+      "exp",  "exp2", "expm1", "log",   "log2",  "log10", "log1p", "sqrt", "rsqrt",
+      "tanh", "erf",  "sin",   "cos",   "tan",   "atan",  "abs",   "fabs", "floor",
+      "ceil", "trunc", "round", "rint", "nearbyint", "pow", "atan2", "fmax", "fmin",
+      "fmod", "fma"};
+  auto known = [](StringRef name) { return llvm::is_contained(kNames, name); };
+  symbol.consume_front("__nv_");
+  symbol.consume_front("__ocml_");
+  if (symbol.consume_back("_f32") || symbol.consume_back("_f64") || known(symbol)) return symbol;
+  if (symbol.ends_with("f") && known(symbol.drop_back(1))) return symbol.drop_back(1);
+  return symbol;
+}
+
+struct ExternElementwise : TTPattern<ExternElementwiseOp> {
+  using TTPattern::TTPattern;
+  LogicalResult matchAndRewrite(ExternElementwiseOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter& rewriter) const override {
+    Type type = ResultType(op);
+    ValueRange args = adaptor.getSrcs();
+    StringRef name = MathName(op.getSymbol());
+    // Every function below is a float function on one type: integer calls (`__nv_abs`) or
+    // mixed types would build invalid math ops, so refuse them by name here.
+    bool same_float_type =
+        isa<FloatType>(getElementTypeOrSelf(op.getType())) &&
+        llvm::all_of(op.getSrcs().getTypes(), [&](Type arg) { return arg == op.getType(); });
+    if (!same_float_type) {
+      return op.emitError() << "tt.extern_elementwise symbol '" << op.getSymbol()
+                            << "' needs operands and result of one floating-point type, got ("
+                            << op.getSrcs().getTypes() << ") -> " << op.getType();
+    }
+    auto unary = [&](auto tag) -> LogicalResult {
+      using MathOp = decltype(tag);
+      if (args.size() != 1) return failure();
+      rewriter.replaceOpWithNewOp<MathOp>(op, type, args[0]);
+      return success();
+    };
+    auto binary = [&](auto tag) -> LogicalResult {
+      using MathOp = decltype(tag);
+      if (args.size() != 2) return failure();
+      rewriter.replaceOpWithNewOp<MathOp>(op, type, args[0], args[1]);
+      return success();
+    };
+    LogicalResult done = failure();
+    if (name == "exp") done = unary(math::ExpOp());
+    else if (name == "exp2") done = unary(math::Exp2Op());
+    else if (name == "expm1") done = unary(math::ExpM1Op());
+    else if (name == "log") done = unary(math::LogOp());
+    else if (name == "log2") done = unary(math::Log2Op());
+    else if (name == "log10") done = unary(math::Log10Op());
+    else if (name == "log1p") done = unary(math::Log1pOp());
+    else if (name == "sqrt") done = unary(math::SqrtOp());
+    else if (name == "rsqrt") done = unary(math::RsqrtOp());
+    else if (name == "tanh") done = unary(math::TanhOp());
+    else if (name == "erf") done = unary(math::ErfOp());
+    else if (name == "sin") done = unary(math::SinOp());
+    else if (name == "cos") done = unary(math::CosOp());
+    else if (name == "tan") done = unary(math::TanOp());
+    else if (name == "atan") done = unary(math::AtanOp());
+    else if (name == "abs" || name == "fabs") done = unary(math::AbsFOp());
+    else if (name == "floor") done = unary(math::FloorOp());
+    else if (name == "ceil") done = unary(math::CeilOp());
+    else if (name == "trunc") done = unary(math::TruncOp());
+    else if (name == "round") done = unary(math::RoundOp());
+    else if (name == "rint" || name == "nearbyint") done = unary(math::RoundEvenOp());
+    else if (name == "pow") done = binary(math::PowFOp());
+    else if (name == "atan2") done = binary(math::Atan2Op());
+    else if (name == "fmax") done = binary(arith::MaxNumFOp());
+    else if (name == "fmin") done = binary(arith::MinNumFOp());
+    else if (name == "fmod") done = binary(arith::RemFOp());
+    else if (name == "fma" && args.size() == 3) {
+      rewriter.replaceOpWithNewOp<math::FmaOp>(op, args[0], args[1], args[2]);
+      done = success();
+    }
+    if (failed(done)) {
+      return op.emitError() << "tt.extern_elementwise symbol '" << op.getSymbol()
+                            << "' with " << args.size()
+                            << " operands has no CPU equivalent (known: exp, exp2, expm1, log, "
+                               "log2, log10, log1p, sqrt, rsqrt, tanh, erf, sin, cos, tan, atan, "
+                               "fabs, floor, ceil, trunc, round, rint, pow, atan2, fmax, fmin, "
+                               "fmod, fma with libdevice prefixes and f suffixes)";
+    }
+    return success();
+  }
+};
+
+struct TTToTcpuElementwise : impl::TTToTcpuElementwiseBase<TTToTcpuElementwise> {
+  void runOnOperation() override {
+    MLIRContext* context = &getContext();
+    TensorToVectorTypeConverter converter(context);
+    ConversionTarget target(*context);
+    markEverythingLegal(target);
+    target.addDynamicallyLegalDialect<arith::ArithDialect, math::MathDialect>(
+        [&converter](Operation* op) { return hasLegalTypes(op, converter); });
+    target.addIllegalOp<ClampFOp, PreciseSqrtOp, PreciseDivFOp, MulhiUIOp, FpToFpOp,
+                        ExternElementwiseOp>();
+    target.addDynamicallyLegalOp<BitcastOp>([](BitcastOp op) {
+      return isPointerLike(op.getType()) && isPointerLike(op.getSrc().getType());
+    });
+    RewritePatternSet patterns(context);
+    patterns.add<RetypeOp, TensorConstant, ClampF, PreciseSqrt, PreciseDivF, MulhiUI, FpToFp,
+                 Bitcast, ExternElementwise>(converter, context);
+    if (failed(applyPartialConversion(getOperation(), target, std::move(patterns)))) {
+      signalPassFailure();
+    }
+  }
+};
+
+}  // namespace
+}  // namespace convert_elementwise_ops
+}  // namespace mlir::tt

@@ -1,0 +1,663 @@
+// tt-to-tcpu-memory: tt.load / tt.store through pointers and tensors of pointers.
+//
+// A tensor of pointers is an i64 address vector (TypeConverter.h). Along its last dimension
+// the contiguity analysis gives runs of consecutive elements; each run is one vector access
+// from the run's first address. A masked access of several runs first tests the whole mask,
+// with a few scalar instructions when the mask compares index ranges with bounds
+// (MaskBounds.h): all on (the common case away from a tensor's edge), every run is a plain
+// vector access. Otherwise each run loads or stores the whole vector when its lanes are all
+// on and goes lane by lane if not, never touching lanes that are off; a load then copies the
+// tile to a stack buffer, and the runs are loaded from the buffer or from the tensor by one
+// select of the address, so the loads sit with their users instead of the tile joining two
+// branches (a tile wider than the registers would be spilled at the join). Runs of one
+// element (irregular addresses) become a loop of scalar accesses, each under its own mask.
+// Memory holds i1 as one byte, as Triton. (NEON has no masked loads; an SVE target could use
+// predicated ones: not done yet.)
+#include <numeric>
+
+#include "LaneValues.h"
+#include "MaskBounds.h"
+#include "TypeConverter.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "tcpu/TcpuDialect.h"
+#include "tt/Analysis/Contiguity.h"
+#include "tt/TTOps.h"
+#include "tt/TTToTcpuPasses.h"
+
+namespace mlir::tt {
+
+#define GEN_PASS_DEF_TTTOTCPUMEMORY
+#include "tt/TTToTcpuPasses.h.inc"
+
+namespace convert_memory_ops {
+namespace {
+
+// How a value of `type` is held in memory: i1 as i8.
+Type MemoryType(Type type) {
+  if (type.isInteger(1)) return IntegerType::get(type.getContext(), 8);
+  return type;
+}
+
+unsigned ByteAlignment(Type element) {
+  return std::max<unsigned>(1, MemoryType(element).getIntOrFloatBitWidth() / 8);
+}
+
+Value Zeros(OpBuilder& b, Location loc, Type type) {
+  return b.create<arith::ConstantOp>(loc, type, b.getZeroAttr(type));
+}
+
+Value AddressToPointer(OpBuilder& b, Location loc, Value address) {
+  return b.create<LLVM::IntToPtrOp>(loc, LLVM::LLVMPointerType::get(b.getContext()), address);
+}
+
+// Loads `type` (scalar or 1-D vector) from `pointer`, converting i1 from bytes.
+Value LoadValue(OpBuilder& b, Location loc, Value pointer, Type type) {
+  Type element = getElementTypeOrSelf(type);
+  Type memory_type = type;
+  if (element.isInteger(1)) {
+    memory_type =
+        isa<VectorType>(type)
+            ? Type(VectorType::get(cast<VectorType>(type).getShape(), MemoryType(element)))
+            : MemoryType(element);
+  }
+  Value loaded = b.create<LLVM::LoadOp>(loc, memory_type, pointer, ByteAlignment(element));
+  if (memory_type == type) return loaded;
+  return b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, loaded, Zeros(b, loc, memory_type));
+}
+
+Value ToMemory(OpBuilder& b, Location loc, Value value) {
+  Type type = value.getType();
+  Type element = getElementTypeOrSelf(type);
+  if (!element.isInteger(1)) return value;
+  Type memory_type =
+      isa<VectorType>(type)
+          ? Type(VectorType::get(cast<VectorType>(type).getShape(), MemoryType(element)))
+          : MemoryType(element);
+  return b.create<arith::ExtUIOp>(loc, memory_type, value);
+}
+
+void StoreValue(OpBuilder& b, Location loc, Value pointer, Value value) {
+  Type element = getElementTypeOrSelf(value.getType());
+  b.create<LLVM::StoreOp>(loc, ToMemory(b, loc, value), pointer, ByteAlignment(element));
+}
+
+// The pointer to one lane of a row: from its address vector (irregular addresses) or, in a
+// run of consecutive elements, from the run's first element (which keeps the other lanes'
+// addresses out of the code).
+using LanePointer = llvm::function_ref<Value(OpBuilder&, Location, Value lane)>;
+
+Value LaneOfAddresses(OpBuilder& b, Location loc, Value addresses, Value lane) {
+  return AddressToPointer(b, loc, b.create<vector::ExtractOp>(loc, addresses, lane));
+}
+
+Value LaneOfRun(OpBuilder& b, Location loc, Value first, Type element, Value lane) {
+  Value index = b.create<arith::IndexCastOp>(loc, b.getI64Type(), lane);
+  return b.create<LLVM::GEPOp>(loc, first.getType(), MemoryType(element), first, ValueRange{index});
+}
+
+// A lane's coordinates (i32) for buildLaneValue: the leading-dimension `position` as
+// constants, then `last` in the last dimension.
+SmallVector<Value> LaneCoordinates(OpBuilder& b, Location loc, ArrayRef<int64_t> position,
+                                   Value last) {
+  SmallVector<Value> coordinates;
+  for (int64_t coordinate : position) {
+    coordinates.push_back(b.create<arith::ConstantIntOp>(loc, coordinate, 32));
+  }
+  coordinates.push_back(last);
+  return coordinates;
+}
+
+SmallVector<Value> LaneCoordinates(OpBuilder& b, Location loc, ArrayRef<int64_t> position,
+                                   int64_t offset) {
+  return LaneCoordinates(b, loc, position, b.create<arith::ConstantIntOp>(loc, offset, 32));
+}
+
+// The mask of lanes [offset, offset + width) of the row at `position`: that slice of the
+// converted mask vector, or, when the TTIR mask compares index ranges with bounds, scalars
+// built from the TTIR mask itself (MaskBounds.h, LaneValues.h), so that a partial tile never
+// builds the mask vector (LLVM would hoist it, constants and all, out of the loop). Null when
+// there is no mask.
+class RunMask {
+ public:
+  RunMask() = default;
+  static RunMask OfVector(Value vector) {
+    RunMask mask;
+    mask.vector_ = vector;
+    return mask;
+  }
+  static RunMask OfScalars(Value tt_mask, ArrayRef<int64_t> position, int64_t offset,
+                           int64_t width) {
+    RunMask mask;
+    mask.tt_mask_ = tt_mask;
+    mask.position_.assign(position.begin(), position.end());
+    mask.offset_ = offset;
+    mask.width_ = width;
+    return mask;
+  }
+  // Whether a TTIR mask is taken as scalars: a row's (a tile of several rows keeps the vector,
+  // whose per-row tests measured slower on the int8 linear layer).
+  static bool Scalar(Value tt_mask) {
+    return cast<RankedTensorType>(tt_mask.getType()).getRank() == 1 && hasScalarAllOn(tt_mask) &&
+           hasLaneValues(tt_mask);
+  }
+
+  explicit operator bool() const { return vector_ || tt_mask_; }
+
+  Value AllOn(OpBuilder& b, Location loc) const {
+    if (vector_) return b.create<vector::ReductionOp>(loc, vector::CombiningKind::AND, vector_);
+    return buildScalarAllOn(b, loc, tt_mask_, position_, offset_, offset_ + width_ - 1);
+  }
+
+  // Lane `lane` (an index) of the run.
+  Value Lane(OpBuilder& b, Location loc, Value lane) const {
+    if (vector_) return b.create<vector::ExtractOp>(loc, vector_, lane);
+    Value last = b.create<arith::IndexCastOp>(loc, b.getI32Type(), lane);
+    if (offset_ != 0) {
+      last = b.create<arith::AddIOp>(loc, last, b.create<arith::ConstantIntOp>(loc, offset_, 32));
+    }
+    return buildLaneValue(b, loc, tt_mask_, LaneCoordinates(b, loc, position_, last));
+  }
+
+ private:
+  Value vector_;
+  Value tt_mask_;
+  SmallVector<int64_t> position_;
+  int64_t offset_ = 0;
+  int64_t width_ = 0;
+};
+
+// Lane by lane, each access only if its mask lane is on.
+Value GatherRow(OpBuilder& b, Location loc, LanePointer pointer_of, VectorType type,
+                const RunMask& mask, Value other) {
+  int64_t width = type.getDimSize(0);
+  Value lower = b.create<arith::ConstantIndexOp>(loc, 0);
+  Value upper = b.create<arith::ConstantIndexOp>(loc, width);
+  Value step = b.create<arith::ConstantIndexOp>(loc, 1);
+  auto loop = b.create<scf::ForOp>(
+      loc, lower, upper, step, ValueRange{other},
+      [&](OpBuilder& body, Location l, Value lane, ValueRange carried) {
+        Value row = carried[0];
+        auto load = [&](OpBuilder& inner, Location il) {
+          Value element = LoadValue(inner, il, pointer_of(inner, il, lane), type.getElementType());
+          return inner.create<vector::InsertOp>(il, element, row, lane).getResult();
+        };
+        Value updated;
+        if (!mask) {
+          updated = load(body, l);
+        } else {
+          updated = body.create<scf::IfOp>(
+                            l, mask.Lane(body, l, lane),
+                            [&](OpBuilder& then, Location il) {
+                              then.create<scf::YieldOp>(il, load(then, il));
+                            },
+                            [&](OpBuilder& otherwise, Location il) {
+                              otherwise.create<scf::YieldOp>(il, row);
+                            })
+                        .getResult(0);
+        }
+        body.create<scf::YieldOp>(l, updated);
+      });
+  return loop.getResult(0);
+}
+
+void ScatterRow(OpBuilder& b, Location loc, LanePointer pointer_of, Value value,
+                const RunMask& mask) {
+  int64_t width = cast<VectorType>(value.getType()).getDimSize(0);
+  Value lower = b.create<arith::ConstantIndexOp>(loc, 0);
+  Value upper = b.create<arith::ConstantIndexOp>(loc, width);
+  Value step = b.create<arith::ConstantIndexOp>(loc, 1);
+  b.create<scf::ForOp>(loc, lower, upper, step, ValueRange{},
+                       [&](OpBuilder& body, Location l, Value lane, ValueRange) {
+                         auto store = [&](OpBuilder& inner, Location il) {
+                           Value element = inner.create<vector::ExtractOp>(il, value, lane);
+                           StoreValue(inner, il, pointer_of(inner, il, lane), element);
+                         };
+                         if (!mask) {
+                           store(body, l);
+                         } else {
+                           body.create<scf::IfOp>(l, mask.Lane(body, l, lane),
+                                                  [&](OpBuilder& then, Location il) {
+                                                    store(then, il);
+                                                    then.create<scf::YieldOp>(il);
+                                                  });
+                         }
+                         body.create<scf::YieldOp>(l);
+                       });
+}
+
+// One run of consecutive elements from `pointer`, under `mask` (null: all lanes), other lanes
+// taking `other`. All lanes on: one vector load. Otherwise lane by lane: NEON has no masked
+// load, and this keeps the code small.
+Value LoadRun(OpBuilder& b, Location loc, Value pointer, VectorType type, const RunMask& mask,
+              Value other) {
+  if (!mask) return LoadValue(b, loc, pointer, type);
+  auto lane_pointer = [&](OpBuilder& inner, Location l, Value lane) {
+    return LaneOfRun(inner, l, pointer, type.getElementType(), lane);
+  };
+  auto branch = b.create<scf::IfOp>(
+      loc, mask.AllOn(b, loc),
+      [&](OpBuilder& then, Location l) {
+        then.create<scf::YieldOp>(l, LoadValue(then, l, pointer, type));
+      },
+      [&](OpBuilder& otherwise, Location l) {
+        otherwise.create<scf::YieldOp>(l, GatherRow(otherwise, l, lane_pointer, type, mask, other));
+      });
+  return branch.getResult(0);
+}
+
+void StoreRun(OpBuilder& b, Location loc, Value pointer, Value value, const RunMask& mask) {
+  if (!mask) return StoreValue(b, loc, pointer, value);
+  Type element = cast<VectorType>(value.getType()).getElementType();
+  auto lane_pointer = [&](OpBuilder& inner, Location l, Value lane) {
+    return LaneOfRun(inner, l, pointer, element, lane);
+  };
+  b.create<scf::IfOp>(
+      loc, mask.AllOn(b, loc),
+      [&](OpBuilder& then, Location l) {
+        StoreValue(then, l, pointer, value);
+        then.create<scf::YieldOp>(l);
+      },
+      [&](OpBuilder& otherwise, Location l) {
+        ScatterRow(otherwise, l, lane_pointer, value, mask);
+        otherwise.create<scf::YieldOp>(l);
+      });
+}
+
+// The leading-dimension positions of every row (last dimension) of a vector of `shape`.
+SmallVector<SmallVector<int64_t>> RowPositions(ArrayRef<int64_t> shape) {
+  SmallVector<SmallVector<int64_t>> rows(1);
+  for (int64_t size : shape.drop_back()) {
+    SmallVector<SmallVector<int64_t>> next;
+    for (const auto& prefix : rows) {
+      for (int64_t i = 0; i < size; ++i) {
+        next.push_back(prefix);
+        next.back().push_back(i);
+      }
+    }
+    rows = std::move(next);
+  }
+  return rows;
+}
+
+Value Row(OpBuilder& b, Location loc, Value vector, ArrayRef<int64_t> position) {
+  if (!vector || position.empty()) return vector;
+  return b.create<vector::ExtractOp>(loc, vector, position);
+}
+
+Value Slice(OpBuilder& b, Location loc, Value row, int64_t offset, int64_t width) {
+  if (!row) return row;
+  if (cast<VectorType>(row.getType()).getDimSize(0) == width) return row;
+  return b.create<vector::ExtractStridedSliceOp>(loc, row, ArrayRef<int64_t>{offset},
+                                                 ArrayRef<int64_t>{width}, ArrayRef<int64_t>{1});
+}
+
+// True when every lane of `mask` is on: the rows widened to bytes and ANDed together, then
+// one horizontal reduction (clean NEON code, unlike reductions of i1 vectors).
+Value AllOn(OpBuilder& b, Location loc, Value mask) {
+  auto type = cast<VectorType>(mask.getType());
+  Type byte = b.getI8Type();
+  Value bytes = b.create<arith::ExtUIOp>(loc, VectorType::get(type.getShape(), byte), mask);
+  SmallVector<Value> rows;
+  for (const SmallVector<int64_t>& position : RowPositions(type.getShape())) {
+    rows.push_back(Row(b, loc, bytes, position));
+  }
+  while (rows.size() > 1) {
+    SmallVector<Value> halved;
+    for (size_t i = 0; i + 1 < rows.size(); i += 2) {
+      halved.push_back(b.create<arith::AndIOp>(loc, rows[i], rows[i + 1]));
+    }
+    if (rows.size() % 2 == 1) halved.push_back(rows.back());
+    rows = std::move(halved);
+  }
+  Value all = b.create<vector::ReductionOp>(loc, vector::CombiningKind::AND, rows[0]);
+  return b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, all, Zeros(b, loc, byte));
+}
+
+// A masked access of vector runs first asks whether the whole mask is on (inside a tensor,
+// away from its edges): then every run is one plain vector access, with no per-run test.
+// Worth it for several runs, or for one when the question is a scalar one.
+bool WantsWholeMaskTest(Value tt_mask, Value mask, int64_t run, ArrayRef<int64_t> shape) {
+  int64_t elements = 1;
+  for (int64_t size : shape) elements *= size;
+  return mask && run > 1 && (elements > run || hasScalarAllOn(tt_mask));
+}
+
+// Whether every lane of a masked access is on: one scalar condition when the mask's TTIR form
+// allows (MaskBounds.h), else a test of every lane of the converted mask.
+Value WholeMaskOn(OpBuilder& b, Location loc, Value tt_mask, Value mask) {
+  if (hasScalarAllOn(tt_mask)) return buildScalarAllOn(b, loc, tt_mask);
+  return AllOn(b, loc, mask);
+}
+
+// A stack buffer of `elements` values of `element` type, allocated once in the function's
+// entry block (not per loop iteration).
+Value EntryBuffer(OpBuilder& b, Operation* op, Type element, int64_t elements) {
+  OpBuilder::InsertionGuard guard(b);
+  Block& entry = op->getParentOfType<FunctionOpInterface>().getFunctionBody().front();
+  b.setInsertionPointToStart(&entry);
+  Location loc = op->getLoc();
+  Value count = b.create<LLVM::ConstantOp>(loc, b.getI64Type(), elements);
+  return b.create<LLVM::AllocaOp>(loc, LLVM::LLVMPointerType::get(b.getContext()), element, count,
+                                  /*alignment=*/16);
+}
+
+// The mask of lanes [offset, offset + width) of the row at `position` whose converted mask is
+// `row_mask` (null: no mask).
+RunMask MaskOfRun(OpBuilder& b, Location loc, Value tt_mask, Value row_mask,
+                  ArrayRef<int64_t> position, int64_t offset, int64_t width) {
+  if (!row_mask) return {};
+  if (RunMask::Scalar(tt_mask)) return RunMask::OfScalars(tt_mask, position, offset, width);
+  return RunMask::OfVector(Slice(b, loc, row_mask, offset, width));
+}
+
+// Whether `access` takes its runs' first addresses from the scalars that define its tensor of
+// pointers (LaneValues.h): a row always; a tile of several rows when unmasked. Measured: in the
+// loop of unmasked iterations, -20% on the int8 linear layer; in the unmasked version of a body
+// versioned per iteration (tt-version-masked-loops), -11% on the tutorial int8 matmul with its
+// accumulator in memory (extracting from the address vectors made LLVM build all of them
+// before the branch, both versions' 768 registers of addresses); the f32 and bf16 matmuls'
+// loops come out slightly shorter too (0.4-1.5%, static count).
+bool ScalarRunStarts(Operation* access, Value tt_pointers) {
+  if (!hasLaneValues(tt_pointers)) return false;
+  if (cast<RankedTensorType>(tt_pointers.getType()).getRank() == 1) return true;
+  Value mask =
+      isa<LoadOp>(access) ? cast<LoadOp>(access).getMask() : cast<StoreOp>(access).getMask();
+  return !mask;
+}
+
+// The previous row's first run, which the next row's first run steps from.
+struct PreviousRow {
+  SmallVector<int64_t> position;
+  Value pointer;
+};
+
+// Whether `position` is the row after `previous` (the next one along the last leading
+// dimension, the others equal).
+bool IsNextRow(ArrayRef<int64_t> previous, ArrayRef<int64_t> position) {
+  if (previous.empty() || previous.size() != position.size()) return false;
+  return previous.drop_back() == position.drop_back() && previous.back() + 1 == position.back();
+}
+
+// The first element of a run at `offset` of the row at `position` of a tensor of pointers:
+// from the scalars (ScalarRunStarts), else extracted from the converted address vector. With
+// `previous`, a row's first run steps from the previous row's by the rows' stride when the
+// addresses are affine along rows (buildLaneStep): LLVM then advances one pointer by the
+// stride instead of hoisting every row's address out of a K loop and spilling them.
+Value RunStart(OpBuilder& b, Location loc, Operation* access, Value tt_pointers, Value addresses,
+               ArrayRef<int64_t> position, int64_t offset, PreviousRow* previous = nullptr) {
+  if (ScalarRunStarts(access, tt_pointers)) {
+    Value pointer;
+    if (previous && offset == 0 && IsNextRow(previous->position, position)) {
+      SmallVector<Value> from = LaneCoordinates(b, loc, previous->position, 0);
+      if (Value step = buildLaneStep(b, loc, tt_pointers, from, position.size() - 1)) {
+        pointer = b.create<LLVM::GEPOp>(loc, previous->pointer.getType(), b.getI8Type(),
+                                        previous->pointer, ValueRange{step});
+      }
+    }
+    if (!pointer) {
+      SmallVector<Value> coordinates = LaneCoordinates(b, loc, position, offset);
+      if (Value lane = buildLaneValue(b, loc, tt_pointers, coordinates)) {
+        pointer = b.create<UnrealizedConversionCastOp>(
+                       loc, LLVM::LLVMPointerType::get(b.getContext()), lane)
+                      .getResult(0);
+      }
+    }
+    if (pointer) {
+      if (previous && offset == 0) *previous = {SmallVector<int64_t>(position), pointer};
+      return pointer;
+    }
+  }
+  return AddressToPointer(b, loc, b.create<vector::ExtractOp>(loc, addresses, offset));
+}
+
+// The element of a 0-D vector; anything else (a scalar, or null) as it is.
+Value Scalar(OpBuilder& b, Location loc, Value value) {
+  auto type = value ? dyn_cast<VectorType>(value.getType()) : VectorType();
+  if (!type || type.getRank() != 0) return value;
+  // vector.extractelement, which the LLVM lowering takes for 0-D vectors (vector.extract's
+  // 0-D form leaves a cast behind in MLIR 19).
+  return b.create<vector::ExtractElementOp>(loc, value);
+}
+
+// Run length along the last dimension, proven before the conversion changes the IR.
+using RunLengths = llvm::DenseMap<Operation*, int64_t>;
+
+struct LoadConversion : OpConversionPattern<LoadOp> {
+  LoadConversion(const TypeConverter& converter, MLIRContext* context, const RunLengths& runs)
+      : OpConversionPattern(converter, context), runs_(runs) {}
+
+  LogicalResult matchAndRewrite(LoadOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter& rewriter) const override {
+    Location loc = op.getLoc();
+    if (isa<RankedTensorType>(getPointeeType(op.getPtr().getType())) &&
+        !isa<RankedTensorType>(op.getPtr().getType())) {
+      return op.emitError() << "loads through block pointers (tt.make_tensor_ptr) are not "
+                               "supported yet; use tensors of pointers";
+    }
+    Type result_type = getTypeConverter()->convertType(op.getType());
+    auto vector_type = dyn_cast<VectorType>(result_type);
+    if (!vector_type || vector_type.getRank() == 0) {
+      // A scalar through a scalar pointer, or a 0-D tensor through a 0-D tensor of pointers.
+      Type scalar_type = getElementTypeOrSelf(result_type);
+      Value pointer = Scalar(rewriter, loc, adaptor.getPtr());
+      if (vector_type) pointer = AddressToPointer(rewriter, loc, pointer);
+      Value mask = Scalar(rewriter, loc, adaptor.getMask());
+      Value loaded;
+      if (!mask) {
+        loaded = LoadValue(rewriter, loc, pointer, scalar_type);
+      } else {
+        Value other = adaptor.getOther() ? Scalar(rewriter, loc, adaptor.getOther())
+                                         : Zeros(rewriter, loc, scalar_type);
+        loaded = rewriter
+                     .create<scf::IfOp>(
+                         loc, mask,
+                         [&](OpBuilder& then, Location l) {
+                           then.create<scf::YieldOp>(l, LoadValue(then, l, pointer, scalar_type));
+                         },
+                         [&](OpBuilder& otherwise, Location l) {
+                           otherwise.create<scf::YieldOp>(l, other);
+                         })
+                     .getResult(0);
+      }
+      if (vector_type) loaded = rewriter.create<vector::BroadcastOp>(loc, vector_type, loaded);
+      rewriter.replaceOp(op, loaded);
+      return success();
+    }
+    ArrayRef<int64_t> shape = vector_type.getShape();
+    int64_t width = shape.back();
+    int64_t run = std::gcd(runs_.lookup(op), width);
+    if (run < 1) run = 1;
+    auto row_type = VectorType::get({width}, vector_type.getElementType());
+    auto run_type = VectorType::get({run}, vector_type.getElementType());
+    Value other = adaptor.getOther() ? adaptor.getOther() : Zeros(rewriter, loc, result_type);
+    SmallVector<SmallVector<int64_t>> positions = RowPositions(shape);
+    // Each run's pointer: its address, or (`copied`) the select of its address and its place
+    // in `copy` (row i's run at offset o at element i * width + o).
+    Value copy, copied;
+    PreviousRow previous;
+    auto run_pointer = [&](OpBuilder& b, Value addresses, size_t row, ArrayRef<int64_t> position,
+                           int64_t offset) {
+      Value pointer = RunStart(b, loc, op, op.getPtr(), addresses, position, offset, &previous);
+      if (!copy) return pointer;
+      Value index = b.create<LLVM::ConstantOp>(loc, b.getI64Type(),
+                                               static_cast<int64_t>(row) * width + offset);
+      Value place = b.create<LLVM::GEPOp>(
+          loc, copy.getType(), MemoryType(run_type.getElementType()), copy, ValueRange{index});
+      return b.create<arith::SelectOp>(loc, copied, place, pointer).getResult();
+    };
+    auto load_rows = [&](OpBuilder& b, Value whole_mask) {
+      previous = {};
+      Value result = Zeros(b, loc, result_type);
+      for (auto [row_index, position] : llvm::enumerate(positions)) {
+        Value addresses = Row(b, loc, adaptor.getPtr(), position);
+        Value mask = Row(b, loc, whole_mask, position);
+        Value other_row = Row(b, loc, other, position);
+        Value row;
+        if (run == 1) {
+          auto lane_pointer = [&](OpBuilder& inner, Location l, Value lane) {
+            return LaneOfAddresses(inner, l, addresses, lane);
+          };
+          row = GatherRow(b, loc, lane_pointer, row_type,
+                          MaskOfRun(b, loc, op.getMask(), mask, position, 0, width), other_row);
+        } else {
+          row = Zeros(b, loc, row_type);
+          for (int64_t offset = 0; offset < width; offset += run) {
+            Value loaded =
+                LoadRun(b, loc, run_pointer(b, addresses, row_index, position, offset), run_type,
+                        MaskOfRun(b, loc, op.getMask(), mask, position, offset, run),
+                        Slice(b, loc, other_row, offset, run));
+            row = run == width
+                      ? loaded
+                      : b.create<vector::InsertStridedSliceOp>(
+                            loc, loaded, row, ArrayRef<int64_t>{offset}, ArrayRef<int64_t>{1});
+          }
+        }
+        result = position.empty() ? row : b.create<vector::InsertOp>(loc, row, result, position);
+      }
+      return result;
+    };
+    Value mask = adaptor.getMask();
+    if (!WantsWholeMaskTest(op.getMask(), mask, run, shape)) {
+      rewriter.replaceOp(op, load_rows(rewriter, mask));
+      return success();
+    }
+    // Not all on: the masked tile (`other` where off) goes to a stack buffer, and every run is
+    // then loaded from there or from the tensor.
+    Value all_on = WholeMaskOn(rewriter, loc, op.getMask(), mask);
+    Value some_off = rewriter.create<arith::XOrIOp>(
+        loc, all_on, rewriter.create<arith::ConstantIntOp>(loc, 1, 1));
+    int64_t elements = positions.size() * width;
+    Value buffer = EntryBuffer(rewriter, op, MemoryType(run_type.getElementType()), elements);
+    rewriter.create<scf::IfOp>(loc, some_off, [&](OpBuilder& then, Location l) {
+      Value tile = load_rows(then, mask);
+      for (auto [row_index, position] : llvm::enumerate(positions)) {
+        Value index = then.create<LLVM::ConstantOp>(l, then.getI64Type(),
+                                                    static_cast<int64_t>(row_index) * width);
+        Value place = then.create<LLVM::GEPOp>(
+            l, buffer.getType(), MemoryType(run_type.getElementType()), buffer, ValueRange{index});
+        StoreValue(then, l, place, Row(then, l, tile, position));
+      }
+      then.create<scf::YieldOp>(l);
+    });
+    copy = buffer;
+    copied = some_off;
+    rewriter.replaceOp(op, load_rows(rewriter, {}));
+    return success();
+  }
+
+  const RunLengths& runs_;
+};
+
+struct StoreConversion : OpConversionPattern<StoreOp> {
+  StoreConversion(const TypeConverter& converter, MLIRContext* context, const RunLengths& runs)
+      : OpConversionPattern(converter, context), runs_(runs) {}
+
+  LogicalResult matchAndRewrite(StoreOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter& rewriter) const override {
+    Location loc = op.getLoc();
+    if (isa<RankedTensorType>(getPointeeType(op.getPtr().getType())) &&
+        !isa<RankedTensorType>(op.getPtr().getType())) {
+      return op.emitError() << "stores through block pointers (tt.make_tensor_ptr) are not "
+                               "supported yet; use tensors of pointers";
+    }
+    auto vector_type = dyn_cast<VectorType>(adaptor.getValue().getType());
+    if (!vector_type || vector_type.getRank() == 0) {
+      // A scalar through a scalar pointer, or a 0-D tensor through a 0-D tensor of pointers.
+      Value pointer = Scalar(rewriter, loc, adaptor.getPtr());
+      if (vector_type) pointer = AddressToPointer(rewriter, loc, pointer);
+      Value value = Scalar(rewriter, loc, adaptor.getValue());
+      Value mask = Scalar(rewriter, loc, adaptor.getMask());
+      if (!mask) {
+        StoreValue(rewriter, loc, pointer, value);
+      } else {
+        rewriter.create<scf::IfOp>(loc, mask, [&](OpBuilder& then, Location l) {
+          StoreValue(then, l, pointer, value);
+          then.create<scf::YieldOp>(l);
+        });
+      }
+      rewriter.eraseOp(op);
+      return success();
+    }
+    ArrayRef<int64_t> shape = vector_type.getShape();
+    int64_t width = shape.back();
+    int64_t run = std::max<int64_t>(1, std::gcd(runs_.lookup(op), width));
+    auto store_rows = [&](OpBuilder& b, Value whole_mask) {
+      for (const SmallVector<int64_t>& position : RowPositions(shape)) {
+        Value addresses = Row(b, loc, adaptor.getPtr(), position);
+        Value mask = Row(b, loc, whole_mask, position);
+        Value values = Row(b, loc, adaptor.getValue(), position);
+        if (run == 1) {
+          auto lane_pointer = [&](OpBuilder& inner, Location l, Value lane) {
+            return LaneOfAddresses(inner, l, addresses, lane);
+          };
+          ScatterRow(b, loc, lane_pointer, values,
+                     MaskOfRun(b, loc, op.getMask(), mask, position, 0, width));
+          continue;
+        }
+        for (int64_t offset = 0; offset < width; offset += run) {
+          StoreRun(b, loc, RunStart(b, loc, op, op.getPtr(), addresses, position, offset),
+                   Slice(b, loc, values, offset, run),
+                   MaskOfRun(b, loc, op.getMask(), mask, position, offset, run));
+        }
+      }
+    };
+    Value mask = adaptor.getMask();
+    if (!WantsWholeMaskTest(op.getMask(), mask, run, shape)) {
+      store_rows(rewriter, mask);
+    } else {
+      rewriter.create<scf::IfOp>(
+          loc, WholeMaskOn(rewriter, loc, op.getMask(), mask),
+          [&](OpBuilder& then, Location l) {
+            store_rows(then, {});
+            then.create<scf::YieldOp>(l);
+          },
+          [&](OpBuilder& otherwise, Location l) {
+            store_rows(otherwise, mask);
+            otherwise.create<scf::YieldOp>(l);
+          });
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  const RunLengths& runs_;
+};
+
+struct TTToTcpuMemory : impl::TTToTcpuMemoryBase<TTToTcpuMemory> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext* context = &getContext();
+    ContiguityAnalysis analysis(module);
+    RunLengths runs;
+    module.walk([&](Operation* op) {
+      Value pointer;
+      if (auto load = dyn_cast<LoadOp>(op)) pointer = load.getPtr();
+      if (auto store = dyn_cast<StoreOp>(op)) pointer = store.getPtr();
+      if (!pointer) return;
+      int64_t run = analysis.lastDimContiguity(pointer);
+      // tcpu.hints = {vector_width = N}: at most N elements per access (a power of two).
+      if (auto hints = op->getAttrOfType<DictionaryAttr>(tcpu::TcpuDialect::kHintsAttrName)) {
+        if (auto width = hints.getAs<IntegerAttr>("vector_width")) {
+          run = std::gcd(run, width.getValue().getSExtValue());
+        }
+      }
+      runs[op] = run;
+    });
+    TensorToVectorTypeConverter converter(context);
+    ConversionTarget target(*context);
+    markEverythingLegal(target);
+    target.addIllegalOp<LoadOp, StoreOp>();
+    RewritePatternSet patterns(context);
+    patterns.add<LoadConversion, StoreConversion>(converter, context, runs);
+    if (failed(applyPartialConversion(module, target, std::move(patterns)))) signalPassFailure();
+  }
+};
+
+}  // namespace
+}  // namespace convert_memory_ops
+}  // namespace mlir::tt

@@ -1,0 +1,293 @@
+// tt-to-tcpu-reductions: tt.reduce and tt.scan on vectors, applying the combine region to
+// whole vectors at a time (its ops are elementwise, so they apply lane by lane).
+//   reduce: halve the reduced dimension log2(n) times, combining the two halves.
+//   scan:   Hillis-Steele along the last dimension: log2(n) steps, each combining every lane
+//           with the one 2^s before it (lanes below 2^s keep their value); another axis is
+//           transposed to the last first; reverse scans run on the reversed lanes.
+//   histogram: one pass over the lanes in order, adding 1 to the bin of each lane whose value
+//           lies in [0, bins) and whose mask is on (other values are not counted).
+// Dimensions are powers of two, as Triton requires.
+#include "TypeConverter.h"
+#include "llvm/ADT/STLExtras.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "tt/TTOps.h"
+#include "tt/TTToTcpuPasses.h"
+
+namespace mlir::tt {
+
+#define GEN_PASS_DEF_TTTOTCPUREDUCTIONS
+#include "tt/TTToTcpuPasses.h.inc"
+
+namespace convert_reductions {
+namespace {
+
+// Applies `region` (2n scalar arguments, n results) to n vectors `lhs` and n `rhs` of
+// `shape`, lane by lane. Fails (with a diagnostic) on an op that is not elementwise.
+FailureOr<SmallVector<Value>> ApplyCombine(OpBuilder& b, Operation* owner, Region& region,
+                                           ValueRange lhs, ValueRange rhs,
+                                           ArrayRef<int64_t> shape) {
+  Block& block = region.front();
+  IRMapping mapping;
+  SmallVector<Value> arguments(lhs.begin(), lhs.end());
+  arguments.append(rhs.begin(), rhs.end());
+  for (auto [argument, value] : llvm::zip(block.getArguments(), arguments)) {
+    mapping.map(argument, value);
+  }
+  auto vector_of = [&](Type scalar) { return VectorType::get(shape, scalar); };
+  for (Operation& op : block.without_terminator()) {
+    if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+      auto type = vector_of(constant.getType());
+      auto value = DenseElementsAttr::get(type, constant.getValue());
+      mapping.map(constant.getResult(), b.create<arith::ConstantOp>(op.getLoc(), type, value));
+      continue;
+    }
+    StringRef dialect = op.getDialect() ? op.getDialect()->getNamespace() : "";
+    bool elementwise = op.hasTrait<OpTrait::Elementwise>() || dialect == "arith" ||
+                       dialect == "math";
+    if (!elementwise || op.getNumRegions() != 0) {
+      return owner->emitError() << "combine region op '" << op.getName()
+                                << "' is not elementwise; the CPU lowering applies the "
+                                   "combine function to whole vectors";
+    }
+    SmallVector<Value> operands;
+    for (Value operand : op.getOperands()) operands.push_back(mapping.lookup(operand));
+    SmallVector<Type> results;
+    for (Type type : op.getResultTypes()) results.push_back(vector_of(type));
+    OperationState state(op.getLoc(), op.getName(), operands, results, op.getAttrs());
+    Operation* clone = b.create(state);
+    mapping.map(op.getResults(), clone->getResults());
+  }
+  SmallVector<Value> combined;
+  for (Value value : block.getTerminator()->getOperands()) {
+    combined.push_back(mapping.lookupOrDefault(value));
+  }
+  return combined;
+}
+
+bool IsPowerOfTwo(int64_t n) { return n > 0 && (n & (n - 1)) == 0; }
+
+struct Reduce : OpConversionPattern<ReduceOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(ReduceOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter& rewriter) const override {
+    Location loc = op.getLoc();
+    SmallVector<Value> values(adaptor.getSrcs().begin(), adaptor.getSrcs().end());
+    SmallVector<int64_t> shape(cast<VectorType>(values[0].getType()).getShape());
+    int64_t axis = op.getAxis();
+    if (!IsPowerOfTwo(shape[axis])) {
+      return op.emitError() << "reduction over a dimension of " << shape[axis]
+                            << " elements; Triton tensors have power-of-two dimensions";
+    }
+    SmallVector<int64_t> strides(shape.size(), 1);
+    while (shape[axis] > 1) {
+      int64_t half = shape[axis] / 2;
+      SmallVector<int64_t> sizes = shape, low(shape.size(), 0), high(shape.size(), 0);
+      sizes[axis] = half;
+      high[axis] = half;
+      SmallVector<Value> lhs, rhs;
+      for (Value value : values) {
+        lhs.push_back(rewriter.create<vector::ExtractStridedSliceOp>(loc, value, low, sizes,
+                                                                     strides));
+        rhs.push_back(rewriter.create<vector::ExtractStridedSliceOp>(loc, value, high, sizes,
+                                                                     strides));
+      }
+      FailureOr<SmallVector<Value>> combined =
+          ApplyCombine(rewriter, op, op.getCombineOp(), lhs, rhs, sizes);
+      if (failed(combined)) return failure();
+      values = *combined;
+      shape = sizes;
+    }
+    SmallVector<Value> results;
+    for (auto [value, result] : llvm::zip(values, op.getResults())) {
+      if (shape.size() == 1) {
+        results.push_back(rewriter.create<vector::ExtractOp>(loc, value, 0));
+      } else {
+        auto type = cast<VectorType>(getTypeConverter()->convertType(result.getType()));
+        results.push_back(rewriter.create<vector::ShapeCastOp>(loc, type, value));
+      }
+    }
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
+// Lane i of the result is lane indices[i] of `row`.
+Value Shuffle(OpBuilder& b, Location loc, Value row, ArrayRef<int64_t> indices) {
+  return b.create<vector::ShuffleOp>(loc, row, row, indices);
+}
+
+FailureOr<SmallVector<Value>> ScanRows(OpBuilder& b, ScanOp op, SmallVector<Value> rows) {
+  Location loc = op.getLoc();
+  int64_t length = cast<VectorType>(rows[0].getType()).getDimSize(0);
+  SmallVector<int64_t> reversed;
+  for (int64_t i = length - 1; i >= 0; --i) reversed.push_back(i);
+  if (op.getReverse()) {
+    for (Value& row : rows) row = Shuffle(b, loc, row, reversed);
+  }
+  for (int64_t step = 1; step < length; step *= 2) {
+    SmallVector<int64_t> earlier;
+    SmallVector<bool> active;
+    for (int64_t i = 0; i < length; ++i) {
+      earlier.push_back(i >= step ? i - step : i);
+      active.push_back(i >= step);
+    }
+    SmallVector<Value> previous;
+    for (Value row : rows) previous.push_back(Shuffle(b, loc, row, earlier));
+    FailureOr<SmallVector<Value>> combined =
+        ApplyCombine(b, op, op.getCombineOp(), previous, rows, {length});
+    if (failed(combined)) return failure();
+    auto mask_type = VectorType::get({length}, b.getI1Type());
+    Value mask = b.create<arith::ConstantOp>(loc, mask_type,
+                                             DenseElementsAttr::get(mask_type, active));
+    for (auto [row, next] : llvm::zip(rows, *combined)) {
+      row = b.create<arith::SelectOp>(loc, mask, next, row);
+    }
+  }
+  if (op.getReverse()) {
+    for (Value& row : rows) row = Shuffle(b, loc, row, reversed);
+  }
+  return rows;
+}
+
+struct Scan : OpConversionPattern<ScanOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(ScanOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter& rewriter) const override {
+    Location loc = op.getLoc();
+    SmallVector<Value> values(adaptor.getSrcs().begin(), adaptor.getSrcs().end());
+    auto type = cast<VectorType>(values[0].getType());
+    int64_t rank = type.getRank();
+    int64_t axis = op.getAxis();
+    if (!IsPowerOfTwo(type.getDimSize(axis))) {
+      return op.emitError() << "scan over a dimension of " << type.getDimSize(axis)
+                            << " elements; Triton tensors have power-of-two dimensions";
+    }
+    // Move the scanned axis last.
+    SmallVector<int64_t> permutation;
+    for (int64_t d = 0; d < rank; ++d) {
+      if (d != axis) permutation.push_back(d);
+    }
+    permutation.push_back(axis);
+    bool transposed = axis != rank - 1;
+    if (transposed) {
+      for (Value& value : values) {
+        value = rewriter.create<vector::TransposeOp>(loc, value, permutation);
+      }
+    }
+    ArrayRef<int64_t> shape = cast<VectorType>(values[0].getType()).getShape();
+    SmallVector<SmallVector<int64_t>> positions(1);
+    for (int64_t size : shape.drop_back()) {
+      SmallVector<SmallVector<int64_t>> next;
+      for (const auto& prefix : positions) {
+        for (int64_t i = 0; i < size; ++i) {
+          next.push_back(prefix);
+          next.back().push_back(i);
+        }
+      }
+      positions = std::move(next);
+    }
+    SmallVector<Value> results = values;
+    for (const SmallVector<int64_t>& position : positions) {
+      SmallVector<Value> rows;
+      for (Value value : values) {
+        rows.push_back(position.empty() ? value
+                                        : rewriter.create<vector::ExtractOp>(loc, value, position));
+      }
+      FailureOr<SmallVector<Value>> scanned = ScanRows(rewriter, op, rows);
+      if (failed(scanned)) return failure();
+      for (auto [result, row] : llvm::zip(results, *scanned)) {
+        result = position.empty() ? row
+                                  : rewriter.create<vector::InsertOp>(loc, row, result, position);
+      }
+    }
+    if (transposed) {
+      SmallVector<int64_t> inverse(rank);
+      for (int64_t d = 0; d < rank; ++d) inverse[permutation[d]] = d;
+      for (Value& result : results) {
+        result = rewriter.create<vector::TransposeOp>(loc, result, inverse);
+      }
+    }
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
+struct Histogram : OpConversionPattern<HistogramOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(HistogramOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter& rewriter) const override {
+    Location loc = op.getLoc();
+    auto result_type = cast<VectorType>(getTypeConverter()->convertType(op.getType()));
+    auto source_type = cast<VectorType>(adaptor.getSrc().getType());
+    Type value_type = source_type.getElementType();
+    Type count_type = result_type.getElementType();
+    int64_t bins = result_type.getNumElements();
+    Value zero = rewriter.create<arith::ConstantIntOp>(loc, 0, value_type);
+    // Without an upper test when every non-negative value of the type has a bin.
+    unsigned width = value_type.getIntOrFloatBitWidth();
+    bool needs_limit = width > 32 || bins < (int64_t{1} << (width - 1));
+    Value limit =
+        needs_limit ? rewriter.create<arith::ConstantIntOp>(loc, bins, value_type).getResult()
+                    : Value();
+    Value one = rewriter.create<arith::ConstantIntOp>(loc, 1, count_type);
+    Value empty = rewriter.create<arith::ConstantOp>(loc, result_type,
+                                                     rewriter.getZeroAttr(result_type));
+    Value lower = rewriter.create<arith::ConstantIndexOp>(loc, 0);
+    Value upper = rewriter.create<arith::ConstantIndexOp>(loc, source_type.getNumElements());
+    Value step = rewriter.create<arith::ConstantIndexOp>(loc, 1);
+    Value mask = adaptor.getMask();
+    auto loop = rewriter.create<scf::ForOp>(
+        loc, lower, upper, step, ValueRange{empty},
+        [&](OpBuilder& b, Location l, Value lane, ValueRange carried) {
+          Value value = b.create<vector::ExtractOp>(l, adaptor.getSrc(), lane);
+          Value in_range = b.create<arith::CmpIOp>(l, arith::CmpIPredicate::sge, value, zero);
+          if (limit) {
+            in_range = b.create<arith::AndIOp>(
+                l, in_range, b.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, value, limit));
+          }
+          if (mask) {
+            in_range =
+                b.create<arith::AndIOp>(l, in_range, b.create<vector::ExtractOp>(l, mask, lane));
+          }
+          Value counts =
+              b.create<scf::IfOp>(
+                   l, in_range,
+                   [&](OpBuilder& then, Location il) {
+                     Value bin = then.create<arith::IndexCastOp>(il, then.getIndexType(), value);
+                     Value count = then.create<vector::ExtractOp>(il, carried[0], bin);
+                     Value more = then.create<arith::AddIOp>(il, count, one);
+                     then.create<scf::YieldOp>(
+                         il, ValueRange{then.create<vector::InsertOp>(il, more, carried[0], bin)});
+                   },
+                   [&](OpBuilder& otherwise, Location il) {
+                     otherwise.create<scf::YieldOp>(il, carried[0]);
+                   })
+                  .getResult(0);
+          b.create<scf::YieldOp>(l, counts);
+        });
+    rewriter.replaceOp(op, loop.getResult(0));
+    return success();
+  }
+};
+
+struct TTToTcpuReductions : impl::TTToTcpuReductionsBase<TTToTcpuReductions> {
+  void runOnOperation() override {
+    MLIRContext* context = &getContext();
+    TensorToVectorTypeConverter converter(context);
+    ConversionTarget target(*context);
+    markEverythingLegal(target);
+    target.addIllegalOp<ReduceOp, ScanOp, HistogramOp>();
+    RewritePatternSet patterns(context);
+    patterns.add<Reduce, Scan, Histogram>(converter, context);
+    if (failed(applyPartialConversion(getOperation(), target, std::move(patterns)))) {
+      signalPassFailure();
+    }
+  }
+};
+
+}  // namespace
+}  // namespace convert_reductions
+}  // namespace mlir::tt

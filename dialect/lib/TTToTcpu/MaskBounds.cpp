@@ -1,0 +1,304 @@
+// The scalar all-on test of a Triton mask (MaskBounds.h). Each index tensor of a comparison
+// gets the interval its lanes lie in, as affine expressions of the scalars its splats take,
+// computed exactly in i64; `a < b` holds in every lane when max(a) < min(b). The tensors
+// themselves are i32 and wrap, so a bound only stands for its lanes when it lies in i32's
+// range: where that is not evident from the expression, the condition also checks it.
+#include "MaskBounds.h"
+
+#include <limits>
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "tt/TTOps.h"
+
+namespace mlir::tt {
+namespace mask_bounds {
+namespace {
+
+constexpr int64_t kInt32Min = std::numeric_limits<int32_t>::min();
+constexpr int64_t kInt32Max = std::numeric_limits<int32_t>::max();
+
+// constant + sum of coefficient * (an i32 scalar), in exact arithmetic.
+struct Affine {
+  int64_t constant = 0;
+  SmallVector<std::pair<Value, int64_t>> terms;
+
+  Affine Scaled(int64_t factor) const {
+    Affine result{constant * factor, {}};
+    for (auto [scalar, coefficient] : terms) result.terms.push_back({scalar, coefficient * factor});
+    return result;
+  }
+  Affine Plus(const Affine& other) const {
+    Affine result = *this;
+    result.constant += other.constant;
+    result.terms.append(other.terms.begin(), other.terms.end());
+    return result;
+  }
+  // The least and greatest values the expression can take over all i32 scalars.
+  std::pair<int64_t, int64_t> Extremes() const {
+    int64_t low = constant, high = constant;
+    for (auto [scalar, coefficient] : terms) {
+      low += coefficient * (coefficient > 0 ? kInt32Min : kInt32Max);
+      high += coefficient * (coefficient > 0 ? kInt32Max : kInt32Min);
+    }
+    return {low, high};
+  }
+};
+
+// Every lane of an index tensor lies in [low, high].
+struct Interval {
+  Affine low, high;
+};
+
+// Coefficients stay small (a handful of splats times block sizes): anything larger is left
+// to the vector test rather than risking i64 overflow in Extremes.
+constexpr int64_t kMaxCoefficient = int64_t{1} << 20;
+
+bool Small(const Affine& affine) {
+  if (affine.constant > kMaxCoefficient * kInt32Max ||
+      affine.constant < -kMaxCoefficient * kInt32Max) {
+    return false;
+  }
+  for (auto [scalar, coefficient] : affine.terms) {
+    if (coefficient > kMaxCoefficient || coefficient < -kMaxCoefficient) return false;
+  }
+  return affine.terms.size() <= 8;
+}
+
+std::optional<int64_t> ConstantScalar(Value scalar) {
+  IntegerAttr value;
+  if (auto constant = scalar.getDefiningOp<arith::ConstantOp>()) {
+    value = dyn_cast<IntegerAttr>(constant.getValue());
+  }
+  if (!value) return std::nullopt;
+  return value.getValue().getSExtValue();
+}
+
+// The lanes in question: per dimension, the first and last position (empty: every lane).
+using Box = SmallVector<std::pair<int64_t, int64_t>>;
+
+// The box of a broadcast's source: its size-1 dimensions read position 0.
+Box SourceBox(BroadcastOp broadcast, const Box& box) {
+  if (box.empty()) return box;
+  Box source = box;
+  auto type = cast<RankedTensorType>(broadcast.getSrc().getType());
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    if (type.getDimSize(d) == 1) source[d] = {0, 0};
+  }
+  return source;
+}
+
+// The box of an expand_dims' source: the new dimension dropped.
+Box SourceBox(ExpandDimsOp expand, const Box& box) {
+  if (box.empty()) return box;
+  Box source = box;
+  source.erase(source.begin() + expand.getAxis());
+  return source;
+}
+
+std::optional<Interval> IntervalOf(Value value, const Box& box);
+
+std::optional<Interval> Checked(std::optional<Interval> interval) {
+  if (!interval || !Small(interval->low) || !Small(interval->high)) return std::nullopt;
+  return interval;
+}
+
+std::optional<Interval> IntervalOfOp(Value value, const Box& box) {
+  Operation* op = value.getDefiningOp();
+  if (!op) return std::nullopt;
+  if (auto range = dyn_cast<MakeRangeOp>(op)) {
+    if (range.getEnd() <= range.getStart()) return std::nullopt;
+    if (!box.empty()) {
+      return Interval{{range.getStart() + box[0].first, {}},
+                      {range.getStart() + box[0].second, {}}};
+    }
+    return Interval{{range.getStart(), {}}, {int64_t{range.getEnd()} - 1, {}}};
+  }
+  if (auto splat = dyn_cast<SplatOp>(op)) {
+    Value scalar = splat.getSrc();
+    if (!scalar.getType().isInteger(32)) return std::nullopt;
+    if (std::optional<int64_t> constant = ConstantScalar(scalar)) {
+      return Interval{{*constant, {}}, {*constant, {}}};
+    }
+    Affine exact{0, {{scalar, 1}}};
+    return Interval{exact, exact};
+  }
+  if (auto broadcast = dyn_cast<BroadcastOp>(op)) {
+    return IntervalOf(broadcast.getSrc(), SourceBox(broadcast, box));
+  }
+  if (auto expand = dyn_cast<ExpandDimsOp>(op)) {
+    return IntervalOf(expand.getSrc(), SourceBox(expand, box));
+  }
+  if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+    auto elements = dyn_cast<DenseIntElementsAttr>(constant.getValue());
+    if (!elements || elements.empty()) return std::nullopt;
+    int64_t low = std::numeric_limits<int64_t>::max(), high = std::numeric_limits<int64_t>::min();
+    for (const APInt& element : elements.getValues<APInt>()) {
+      low = std::min(low, element.getSExtValue());
+      high = std::max(high, element.getSExtValue());
+    }
+    return Interval{{low, {}}, {high, {}}};
+  }
+  if (!isa<arith::AddIOp, arith::SubIOp, arith::MulIOp>(op)) return std::nullopt;
+  std::optional<Interval> lhs = IntervalOf(op->getOperand(0), box);
+  std::optional<Interval> rhs = IntervalOf(op->getOperand(1), box);
+  if (!lhs || !rhs) return std::nullopt;
+  if (isa<arith::AddIOp>(op)) return Interval{lhs->low.Plus(rhs->low), lhs->high.Plus(rhs->high)};
+  if (isa<arith::SubIOp>(op)) {
+    return Interval{lhs->low.Plus(rhs->high.Scaled(-1)), lhs->high.Plus(rhs->low.Scaled(-1))};
+  }
+  // A product only by a known constant: the interval scales (and flips when negative).
+  const Interval* factor =
+      rhs->low.terms.empty() && rhs->high.terms.empty() && rhs->low.constant == rhs->high.constant
+          ? &*rhs
+          : nullptr;
+  const Interval* other = &*lhs;
+  if (!factor && lhs->low.terms.empty() && lhs->high.terms.empty() &&
+      lhs->low.constant == lhs->high.constant) {
+    factor = &*lhs;
+    other = &*rhs;
+  }
+  if (!factor) return std::nullopt;
+  int64_t c = factor->low.constant;
+  if (c > kMaxCoefficient || c < -kMaxCoefficient) return std::nullopt;
+  if (c >= 0) return Interval{other->low.Scaled(c), other->high.Scaled(c)};
+  return Interval{other->high.Scaled(c), other->low.Scaled(c)};
+}
+
+std::optional<Interval> IntervalOf(Value value, const Box& box) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (!type || !type.getElementType().isInteger(32)) return std::nullopt;
+  return Checked(IntervalOfOp(value, box));
+}
+
+class ConditionBuilder {
+ public:
+  ConditionBuilder(OpBuilder& b, Location loc) : b_(b), loc_(loc) {}
+
+  Value Evaluate(const Affine& affine) {
+    Value sum;
+    if (affine.constant != 0 || affine.terms.empty()) sum = Constant(affine.constant);
+    for (auto [scalar, coefficient] : affine.terms) {
+      Value wide = b_.create<arith::ExtSIOp>(loc_, b_.getI64Type(), scalar);
+      if (coefficient != 1) wide = b_.create<arith::MulIOp>(loc_, wide, Constant(coefficient));
+      sum = sum ? b_.create<arith::AddIOp>(loc_, sum, wide).getResult() : wide;
+    }
+    return sum;
+  }
+
+  // lhs `predicate` rhs (the canonicalizer folds it when both are constants).
+  Value Compare(arith::CmpIPredicate predicate, const Affine& lhs, const Affine& rhs) {
+    return b_.create<arith::CmpIOp>(loc_, predicate, Evaluate(lhs), Evaluate(rhs));
+  }
+
+  // True when `affine` lies in i32's range (so the wrapped lanes equal the exact values).
+  Value InInt32(const Affine& affine) {
+    auto [low, high] = affine.Extremes();
+    if (low >= kInt32Min && high <= kInt32Max) return True();
+    Value value = Evaluate(affine);
+    Value above =
+        b_.create<arith::CmpIOp>(loc_, arith::CmpIPredicate::sge, value, Constant(kInt32Min));
+    Value below =
+        b_.create<arith::CmpIOp>(loc_, arith::CmpIPredicate::sle, value, Constant(kInt32Max));
+    return b_.create<arith::AndIOp>(loc_, above, below);
+  }
+
+  Value And(Value lhs, Value rhs) {
+    if (IsTrue(lhs)) return rhs;
+    if (IsTrue(rhs)) return lhs;
+    return b_.create<arith::AndIOp>(loc_, lhs, rhs);
+  }
+
+  Value True() {
+    if (!true_) true_ = b_.create<arith::ConstantIntOp>(loc_, 1, 1);
+    return true_;
+  }
+
+ private:
+  Value Constant(int64_t value) { return b_.create<arith::ConstantIntOp>(loc_, value, 64); }
+  bool IsTrue(Value value) const { return value == true_; }
+
+  OpBuilder& b_;
+  Location loc_;
+  Value true_;
+};
+
+// Whether the mask is analysable at all, before anything is built.
+bool Analysable(Value mask) {
+  Operation* op = mask.getDefiningOp();
+  if (!op) return false;
+  if (auto splat = dyn_cast<SplatOp>(op)) return splat.getSrc().getType().isInteger(1);
+  if (auto broadcast = dyn_cast<BroadcastOp>(op)) return Analysable(broadcast.getSrc());
+  if (auto expand = dyn_cast<ExpandDimsOp>(op)) return Analysable(expand.getSrc());
+  if (auto both = dyn_cast<arith::AndIOp>(op)) {
+    return Analysable(both.getLhs()) && Analysable(both.getRhs());
+  }
+  if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+    auto elements = dyn_cast<DenseIntElementsAttr>(constant.getValue());
+    return elements && elements.isSplat() && elements.getSplatValue<bool>();
+  }
+  auto compare = dyn_cast<arith::CmpIOp>(op);
+  if (!compare) return false;
+  switch (compare.getPredicate()) {
+    case arith::CmpIPredicate::slt:
+    case arith::CmpIPredicate::sle:
+    case arith::CmpIPredicate::sgt:
+    case arith::CmpIPredicate::sge:
+      return IntervalOf(compare.getLhs(), {}) && IntervalOf(compare.getRhs(), {});
+    default:
+      return false;
+  }
+}
+
+Value Build(ConditionBuilder& builder, Value mask, const Box& box) {
+  Operation* op = mask.getDefiningOp();
+  if (auto splat = dyn_cast<SplatOp>(op)) return splat.getSrc();
+  if (auto broadcast = dyn_cast<BroadcastOp>(op)) {
+    return Build(builder, broadcast.getSrc(), SourceBox(broadcast, box));
+  }
+  if (auto expand = dyn_cast<ExpandDimsOp>(op)) {
+    return Build(builder, expand.getSrc(), SourceBox(expand, box));
+  }
+  if (auto both = dyn_cast<arith::AndIOp>(op)) {
+    return builder.And(Build(builder, both.getLhs(), box), Build(builder, both.getRhs(), box));
+  }
+  if (isa<arith::ConstantOp>(op)) return builder.True();
+  auto compare = cast<arith::CmpIOp>(op);
+  Interval lhs = *IntervalOf(compare.getLhs(), box), rhs = *IntervalOf(compare.getRhs(), box);
+  Value holds;
+  switch (compare.getPredicate()) {
+    case arith::CmpIPredicate::slt:
+    case arith::CmpIPredicate::sle:
+      holds = builder.Compare(compare.getPredicate(), lhs.high, rhs.low);
+      break;
+    default:  // sgt, sge
+      holds = builder.Compare(compare.getPredicate(), lhs.low, rhs.high);
+      break;
+  }
+  for (const Interval* side : {&lhs, &rhs}) {
+    holds = builder.And(holds, builder.InInt32(side->low));
+    holds = builder.And(holds, builder.InInt32(side->high));
+  }
+  return holds;
+}
+
+}  // namespace
+}  // namespace mask_bounds
+
+bool hasScalarAllOn(Value mask) { return mask && mask_bounds::Analysable(mask); }
+
+Value buildScalarAllOn(OpBuilder& b, Location loc, Value mask) {
+  mask_bounds::ConditionBuilder builder(b, loc);
+  return mask_bounds::Build(builder, mask, {});
+}
+
+Value buildScalarAllOn(OpBuilder& b, Location loc, Value mask, ArrayRef<int64_t> position,
+                       int64_t first, int64_t last) {
+  mask_bounds::Box box;
+  for (int64_t coordinate : position) box.push_back({coordinate, coordinate});
+  box.push_back({first, last});
+  mask_bounds::ConditionBuilder builder(b, loc);
+  return mask_bounds::Build(builder, mask, box);
+}
+
+}  // namespace mlir::tt

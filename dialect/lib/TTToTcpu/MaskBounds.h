@@ -1,0 +1,29 @@
+// Whether a whole Triton mask is on, as one scalar condition. Triton programs build masks by
+// comparing index ranges (tt.make_range plus splat offsets, through expand_dims and broadcast)
+// with splat bounds and ANDing the comparisons: `offs_k[None, :] < K - k * BLOCK_K`. Such a
+// mask is all on exactly when the comparison holds for the ranges' extreme values, a few scalar
+// instructions, where the vector test widens, ANDs and reduces every lane of the mask.
+#ifndef TCPU_DIALECT_LIB_TTTOTCPU_MASKBOUNDS_H_
+#define TCPU_DIALECT_LIB_TTTOTCPU_MASKBOUNDS_H_
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Value.h"
+
+namespace mlir::tt {
+
+// True when `mask` (a TTIR tensor of i1, before the conversion) is built from such
+// comparisons, splats of an i1 and constant true masks, combined with andi.
+bool hasScalarAllOn(Value mask);
+
+// An i1 that is true exactly when every lane of `mask` is on (hasScalarAllOn(mask) must hold),
+// built at `b`'s insertion point from the scalars the mask's splats take.
+Value buildScalarAllOn(OpBuilder& b, Location loc, Value mask);
+
+// The same test for the lanes [first, last] of the row at `position` (the leading
+// dimensions' coordinates) only: a run of a partial tile.
+Value buildScalarAllOn(OpBuilder& b, Location loc, Value mask, ArrayRef<int64_t> position,
+                       int64_t first, int64_t last);
+
+}  // namespace mlir::tt
+
+#endif  // TCPU_DIALECT_LIB_TTTOTCPU_MASKBOUNDS_H_

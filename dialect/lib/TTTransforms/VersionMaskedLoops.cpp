@@ -1,0 +1,316 @@
+// tt-version-masked-loops: a K loop, or a loop carrying little (the slices of
+// tt-split-wide-loops), whose masked loads and stores have range-versus-bound masks runs its
+// iterations unmasked while every mask is on (TTToTcpuPasses.td): as a do-while loop of their
+// own before the original loop when the carried tensors fit the registers, else by versioning
+// the body per iteration. The test is the memory lowering's scalar whole-mask test
+// (MaskBounds.h), built once per iteration; in the unmasked copy the masks are constants.
+#include <algorithm>
+
+#include "dialect/lib/TTToTcpu/Int8DotPath.h"
+#include "dialect/lib/TTToTcpu/MaskBounds.h"
+#include "llvm/ADT/SetVector.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "tt/TTOps.h"
+#include "tt/TTToTcpuPasses.h"
+
+namespace mlir::tt {
+
+#define GEN_PASS_DEF_TTVERSIONMASKEDLOOPS
+#include "tt/TTToTcpuPasses.h.inc"
+
+namespace version_masked_loops {
+namespace {
+
+Value MaskOf(Operation* op) {
+  if (auto load = dyn_cast<LoadOp>(op)) return load.getMask();
+  if (auto store = dyn_cast<StoreOp>(op)) return store.getMask();
+  return {};
+}
+
+void Unmask(Operation* op) {
+  if (auto load = dyn_cast<LoadOp>(op)) {
+    load.getMaskMutable().clear();
+    load.getOtherMutable().clear();
+  } else {
+    cast<StoreOp>(op).getMaskMutable().clear();
+  }
+}
+
+// The ops of `block` that compute `masks`, in block order, when all of them are pure and
+// depend on nothing of the block but the induction variable and the iteration arguments;
+// nullopt otherwise.
+std::optional<SmallVector<Operation*>> MaskComputations(Block* block, ArrayRef<Value> masks) {
+  SmallVector<Value> work(masks.begin(), masks.end());
+  llvm::SetVector<Operation*> slice;
+  while (!work.empty()) {
+    Operation* definition = work.pop_back_val().getDefiningOp();
+    if (!definition || definition->getBlock() != block) continue;
+    if (!isPure(definition) || definition->getNumRegions() != 0) return std::nullopt;
+    if (!slice.insert(definition)) continue;
+    for (Value operand : definition->getOperands()) work.push_back(operand);
+  }
+  SmallVector<Operation*> ordered(slice.begin(), slice.end());
+  llvm::sort(ordered, [](Operation* a, Operation* b) { return a->isBeforeInBlock(b); });
+  return ordered;
+}
+
+// An accumulator larger than this many 128-bit registers lives in memory whichever way the
+// loop is versioned; splitting its loop in two then only adds copies of it (measured: the
+// tutorial matmul's 16x32 int32 tile, 128 registers, 15% more instructions split than
+// versioned per iteration). The linear layer's 8x8 tile (16 registers) gained 21% split.
+constexpr int64_t kSplitMaxCarriedRegisters = 16;
+
+bool CarriesInRegisters(scf::ForOp loop) {
+  int64_t bits = 0;
+  for (Type type : loop.getResultTypes()) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!tensor) continue;
+    Type element = tensor.getElementType();
+    bits +=
+        tensor.getNumElements() * (element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 64);
+  }
+  return bits <= kSplitMaxCarriedRegisters * 128;
+}
+
+// A K loop whose int8 dot keeps its SMMLA accumulator in a stack buffer (SmmlaTiles.h) reads
+// and writes that buffer, 128 registers for the tutorial matmul's 16x32 tile, in every
+// iteration. Its unmasked iterations run several at a time, as many as make a K depth of
+// kSummedDepth: tt-to-tcpu-dot sums their dots into one that deep (exact, the sums are
+// integer), whose tiles go through the buffer once for all of them, each running its 32
+// chunks of 8 k as a loop. Measured on the tutorial matmul (BLOCK_K 32): four steps at a time
+// 1.53x tcpu_gemm_i8's instructions, eight 1.49x. The edge iterations and the rest of a run
+// are the original loop's.
+constexpr int64_t kSummedDepth = 256;
+
+// How many unmasked iterations of `loop` run at a time: kSummedDepth over the K of its
+// in-memory SMMLA dot, or 1.
+int64_t SummedSteps(scf::ForOp loop) {
+  for (Operation& op : loop.getBody()->without_terminator()) {
+    auto dot = dyn_cast<DotOp>(op);
+    if (!dot || !accumulatesSmmlaInMemory(dot)) continue;
+    int64_t k = cast<RankedTensorType>(dot.getA().getType()).getDimSize(1);
+    return std::max<int64_t>(1, kSummedDepth / k);
+  }
+  return 1;
+}
+
+// Whether one of the mask computations reads an iteration argument of `loop`.
+bool DependsOnIterationArguments(scf::ForOp loop, ArrayRef<Operation*> computations) {
+  for (Operation* op : computations) {
+    for (Value operand : op->getOperands()) {
+      if (llvm::is_contained(loop.getRegionIterArgs(), operand)) return true;
+    }
+  }
+  return false;
+}
+
+// Worth a second copy of the body: a dot's K loop, whose masks cost more than anything the two
+// copies share, and a loop whose carried tensors fit the registers (split, the unmasked loop
+// carries them in registers). Measured: layer norm's column loops, split into 32-lane slices
+// first, 26% fewer instructions (their select on the mask folds away too); softmax's row loop
+// 4%. Versioned per iteration, layer norm's 256-wide accumulator spilled where the versions
+// joined (3-15% slower), so wide loops without a dot are left alone.
+bool WorthVersioning(scf::ForOp loop) {
+  bool has_dot = false;
+  loop.getBody()->walk([&](DotOp) { has_dot = true; });
+  return has_dot || CarriesInRegisters(loop);
+}
+
+// Inside `region`, which runs only when every one of `masks` is on and holds the body as
+// cloned by `clones`, each use of a mask's clone is replaced by a constant true, so what else
+// the body computes from it (an arith.select that zeroes the lanes past the end, say) folds
+// away too.
+void AssumeMasksOn(OpBuilder& b, Region& region, ArrayRef<Value> masks, const IRMapping& clones) {
+  llvm::SetVector<Value> cloned;
+  for (Value mask : masks) cloned.insert(clones.lookupOrDefault(mask));
+  for (Value mask : cloned) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&region.front());
+    Type type = mask.getType();
+    TypedAttr on = isa<ShapedType>(type)
+                       ? TypedAttr(DenseElementsAttr::get(cast<ShapedType>(type), true))
+                       : TypedAttr(b.getBoolAttr(true));
+    Value all_on = b.create<arith::ConstantOp>(mask.getLoc(), type, on);
+    mask.replaceUsesWithIf(all_on, [&](OpOperand& use) {
+      return region.isAncestor(use.getOwner()->getParentRegion());
+    });
+  }
+}
+
+// The body from the first masked access on runs as
+// `scf.if %every_mask_on { the same ops, unmasked } else { the original ops }`.
+void VersionEachIteration(scf::ForOp loop, ArrayRef<Operation*> accesses, ArrayRef<Value> masks,
+                          ArrayRef<Operation*> computations) {
+  Block* body = loop.getBody();
+  Operation* first = accesses.front();
+  Location loc = first->getLoc();
+  OpBuilder b(first);
+  // The masks' computations (pure) are built again above the first access; CSE merges them.
+  IRMapping above;
+  for (Operation* op : computations) b.clone(*op, above);
+  Value every_mask_on;
+  for (Value mask : masks) {
+    Value on = buildScalarAllOn(b, loc, above.lookupOrDefault(mask));
+    every_mask_on = every_mask_on ? b.create<arith::AndIOp>(loc, every_mask_on, on) : on;
+  }
+  auto yield = cast<scf::YieldOp>(body->getTerminator());
+  SmallVector<Operation*> tail;
+  for (Operation* op = first; op != yield.getOperation(); op = op->getNextNode()) {
+    tail.push_back(op);
+  }
+  llvm::SmallPtrSet<Operation*, 8> versioned(accesses.begin(), accesses.end());
+  // The if is placed first and filled afterwards: its else block takes the original tail.
+  auto branch = b.create<scf::IfOp>(loc, yield.getOperandTypes(), every_mask_on,
+                                    /*withElseRegion=*/true);
+  // (An if without results comes with empty yields; the ones below replace them.)
+  for (Region* region : {&branch.getThenRegion(), &branch.getElseRegion()}) {
+    if (!region->front().empty()) region->front().getTerminator()->erase();
+  }
+  OpBuilder then = OpBuilder::atBlockEnd(&branch.getThenRegion().front());
+  IRMapping clones;
+  for (Operation* op : tail) {
+    Operation* clone = then.clone(*op, clones);
+    if (versioned.contains(op)) Unmask(clone);
+  }
+  SmallVector<Value> results;
+  for (Value value : yield.getOperands()) results.push_back(clones.lookupOrDefault(value));
+  then.create<scf::YieldOp>(loc, results);
+  AssumeMasksOn(then, branch.getThenRegion(), masks, clones);
+  Block* otherwise = &branch.getElseRegion().front();
+  for (Operation* op : tail) op->moveBefore(otherwise, otherwise->end());
+  OpBuilder::atBlockEnd(otherwise).create<scf::YieldOp>(loc, yield.getOperands());
+  yield->setOperands(branch.getResults());
+}
+
+// The unmasked iterations run first, as a loop of their own, `steps` at a time (the loop's
+// body cloned `steps` times); `loop` finishes the rest. With more than one step, the masks
+// must depend on no iteration argument (the test of an iteration ahead computes them from the
+// induction value alone).
+void SplitOffUnmaskedIterations(scf::ForOp loop, ArrayRef<Operation*> accesses,
+                                ArrayRef<Value> masks, ArrayRef<Operation*> computations,
+                                int64_t steps) {
+  Block* body = loop.getBody();
+  Location loc = loop.getLoc();
+  OpBuilder b(loop);
+  SmallVector<Type> types{loop.getInductionVar().getType()};
+  SmallVector<Value> inits{loop.getLowerBound()};
+  llvm::append_range(types, loop.getResultTypes());
+  llvm::append_range(inits, loop.getInitArgs());
+  SmallVector<Location> locs(types.size(), loc);
+  // The induction value `step` iterations after `iv`.
+  auto ahead = [&](Value iv, int64_t step) -> Value {
+    if (step == 0) return iv;
+    if (step == 1) return b.create<arith::AddIOp>(loc, iv, loop.getStep());
+    Value count = b.create<arith::ConstantOp>(loc, b.getIntegerAttr(iv.getType(), step));
+    return b.create<arith::AddIOp>(loc, iv,
+                                   b.createOrFold<arith::MulIOp>(loc, loop.getStep(), count));
+  };
+  // Whether the `steps` iterations from `state` (induction value, then iteration arguments)
+  // are in range with every mask on.
+  auto runs_unmasked = [&](ValueRange state) {
+    Value iv = state.front();
+    Value on = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::slt, iv, loop.getUpperBound());
+    if (steps > 1) {
+      // The last of them in range, counted without overflow: ub - iv > (steps - 1) * step.
+      Type wide = b.getI64Type();
+      auto widen = [&](Value v) -> Value {
+        if (v.getType() == wide) return v;
+        if (v.getType().isIndex()) return b.create<arith::IndexCastOp>(loc, wide, v);
+        return b.create<arith::ExtSIOp>(loc, wide, v);
+      };
+      Value left = b.create<arith::SubIOp>(loc, widen(loop.getUpperBound()), widen(iv));
+      Value span =
+          b.create<arith::MulIOp>(loc, widen(loop.getStep()),
+                                  b.create<arith::ConstantOp>(loc, b.getI64IntegerAttr(steps - 1)));
+      on = b.create<arith::AndIOp>(
+          loc, on, b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::sgt, left, span));
+    }
+    for (int64_t step = 0; step < steps; ++step) {
+      IRMapping map;
+      map.map(loop.getInductionVar(), ahead(iv, step));
+      map.map(loop.getRegionIterArgs(), state.drop_front());
+      for (Operation* op : computations) b.clone(*op, map);
+      for (Value mask : masks) {
+        on = b.create<arith::AndIOp>(loc, on, buildScalarAllOn(b, loc, map.lookupOrDefault(mask)));
+      }
+    }
+    return on;
+  };
+
+  // if (first iteration unmasked) { do { unmasked body } while (next iteration unmasked) }:
+  // the body and the test of the next iteration form one block, so the loop's carried values
+  // pass through no second block (a 128-register accumulator would be copied there).
+  auto guard = b.create<scf::IfOp>(loc, types, runs_unmasked(inits), /*withElseRegion=*/true);
+  b.setInsertionPointToStart(&guard.getElseRegion().front());
+  b.create<scf::YieldOp>(loc, inits);
+  b.setInsertionPointToStart(&guard.getThenRegion().front());
+  auto unmasked = b.create<scf::WhileOp>(loc, types, inits);
+  b.create<scf::YieldOp>(loc, unmasked.getResults());
+
+  Block* body_block = b.createBlock(&unmasked.getBefore(), {}, types, locs);
+  llvm::SmallPtrSet<Operation*, 8> versioned(accesses.begin(), accesses.end());
+  SmallVector<Value> state(body_block->getArguments());
+  for (int64_t step = 0; step < steps; ++step) {
+    IRMapping clones;
+    clones.map(loop.getInductionVar(), ahead(body_block->getArgument(0), step));
+    clones.map(loop.getRegionIterArgs(), ArrayRef<Value>(state).drop_front());
+    for (Operation& op : body->without_terminator()) {
+      Operation* clone = b.clone(op, clones);
+      if (versioned.contains(&op)) Unmask(clone);
+    }
+    AssumeMasksOn(b, unmasked.getBefore(), masks, clones);
+    state.resize(1);
+    for (Value value : body->getTerminator()->getOperands()) {
+      state.push_back(clones.lookupOrDefault(value));
+    }
+  }
+  SmallVector<Value> next{ahead(body_block->getArgument(0), steps)};
+  llvm::append_range(next, ArrayRef<Value>(state).drop_front());
+  b.create<scf::ConditionOp>(loc, runs_unmasked(next), next);
+  Block* forward = b.createBlock(&unmasked.getAfter(), {}, types, locs);
+  b.create<scf::YieldOp>(loc, forward->getArguments());
+
+  // The original loop finishes from where the unmasked one stopped (the edge iterations).
+  loop.getLowerBoundMutable().assign(guard.getResult(0));
+  loop.getInitArgsMutable().assign(guard.getResults().drop_front());
+}
+
+void Version(scf::ForOp loop) {
+  if (!WorthVersioning(loop)) return;
+  Block* body = loop.getBody();
+  SmallVector<Operation*> accesses;
+  SmallVector<Value> masks;
+  for (Operation& op : body->without_terminator()) {
+    Value mask = MaskOf(&op);
+    if (!mask || !hasScalarAllOn(mask)) continue;
+    accesses.push_back(&op);
+    masks.push_back(mask);
+  }
+  if (accesses.empty()) return;
+  std::optional<SmallVector<Operation*>> computations = MaskComputations(body, masks);
+  if (!computations) return;
+  if (CarriesInRegisters(loop)) {
+    SplitOffUnmaskedIterations(loop, accesses, masks, *computations, /*steps=*/1);
+    return;
+  }
+  int64_t steps = SummedSteps(loop);
+  if (steps > 1 && !DependsOnIterationArguments(loop, *computations)) {
+    SplitOffUnmaskedIterations(loop, accesses, masks, *computations, steps);
+  }
+  VersionEachIteration(loop, accesses, masks, *computations);
+}
+
+struct TTVersionMaskedLoops : impl::TTVersionMaskedLoopsBase<TTVersionMaskedLoops> {
+  void runOnOperation() override {
+    SmallVector<scf::ForOp> loops;
+    getOperation().walk([&](scf::ForOp loop) { loops.push_back(loop); });
+    for (scf::ForOp loop : loops) Version(loop);
+  }
+};
+
+}  // namespace
+}  // namespace version_masked_loops
+}  // namespace mlir::tt
