@@ -16,7 +16,8 @@
 All of them build in the host-tool configuration (//platforms:host_tool.bzl `to_host_tool`): the whole
 dependency tree compiled with ASan + UBSan and libFuzzer's coverage instrumentation (copts only
 on the test's own sources would leave the libraries it tests uninstrumented), the same objects
-the SDK's tools run during the build. A fuzzer is declared with `cc_fuzzer`, which adds
+the SDK's tools run during the build. The MLIR dialect alone keeps only the coverage
+instrumentation (COVERAGE_ONLY_COPTS in //platforms:host_tool.bzl). A fuzzer is declared with `cc_fuzzer`, which adds
 libFuzzer's main at link time. That makes it the one native configuration of `bazel test //...`
 (with `--build_tests_only`, .bazelrc): the native tests, the fuzzers and the tools share one
 instrumented build of the engine, the kernels' portable paths and the runtime instead of
