@@ -142,12 +142,15 @@ int Session::Prefill(const std::vector<int32_t>& context, const tcpu_generate_op
   while (common < cached_.size() && common < context.size() && cached_[common] == context[common]) {
     ++common;
   }
+  // A context that ends inside the cached one needs its last token's logits again.
+  if (common == context.size() && common < cached_.size() && common > 0) --common;
   if (common < cached_.size()) {
-    // The new context leaves the cached one before its end. The decoder can only forget
-    // everything, so the whole context is fed again.
-    if (int status = tcpu_decoder_reset(decoder_); status != TCPU_OK) return status;
-    cached_.clear();
-    common = 0;
+    // The new context leaves the cached one before its end: the cache is kept up to there.
+    if (int status = tcpu_decoder_truncate(decoder_, static_cast<int64_t>(common));
+        status != TCPU_OK) {
+      return status;
+    }
+    cached_.resize(common);
   }
   *reused = static_cast<int64_t>(common);
   if (common == context.size()) return TCPU_OK;  // logits_ already follow the context

@@ -147,6 +147,18 @@ extern "C" int tcpu_decoder_reset(tcpu_decoder* decoder) {
   return tcpu::Succeed();
 }
 
+extern "C" int tcpu_decoder_truncate(tcpu_decoder* decoder, int64_t position) {
+  TCPU_CHECK_NOT_NULL("tcpu_decoder_truncate", decoder);
+  if (position < 0 || position > decoder->position) {
+    return tcpu::Fail(TCPU_ERR_INVALID_ARGUMENT,
+                      "tcpu_decoder_truncate: position = %lld is outside [0, %lld] (the tokens "
+                      "consumed so far)",
+                      static_cast<long long>(position), static_cast<long long>(decoder->position));
+  }
+  decoder->position = position;
+  return tcpu::Succeed();
+}
+
 extern "C" int tcpu_decoder_prefill(tcpu_decoder* decoder, const int32_t* tokens, int64_t n,
                                     float* last_logits, int32_t* next_token) {
   constexpr const char* kFn = "tcpu_decoder_prefill";

@@ -277,6 +277,66 @@ TEST_F(GenerateTest, SecondTurnPrefillsOnlyItsNewTokensAndMatchesAFreshSession) 
   EXPECT_EQ(stats.prefill_tokens, static_cast<int64_t>(second.size()));
 }
 
+TEST_F(GenerateTest, AnEditedContextIsFedAgainOnlyFromTheEdit) {
+  CreateSession();
+  Collected collected;
+  const tcpu_generate_options options = Options(5, &collected);
+  const std::vector<int32_t> original = tokenizer_.Encode("The first version of a long prompt.");
+  tcpu_generate_stats stats;
+  ASSERT_EQ(tcpu_generate_ids(session_, original.data(), static_cast<int64_t>(original.size()),
+                              &options, &stats),
+            TCPU_OK)
+      << tcpu_last_error_detail();
+  ASSERT_GT(original.size(), 4u);
+  // The same start, then other tokens: the cache is kept up to the edit.
+  const size_t kept = original.size() - 3;
+  std::vector<int32_t> edited(original.begin(), original.begin() + kept);
+  const std::vector<int32_t> tail = tokenizer_.Encode(" edited, with another ending.");
+  edited.insert(edited.end(), tail.begin(), tail.end());
+  ASSERT_NE(edited[kept], original[kept]);
+  ASSERT_EQ(tcpu_generate_ids(session_, edited.data(), static_cast<int64_t>(edited.size()),
+                              &options, &stats),
+            TCPU_OK)
+      << tcpu_last_error_detail();
+  EXPECT_EQ(stats.reused_tokens, static_cast<int64_t>(kept));
+  EXPECT_EQ(stats.prefill_tokens, static_cast<int64_t>(edited.size() - kept));
+  const std::vector<int32_t> after_edit = History();
+
+  // A context that ends inside the cache feeds its last token again (its logits are needed).
+  const std::vector<int32_t> prefix(edited.begin(), edited.begin() + kept + 2);
+  ASSERT_EQ(tcpu_generate_ids(session_, prefix.data(), static_cast<int64_t>(prefix.size()),
+                              &options, &stats),
+            TCPU_OK)
+      << tcpu_last_error_detail();
+  EXPECT_EQ(stats.reused_tokens, static_cast<int64_t>(prefix.size() - 1));
+  EXPECT_EQ(stats.prefill_tokens, 1);
+  const std::vector<int32_t> after_prefix = History();
+
+  // Both equal what fresh sessions generate from those contexts.
+  for (const auto& [context, expected] :
+       {std::pair{edited, after_edit}, std::pair{prefix, after_prefix}}) {
+    tcpu_decoder* fresh_decoder = nullptr;
+    ASSERT_EQ(tcpu_decoder_open(kModel, 256, &fresh_decoder), TCPU_OK);
+    tcpu_generate_session* fresh = nullptr;
+    ASSERT_EQ(tcpu_generate_session_create(fresh_decoder, tokenizer_.handle, nullptr, nullptr,
+                                           nullptr, &fresh),
+              TCPU_OK);
+    ASSERT_EQ(tcpu_generate_ids(fresh, context.data(), static_cast<int64_t>(context.size()),
+                                &options, &stats),
+              TCPU_OK);
+    EXPECT_EQ(stats.reused_tokens, 0);
+    std::vector<int32_t> fresh_history(expected.size() + 8);
+    int64_t n = 0;
+    ASSERT_EQ(tcpu_generate_session_history(fresh, fresh_history.data(),
+                                            static_cast<int64_t>(fresh_history.size()), &n),
+              TCPU_OK);
+    fresh_history.resize(static_cast<size_t>(n));
+    EXPECT_EQ(fresh_history, expected);
+    tcpu_generate_session_destroy(fresh);
+    tcpu_decoder_close(fresh_decoder);
+  }
+}
+
 struct LogitsSeen {
   std::vector<std::vector<float>> steps;
   size_t cancel_after = 0;  // steps; 0: never
@@ -371,9 +431,10 @@ TEST_F(GenerateTest, StopsOnEosIdsStopStringsAndCancellation) {
       std::find(generated.begin(), generated.end(), generated[3]) - generated.begin();
   EXPECT_EQ(stats.stop_reason, TCPU_STOP_EOS);
   EXPECT_EQ(stats.generated_tokens, first_at);
-  // The cache held the prompt and 23 generated tokens; the decoder cannot drop only its tail,
-  // so the prompt alone is fed again.
-  EXPECT_EQ(stats.reused_tokens, 0);
+  // The cache held the prompt and 23 generated tokens: it is truncated inside the prompt, whose
+  // last token is fed again for its logits.
+  EXPECT_EQ(stats.reused_tokens, static_cast<int64_t>(prompt.size() - 1));
+  EXPECT_EQ(stats.prefill_tokens, 1);
   options.stop_ids = nullptr;
   options.n_stop_ids = 0;
 

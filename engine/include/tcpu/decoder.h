@@ -73,6 +73,12 @@ int tcpu_decoder_prefill(tcpu_decoder* decoder, const int32_t* tokens, int64_t n
 /* Forgets all tokens (position 0). */
 int tcpu_decoder_reset(tcpu_decoder* decoder);
 
+/* Forgets the tokens from `position` on and keeps the KV cache before it: the next token goes
+ * at `position` (0 <= position <= the current position; 0 is tcpu_decoder_reset). A
+ * conversation whose text changes after a common prefix is fed again from there only.
+ * TCPU_ERR_INVALID_ARGUMENT outside that range (nothing changes then). */
+int tcpu_decoder_truncate(tcpu_decoder* decoder, int64_t position);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,8 +1,9 @@
 /* Text generation: a session over a decoder (tcpu/decoder.h), a tokenizer (tcpu/tokenizer.h)
  * and a sampler (tcpu/sampler.h), optionally a chat template (tcpu/chat_template.h). Each
  * call takes the whole context (text, ids, or a conversation rendered through the chat
- * template), reuses the KV cache of what the previous call left in the decoder when the new
- * context starts with it (so a follow-up turn prefills only its new tokens), then samples
+ * template), reuses the KV cache of what the previous call left in the decoder as far as the
+ * new context agrees with it (so a follow-up turn prefills only its new tokens, and an edited
+ * context only what follows the edit), then samples
  * until a stop: an EOS id, a stop string, max_new_tokens, a full KV cache, or the callback
  * asking to stop. Text reaches the callback as pieces of valid UTF-8: a character whose bytes
  * span several tokens is held until complete, and text that may begin a stop string is held

@@ -4,6 +4,8 @@
 // threads), in two calls, or stepped token by token (1 thread); the KV caches are identical
 // too (the following steps match bit for bit); bad arguments change nothing. With int8 weights
 // on every checkpoint and int4 weights (tcpu_gemm_w4a8 against the W4A8 GEMV) on two.
+// tcpu_decoder_truncate keeps the cache before its position: what follows is bit-identical to
+// a decoder that never saw the forgotten tokens.
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -131,6 +133,39 @@ TEST(PrefillApiTest, RejectsBadArgumentsChangingNothing) {
   ASSERT_EQ(tcpu_decoder_get_info(decoder, &info), TCPU_OK);
   EXPECT_EQ(info.position, 8);
   tcpu_decoder_close(decoder);
+}
+
+TEST(PrefillApiTest, TruncateKeepsTheCacheBeforeThePosition) {
+  const int32_t tokens[8] = {11, 12, 13, 14, 15, 16, 17, 18};
+  constexpr int64_t kKept = 5;
+  constexpr int32_t kOther = 42;
+  tcpu_decoder* decoder = nullptr;
+  ASSERT_EQ(tcpu_decoder_open("tools/checkpoint/tiny_llama3", 16, &decoder), TCPU_OK);
+  tcpu_decoder_info info;
+  ASSERT_EQ(tcpu_decoder_get_info(decoder, &info), TCPU_OK);
+  std::vector<float> truncated(info.vocab_size), fresh(info.vocab_size);
+  int32_t next = 0;
+  ASSERT_EQ(tcpu_decoder_prefill(decoder, tokens, 8, nullptr, &next), TCPU_OK);
+  EXPECT_EQ(tcpu_decoder_truncate(nullptr, 0), TCPU_ERR_NULL_POINTER);
+  EXPECT_EQ(tcpu_decoder_truncate(decoder, -1), TCPU_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(tcpu_decoder_truncate(decoder, 9), TCPU_ERR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(tcpu_last_error_detail()).find("position = 9 is outside [0, 8]"),
+            std::string::npos)
+      << tcpu_last_error_detail();
+  ASSERT_EQ(tcpu_decoder_get_info(decoder, &info), TCPU_OK);
+  EXPECT_EQ(info.position, 8);
+  ASSERT_EQ(tcpu_decoder_truncate(decoder, kKept), TCPU_OK);
+  ASSERT_EQ(tcpu_decoder_get_info(decoder, &info), TCPU_OK);
+  EXPECT_EQ(info.position, kKept);
+  ASSERT_EQ(tcpu_decoder_step(decoder, kOther, truncated.data(), &next), TCPU_OK);
+  tcpu_decoder_close(decoder);
+
+  // The same as a decoder that never saw the forgotten tokens.
+  ASSERT_EQ(tcpu_decoder_open("tools/checkpoint/tiny_llama3", 16, &decoder), TCPU_OK);
+  ASSERT_EQ(tcpu_decoder_prefill(decoder, tokens, kKept, nullptr, &next), TCPU_OK);
+  ASSERT_EQ(tcpu_decoder_step(decoder, kOther, fresh.data(), &next), TCPU_OK);
+  tcpu_decoder_close(decoder);
+  EXPECT_TRUE(BitIdentical(truncated, fresh));
 }
 
 }  // namespace
