@@ -159,12 +159,40 @@ class GenerateTest : public ::testing::Test {
         << tcpu_last_error_detail();
   }
 
-  std::vector<int32_t> History() const {
+  std::vector<int32_t> History() const { return HistoryOf(session_); }
+
+  static std::vector<int32_t> HistoryOf(const tcpu_generate_session* session) {
     int64_t n = 0;
-    EXPECT_EQ(tcpu_generate_session_history(session_, nullptr, 0, &n), TCPU_ERR_BUFFER_TOO_SMALL);
+    EXPECT_EQ(tcpu_generate_session_history(session, nullptr, 0, &n), TCPU_ERR_BUFFER_TOO_SMALL);
     std::vector<int32_t> ids(static_cast<size_t>(n));
-    EXPECT_EQ(tcpu_generate_session_history(session_, ids.data(), n, &n), TCPU_OK);
+    EXPECT_EQ(tcpu_generate_session_history(session, ids.data(), n, &n), TCPU_OK);
     return ids;
+  }
+
+  // The history a new session over a new decoder ends with after generating from `context`;
+  // *stats: that call's.
+  std::vector<int32_t> FreshSessionHistory(const std::vector<int32_t>& context,
+                                           const tcpu_generate_options& options,
+                                           tcpu_generate_stats* stats) const {
+    std::vector<int32_t> history;
+    tcpu_decoder* decoder = nullptr;
+    EXPECT_EQ(tcpu_decoder_open(kModel, 256, &decoder), TCPU_OK) << tcpu_last_error_detail();
+    tcpu_generate_session* session = nullptr;
+    if (decoder != nullptr) {
+      EXPECT_EQ(tcpu_generate_session_create(decoder, tokenizer_.handle, nullptr, nullptr,
+                                             nullptr, &session),
+                TCPU_OK);
+    }
+    if (session != nullptr) {
+      EXPECT_EQ(tcpu_generate_ids(session, context.data(), static_cast<int64_t>(context.size()),
+                                  &options, stats),
+                TCPU_OK)
+          << tcpu_last_error_detail();
+      history = HistoryOf(session);
+    }
+    tcpu_generate_session_destroy(session);
+    tcpu_decoder_close(decoder);
+    return history;
   }
 
   Tokenizer tokenizer_;
@@ -247,27 +275,10 @@ TEST_F(GenerateTest, SecondTurnPrefillsOnlyItsNewTokensAndMatchesAFreshSession) 
   EXPECT_EQ(stats.prefill_tokens, static_cast<int64_t>(1 + second.size()));
   const std::vector<int32_t> continued = History();
 
-  tcpu_decoder* fresh_decoder = nullptr;
-  ASSERT_EQ(tcpu_decoder_open(kModel, 256, &fresh_decoder), TCPU_OK);
-  tcpu_generate_session* fresh = nullptr;
-  ASSERT_EQ(tcpu_generate_session_create(fresh_decoder, tokenizer_.handle, nullptr, nullptr,
-                                         nullptr, &fresh),
-            TCPU_OK);
   tcpu_generate_stats fresh_stats;
-  ASSERT_EQ(tcpu_generate_ids(fresh, conversation.data(), static_cast<int64_t>(conversation.size()),
-                              &options, &fresh_stats),
-            TCPU_OK);
+  EXPECT_EQ(FreshSessionHistory(conversation, options, &fresh_stats), continued);
   EXPECT_EQ(fresh_stats.reused_tokens, 0);
   EXPECT_EQ(fresh_stats.prefill_tokens, static_cast<int64_t>(conversation.size()));
-  int64_t n = 0;
-  std::vector<int32_t> fresh_history(continued.size() + 8);
-  ASSERT_EQ(tcpu_generate_session_history(fresh, fresh_history.data(),
-                                          static_cast<int64_t>(fresh_history.size()), &n),
-            TCPU_OK);
-  fresh_history.resize(static_cast<size_t>(n));
-  EXPECT_EQ(fresh_history, continued);
-  tcpu_generate_session_destroy(fresh);
-  tcpu_decoder_close(fresh_decoder);
 
   // A context that leaves the cache early is fed again from the start, with the same result.
   ASSERT_EQ(tcpu_generate_ids(session_, second.data(), static_cast<int64_t>(second.size()),
@@ -313,28 +324,8 @@ TEST_F(GenerateTest, AnEditedContextIsFedAgainOnlyFromTheEdit) {
   const std::vector<int32_t> after_prefix = History();
 
   // Both equal what fresh sessions generate from those contexts.
-  for (const auto& [context, expected] :
-       {std::pair{edited, after_edit}, std::pair{prefix, after_prefix}}) {
-    tcpu_decoder* fresh_decoder = nullptr;
-    ASSERT_EQ(tcpu_decoder_open(kModel, 256, &fresh_decoder), TCPU_OK);
-    tcpu_generate_session* fresh = nullptr;
-    ASSERT_EQ(tcpu_generate_session_create(fresh_decoder, tokenizer_.handle, nullptr, nullptr,
-                                           nullptr, &fresh),
-              TCPU_OK);
-    ASSERT_EQ(tcpu_generate_ids(fresh, context.data(), static_cast<int64_t>(context.size()),
-                                &options, &stats),
-              TCPU_OK);
-    EXPECT_EQ(stats.reused_tokens, 0);
-    std::vector<int32_t> fresh_history(expected.size() + 8);
-    int64_t n = 0;
-    ASSERT_EQ(tcpu_generate_session_history(fresh, fresh_history.data(),
-                                            static_cast<int64_t>(fresh_history.size()), &n),
-              TCPU_OK);
-    fresh_history.resize(static_cast<size_t>(n));
-    EXPECT_EQ(fresh_history, expected);
-    tcpu_generate_session_destroy(fresh);
-    tcpu_decoder_close(fresh_decoder);
-  }
+  EXPECT_EQ(FreshSessionHistory(edited, options, &stats), after_edit);
+  EXPECT_EQ(FreshSessionHistory(prefix, options, &stats), after_prefix);
 }
 
 struct LogitsSeen {
