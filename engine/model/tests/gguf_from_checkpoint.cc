@@ -59,12 +59,6 @@ uint16_t HalfBits(float f) {
   return bits;
 }
 
-float HalfValue(uint16_t bits) {
-  _Float16 h;
-  std::memcpy(&h, &bits, 2);
-  return static_cast<float>(h);
-}
-
 void AppendHalf(std::vector<uint8_t>* out, uint16_t bits) {
   out->push_back(static_cast<uint8_t>(bits & 0xff));
   out->push_back(static_cast<uint8_t>(bits >> 8));
@@ -75,7 +69,7 @@ void QuantizeQ8_0(const float* x, std::vector<uint8_t>* out, std::vector<float>*
   float amax = 0;
   for (int64_t i = 0; i < kBlock; ++i) amax = std::max(amax, std::fabs(x[i]));
   const uint16_t d_bits = HalfBits(amax / 127.0f);
-  const float d = HalfValue(d_bits);
+  const float d = model::HalfToFloat(d_bits);
   AppendHalf(out, d_bits);
   for (int64_t i = 0; i < kBlock; ++i) {
     const float q = d == 0 ? 0.0f : std::clamp(std::round(x[i] / d), -127.0f, 127.0f);
@@ -92,7 +86,7 @@ void QuantizeQ4_0(const float* x, std::vector<uint8_t>* out, std::vector<float>*
     if (std::fabs(x[i]) > std::fabs(max)) max = x[i];
   }
   const uint16_t d_bits = HalfBits(max / -8.0f);
-  const float d = HalfValue(d_bits);
+  const float d = model::HalfToFloat(d_bits);
   AppendHalf(out, d_bits);
   int nibble[kBlock];
   for (int64_t i = 0; i < kBlock; ++i) {
