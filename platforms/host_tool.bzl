@@ -89,11 +89,14 @@ host_tool = rule(
 
 def _host_tool_genrule_impl(ctx):
     rule_dir = ctx.bin_dir.path + "/" + ctx.label.package
-    command = ctx.expand_location(ctx.attr.cmd, targets = ctx.attr.srcs + ctx.attr.tools)
+    # `$$` is a shell `$`: set aside first, so that `$$@` stays the shell's "$@".
+    escaped = "<host_tool_genrule: shell dollar>"
+    command = ctx.attr.cmd.replace("$$", escaped)
+    command = ctx.expand_location(command, targets = ctx.attr.srcs + ctx.attr.tools)
     command = command.replace("$(RULEDIR)", rule_dir)
     if len(ctx.outputs.outs) == 1:
         command = command.replace("$@", ctx.outputs.outs[0].path)
-    command = command.replace("$$", "$")
+    command = command.replace(escaped, "$")
     tool_inputs, tool_manifests = ctx.resolve_tools(tools = ctx.attr.tools)
     ctx.actions.run_shell(
         command = command,
