@@ -78,7 +78,27 @@ def TTLoopPointersToOffsets : TTToTcpuPass<"tt-loop-pointers-to-offsets",
   }];
 }
 
-// 3. tt -> tt: lib/TTTransforms/SplitWideLoops.cpp
+// 3. tt -> tt: lib/TTTransforms/StripMineTiles.cpp
+def TTStripMineTiles : TTToTcpuPass<"tt-strip-mine-tiles",
+    "Tiles larger than the registers hold run as a loop over chunks of one axis at a time"> {
+  let description = [{
+    The dimensions of a function's tensors are unified into axes (a dot's M, N and K, a load's
+    dimensions with its pointers', a loop's carried values with its yields). While a tile has
+    more than 1024 elements or a tt.dot more than 16x32x32 multiply-adds, the largest axis of
+    the worst offender is halved; each chosen axis is then strip-mined in turn (parallel
+    axes outermost): the ops producing it are re-typed to a chunk and cloned into an scf.for
+    over the chunks (make_range offset by the chunk), in front of the ops that consume it:
+    stores (each chunk stores its lanes), tt.reduce along it (chunks reduced, then combined
+    in order by the combine region), tt.dot contracting it (chained through the accumulator,
+    the same k order), loops and branches using it (cloned per chunk, or strip-mined inside
+    when they reduce along it). A sink needing another's result starts a new chunk loop
+    (softmax: max, sum, normalize). Each lane keeps its ops and accesses in order; a load
+    that a plan would move past a store, an axis mixed with another (reshape, cat, scan,
+    histogram, calls) or an op the pass does not know leaves the axis whole.
+  }];
+}
+
+// 4. tt -> tt: lib/TTTransforms/SplitWideLoops.cpp
 def TTSplitWideLoops : TTToTcpuPass<"tt-split-wide-loops",
     "A loop over rows wider than the registers becomes one loop per slice of lanes"> {
   let description = [{

@@ -1,0 +1,773 @@
+// tt-strip-mine-tiles: a program whose tiles are larger than the registers hold runs as a loop
+// over register-sized chunks of one tile axis at a time (TTToTcpuPasses.td). The conversion
+// turns a tile into straight-line vector code, so Triton's GPU configurations (tutorial 03's
+// matmul at 128x256x64: a 32768-element accumulator) made compile time and code size grow
+// with BLOCK_* (minutes, megabytes). After this pass every tile fits a small budget and the
+// code grows with the program instead.
+//
+// The axes of a program are found by unifying the dimensions of its tensors (`Axes`): a dot's
+// M, N and K, a load's dimensions with its pointers', a loop's carried values with their
+// yields. An axis that no op mixes with another (reshape, cat, scan, histogram... fix it) is
+// strip-mined: every op whose result has the axis is re-typed to a chunk of it and cloned
+// into an scf.for over chunks, make_range offset by the chunk. The ops that consume the axis
+// without producing it are the sinks: stores (each chunk stores its own lanes), a tt.reduce
+// along the axis (each chunk is reduced and the chunks combined in order with the combine
+// region), a tt.dot contracting it (the chunks' dots chained through the accumulator, in the
+// same k order as one dot), and a loop or branch whose body uses the axis (cloned per chunk,
+// or, when its body reduces along the axis, strip-mined inside). Consecutive sinks share one
+// chunk loop; a sink that needs another's result starts the next loop, so softmax is three
+// passes over its row (max, sum, normalize), each reloading what it needs.
+//
+// Each lane computes what it did, with its loads and stores in the same order; only accesses
+// of different lanes are reordered, which Triton leaves unordered (a GPU runs them on
+// different threads). A load recomputed after a store of an earlier chunk loop could read
+// what the program wrote, so such a plan is refused and the axis left whole, as is anything
+// outside the ops this pass knows.
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "tt/TTOps.h"
+#include "tt/TTToTcpuPasses.h"
+
+namespace mlir::tt {
+
+#define GEN_PASS_DEF_TTSTRIPMINETILES
+#include "tt/TTToTcpuPasses.h.inc"
+
+namespace strip_mine_tiles {
+namespace {
+
+// What a program does with an axis, which decides how its chunks combine.
+enum class AxisUse { kParallel, kReduced, kContracted };
+
+// The axes of one function: classes of (tensor value, dimension) that must be chunked
+// together. Unknown ops and ops that mix an axis with others fix it (never chunked).
+class Axes {
+ public:
+  explicit Axes(Operation* root) { root->walk([&](Operation* op) { Visit(op); }); }
+
+  // The axis of dimension `dim` of `value`, or -1 (not a tensor).
+  int AxisOf(Value value, unsigned dim) {
+    auto it = node_.find({value, dim});
+    return it == node_.end() ? -1 : Find(it->second);
+  }
+  bool HasAxis(Value value, int axis) {
+    auto tensor = dyn_cast<RankedTensorType>(value.getType());
+    if (!tensor) return false;
+    for (unsigned d = 0; d < tensor.getRank(); ++d) {
+      if (AxisOf(value, d) == axis) return true;
+    }
+    return false;
+  }
+  int64_t Size(int axis) { return size_[axis]; }
+  bool Fixed(int axis) { return fixed_[axis] || (contracted_[axis] && (dotOutput_[axis] || reduced_[axis])); }
+  AxisUse Use(int axis) {
+    if (contracted_[axis]) return AxisUse::kContracted;
+    return reduced_[axis] ? AxisUse::kReduced : AxisUse::kParallel;
+  }
+  // Every axis (class root) of a tensor dimension larger than 1.
+  SmallVector<int> Roots() {
+    SmallVector<int> roots;
+    for (int n = 0; n < static_cast<int>(parent_.size()); ++n) {
+      if (Find(n) == n && size_[n] > 1) roots.push_back(n);
+    }
+    return roots;
+  }
+
+ private:
+  int Node(Value value, unsigned dim) {
+    auto [it, inserted] = node_.try_emplace({value, dim}, static_cast<int>(parent_.size()));
+    if (inserted) {
+      parent_.push_back(it->second);
+      size_.push_back(cast<RankedTensorType>(value.getType()).getDimSize(dim));
+      fixed_.push_back(false);
+      contracted_.push_back(false);
+      dotOutput_.push_back(false);
+      reduced_.push_back(false);
+    }
+    return Find(it->second);
+  }
+  int Find(int n) {
+    while (parent_[n] != n) n = parent_[n] = parent_[parent_[n]];
+    return n;
+  }
+  void Union(int a, int b) {
+    a = Find(a);
+    b = Find(b);
+    if (a == b) return;
+    parent_[b] = a;
+    fixed_[a] = fixed_[a] || fixed_[b] || size_[a] != size_[b];
+    contracted_[a] = contracted_[a] || contracted_[b];
+    dotOutput_[a] = dotOutput_[a] || dotOutput_[b];
+    reduced_[a] = reduced_[a] || reduced_[b];
+  }
+  static int64_t Rank(Value value) {
+    auto tensor = dyn_cast<RankedTensorType>(value.getType());
+    return tensor ? tensor.getRank() : -1;
+  }
+  void UnifyDims(Value a, unsigned da, Value b, unsigned db) { Union(Node(a, da), Node(b, db)); }
+  // Same-shaped tensors, dimension by dimension; scalars are skipped.
+  void UnifyAll(ValueRange values) {
+    Value first;
+    for (Value value : values) {
+      if (Rank(value) < 0) continue;
+      if (!first) {
+        first = value;
+        for (unsigned d = 0; d < Rank(value); ++d) Node(value, d);
+      } else if (Rank(value) != Rank(first)) {
+        FixAll(value);
+        FixAll(first);
+      } else {
+        for (unsigned d = 0; d < Rank(value); ++d) UnifyDims(first, d, value, d);
+      }
+    }
+  }
+  void FixAll(Value value) {
+    for (int64_t d = 0; d < Rank(value); ++d) fixed_[Node(value, d)] = true;
+  }
+  void FixOperandsAndResults(Operation* op) {
+    for (Value value : op->getOperands()) FixAll(value);
+    for (Value value : op->getResults()) FixAll(value);
+  }
+  void Visit(Operation* op);
+
+  DenseMap<std::pair<Value, unsigned>, int> node_;
+  SmallVector<int> parent_;
+  SmallVector<int64_t> size_;
+  SmallVector<bool> fixed_, contracted_, dotOutput_, reduced_;
+};
+
+void Axes::Visit(Operation* op) {
+  // Values whose dimensions are free (the same in every lane) unify only through their uses.
+  if (isa<MakeRangeOp, SplatOp, scf::YieldOp, scf::ConditionOp, ReduceReturnOp,
+          ScanReturnOp>(op)) {
+    for (Value result : op->getResults()) UnifyAll(result);
+    return;
+  }
+  if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+    auto elements = dyn_cast<DenseElementsAttr>(constant.getValue());
+    if (isa<RankedTensorType>(constant.getType()) && !(elements && elements.isSplat())) {
+      FixAll(constant);
+    }
+    return;
+  }
+  if (auto broadcast = dyn_cast<BroadcastOp>(op)) {
+    auto from = cast<RankedTensorType>(broadcast.getSrc().getType());
+    auto to = cast<RankedTensorType>(broadcast.getType());
+    for (unsigned d = 0; d < from.getRank(); ++d) {
+      if (from.getDimSize(d) == to.getDimSize(d)) UnifyDims(broadcast.getSrc(), d, broadcast, d);
+    }
+    return;
+  }
+  if (auto expand = dyn_cast<ExpandDimsOp>(op)) {
+    unsigned axis = expand.getAxis();
+    for (unsigned d = 0; d < Rank(expand.getSrc()); ++d) {
+      UnifyDims(expand.getSrc(), d, expand, d < axis ? d : d + 1);
+    }
+    return;
+  }
+  if (auto trans = dyn_cast<TransOp>(op)) {
+    for (auto [d, from] : llvm::enumerate(trans.getOrder())) {
+      UnifyDims(trans.getSrc(), from, trans, d);
+    }
+    return;
+  }
+  if (auto join = dyn_cast<JoinOp>(op)) {
+    UnifyAll({join.getLhs(), join.getRhs()});
+    for (unsigned d = 0; d < Rank(join.getLhs()); ++d) UnifyDims(join.getLhs(), d, join, d);
+    return;
+  }
+  if (auto split = dyn_cast<SplitOp>(op)) {
+    UnifyAll({split.getOutLHS(), split.getOutRHS()});
+    for (unsigned d = 0; d < Rank(split.getOutLHS()); ++d) {
+      UnifyDims(split.getSrc(), d, split.getOutLHS(), d);
+    }
+    return;
+  }
+  if (auto reduce = dyn_cast<ReduceOp>(op)) {
+    UnifyAll(reduce.getSrcs());
+    Value src = reduce.getSrcs().front();
+    unsigned axis = reduce.getAxis();
+    for (Value result : reduce.getResults()) {
+      for (unsigned d = 0; d < Rank(result); ++d) UnifyDims(src, d < axis ? d : d + 1, result, d);
+    }
+    reduced_[Node(src, axis)] = true;
+    return;
+  }
+  if (auto scan = dyn_cast<ScanOp>(op)) {
+    SmallVector<Value> values(scan.getSrcs());
+    llvm::append_range(values, scan.getResults());
+    UnifyAll(values);
+    fixed_[Node(scan.getSrcs().front(), scan.getAxis())] = true;
+    return;
+  }
+  if (auto dot = dyn_cast<DotOp>(op)) {
+    UnifyAll({dot.getC(), dot.getD()});
+    int64_t rank = Rank(dot.getA());
+    for (int64_t d = 0; d + 2 < rank; ++d) {  // batch dimensions
+      UnifyDims(dot.getA(), d, dot.getD(), d);
+      UnifyDims(dot.getB(), d, dot.getD(), d);
+    }
+    UnifyDims(dot.getA(), rank - 2, dot.getD(), rank - 2);
+    UnifyDims(dot.getB(), rank - 1, dot.getD(), rank - 1);
+    UnifyDims(dot.getA(), rank - 1, dot.getB(), rank - 2);
+    contracted_[Node(dot.getA(), rank - 1)] = true;
+    for (int64_t d = 0; d < rank; ++d) dotOutput_[Node(dot.getD(), d)] = true;
+    return;
+  }
+  if (auto loop = dyn_cast<scf::ForOp>(op)) {
+    auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+    for (unsigned i = 0; i < loop.getNumResults(); ++i) {
+      UnifyAll({loop.getInitArgs()[i], loop.getRegionIterArgs()[i], yield.getOperand(i),
+                loop.getResult(i)});
+    }
+    return;
+  }
+  if (auto branch = dyn_cast<scf::IfOp>(op)) {
+    for (unsigned i = 0; i < branch.getNumResults(); ++i) {
+      SmallVector<Value> values = {branch.getResult(i), branch.thenYield().getOperand(i)};
+      if (!branch.getElseRegion().empty()) values.push_back(branch.elseYield().getOperand(i));
+      UnifyAll(values);
+    }
+    return;
+  }
+  if (isa<LoadOp, StoreOp, AtomicRMWOp, AtomicCASOp>(op)) {
+    SmallVector<Value> values(op->getOperands());
+    llvm::append_range(values, op->getResults());
+    UnifyAll(values);
+    // An atomic's old values would be recomputed by every sink that needs them.
+    if (isa<AtomicRMWOp, AtomicCASOp>(op) && !op->use_empty()) FixOperandsAndResults(op);
+    return;
+  }
+  if (op->getNumRegions() == 0 && isPure(op) &&
+      (op->hasTrait<OpTrait::Elementwise>() ||
+       op->hasTrait<OpTrait::SameOperandsAndResultShape>())) {
+    SmallVector<Value> values(op->getOperands());
+    llvm::append_range(values, op->getResults());
+    UnifyAll(values);
+    return;
+  }
+  if (auto reshape = dyn_cast<ReshapeOp>(op);
+      reshape && reshape.getSrc().getType() == reshape.getType()) {
+    UnifyAll({reshape.getSrc(), reshape.getResult()});
+    return;
+  }
+  // Anything else (cat, reshape, histogram, gather, calls, print, ...) keeps its tensors whole.
+  FixOperandsAndResults(op);
+  for (Region& region : op->getRegions()) {
+    for (Block& block : region) {
+      for (BlockArgument arg : block.getArguments()) FixAll(arg);
+    }
+  }
+}
+
+// Budgets: a tile of at most this many elements, a dot of at most this many multiply-adds
+// (16x32 by 32: the tiles of kernels/triton's matmuls, whose straight-line code compiles in a
+// second or two).
+constexpr int64_t kMaxTileElements = 1024;
+constexpr int64_t kMaxDotMacs = 16 * 32 * 32;
+constexpr int64_t kMinChunk = 8;
+
+// The chunk size of every axis that must shrink for the function's tiles to fit the budgets,
+// halving the largest axis of the largest offender first.
+DenseMap<int, int64_t> ChooseChunks(Operation* root, Axes& axes, const DenseSet<int>& refused) {
+  DenseMap<int, int64_t> chunk;
+  for (int axis : axes.Roots()) chunk[axis] = axes.Size(axis);
+  auto splittable = [&](int axis) {
+    auto it = chunk.find(axis);
+    return it != chunk.end() && !axes.Fixed(axis) && !refused.contains(axis) &&
+           it->second / 2 >= kMinChunk && it->second % 2 == 0;
+  };
+  // Elements of `value` with the chunks so far; fills `candidates` with its axes that can halve.
+  auto elements = [&](Value value, SmallVector<int>& candidates) {
+    auto tensor = cast<RankedTensorType>(value.getType());
+    int64_t count = 1;
+    for (unsigned d = 0; d < tensor.getRank(); ++d) {
+      int axis = axes.AxisOf(value, d);
+      count *= axis >= 0 && chunk.count(axis) ? chunk[axis] : tensor.getDimSize(d);
+      if (splittable(axis) && !llvm::is_contained(candidates, axis)) candidates.push_back(axis);
+    }
+    return count;
+  };
+  for (int round = 0; round < 64; ++round) {
+    // The worst offender: the tile or dot furthest over its budget.
+    double worst = 1.0;
+    SmallVector<int> worstCandidates;
+    root->walk([&](Operation* op) {
+      SmallVector<int> candidates;
+      double over = 0;
+      if (auto dot = dyn_cast<DotOp>(op)) {
+        // M x N x K: the accumulator's elements times the chunk of a's last dimension.
+        auto rank = cast<RankedTensorType>(dot.getA().getType()).getRank();
+        int k = axes.AxisOf(dot.getA(), rank - 1);
+        int64_t kChunk = chunk.count(k) ? chunk[k] : axes.Size(k);
+        elements(dot.getA(), candidates);
+        over = static_cast<double>(elements(dot.getD(), candidates) * kChunk) / kMaxDotMacs;
+      }
+      for (Value result : op->getResults()) {
+        if (!isa<RankedTensorType>(result.getType())) continue;
+        SmallVector<int> own;
+        double ratio = static_cast<double>(elements(result, own)) / kMaxTileElements;
+        if (ratio > over) {
+          over = ratio;
+          candidates = own;
+        }
+      }
+      if (over > worst && !candidates.empty()) {
+        worst = over;
+        worstCandidates = candidates;
+      }
+    });
+    if (worstCandidates.empty()) break;
+    // The largest chunk; then parallel axes before reduced before contracted ones.
+    int best = worstCandidates.front();
+    for (int axis : worstCandidates) {
+      if (chunk[axis] > chunk[best] ||
+          (chunk[axis] == chunk[best] &&
+           static_cast<int>(axes.Use(axis)) < static_cast<int>(axes.Use(best)))) {
+        best = axis;
+      }
+    }
+    chunk[best] /= 2;
+  }
+  DenseMap<int, int64_t> shrunk;
+  for (auto [axis, size] : chunk) {
+    if (size < axes.Size(axis)) shrunk[axis] = size;
+  }
+  return shrunk;
+}
+
+// The ops of one block that run together in one loop over the axis's chunks: the sinks in
+// block order and every op of the block they need (`members`, block order); values from
+// enclosing blocks are rebuilt inside the loop.
+struct ChunkLoop {
+  SmallVector<Operation*> sinks;
+  SetVector<Operation*> members;  // sinks and the axis's ops they need, from this block
+  SetVector<Operation*> outer;    // axis ops from enclosing blocks they need
+};
+
+// Strip-mines one axis of a function: plans every block (refusing what it cannot do), then
+// rewrites.
+class AxisStripMiner {
+ public:
+  AxisStripMiner(Axes& axes, int axis, int64_t chunk)
+      : axes_(axes), axis_(axis), chunk_(chunk), count_(axes.Size(axis) / chunk) {}
+
+  LogicalResult Plan(Block& block);
+  bool Empty() const { return loops_.empty(); }
+  void Rewrite();
+
+ private:
+  bool HasAxis(Value value) { return axes_.HasAxis(value, axis_); }
+  bool ProducesAxis(Operation* op) {
+    return llvm::any_of(op->getResults(), [&](Value v) { return HasAxis(v); });
+  }
+  bool UsesAxis(Operation* op) {
+    bool uses = false;
+    op->walk([&](Operation* inner) {
+      for (Value v : inner->getOperands()) uses = uses || HasAxis(v);
+      for (Value v : inner->getResults()) uses = uses || HasAxis(v);
+    });
+    return uses;
+  }
+  // A reduce along the axis or a dot contracting it, anywhere in `op`.
+  bool FoldsAxis(Operation* op) {
+    bool folds = false;
+    op->walk([&](Operation* inner) {
+      if (auto reduce = dyn_cast<ReduceOp>(inner)) {
+        folds = folds || axes_.AxisOf(reduce.getSrcs().front(), reduce.getAxis()) == axis_;
+      } else if (auto dot = dyn_cast<DotOp>(inner)) {
+        auto rank = cast<RankedTensorType>(dot.getA().getType()).getRank();
+        folds = folds || axes_.AxisOf(dot.getA(), rank - 1) == axis_;
+      }
+    });
+    return folds;
+  }
+  static bool Writes(Operation* op) {
+    bool writes = false;
+    op->walk([&](Operation* inner) {
+      auto effects = dyn_cast<MemoryEffectOpInterface>(inner);
+      if (effects ? effects.hasEffect<MemoryEffects::Write>()
+                  : !inner->hasTrait<OpTrait::HasRecursiveMemoryEffects>() &&
+                        !isa<scf::YieldOp, ReduceReturnOp, ScanReturnOp>(inner)) {
+        writes = true;
+      }
+    });
+    return writes;
+  }
+  static bool Reads(Operation* op) {
+    bool reads = false;
+    op->walk([&](Operation* inner) { reads = reads || isa<LoadOp>(inner); });
+    return reads;
+  }
+  LogicalResult Need(Value value, Block& block, ChunkLoop& loop);
+  LogicalResult NeedOperands(Operation* op, Block& block, ChunkLoop& loop);
+  LogicalResult Close(Block& block, ChunkLoop& loop);
+  void RewriteLoop(ChunkLoop& loop);
+  Operation* CloneChunk(OpBuilder& b, Operation* op, IRMapping& map, Value first);
+
+  Axes& axes_;
+  int axis_;
+  int64_t chunk_, count_;
+  SmallVector<ChunkLoop> loops_;  // in the order they are rewritten (each block's in order)
+  SmallVector<Block*> blocks_;    // blocks whose original axis ops go once rewritten
+  DenseSet<Operation*> sinkResults_;  // sinks of the loop being planned
+};
+
+// Adds what computes `value` (an axis value) to `loop`.
+LogicalResult AxisStripMiner::Need(Value value, Block& block, ChunkLoop& loop) {
+  if (!HasAxis(value)) {
+    Operation* def = value.getDefiningOp();
+    // A value a sink of this loop computes cannot be used inside it (it exists after).
+    return failure(def && sinkResults_.contains(def));
+  }
+  Operation* def = value.getDefiningOp();
+  if (!def) return failure();  // an axis value carried by a loop of an enclosing block
+  if (def->getBlock() == &block) {
+    if (loop.members.contains(def)) return success();
+    if (Writes(def)) return failure();
+    if (llvm::any_of(def->getResults(),
+                     [&](Value r) { return !HasAxis(r) && !r.use_empty(); })) {
+      return failure();  // its other results are needed where the op itself no longer runs
+    }
+    if (FoldsAxis(def)) return failure();
+    loop.members.insert(def);
+    return NeedOperands(def, block, loop);
+  }
+  if (!block.getParentOp()->isAncestor(def)) {
+    // From an enclosing block: rebuilt in the loop, so it must read and write nothing.
+    if (!isPure(def) || def->getNumRegions() != 0) return failure();
+    if (loop.outer.contains(def)) return success();
+    for (Value operand : def->getOperands()) {
+      if (HasAxis(operand) && failed(Need(operand, block, loop))) return failure();
+    }
+    loop.outer.insert(def);
+    return success();
+  }
+  return failure();
+}
+
+LogicalResult AxisStripMiner::NeedOperands(Operation* op, Block& block, ChunkLoop& loop) {
+  SetVector<Value> used(op->getOperands().begin(), op->getOperands().end());
+  getUsedValuesDefinedAbove(op->getRegions(), used);
+  for (Value value : used) {
+    if (failed(Need(value, block, loop))) return failure();
+  }
+  return success();
+}
+
+// Checks that the loads of `loop` read nothing an op between them and the loop writes.
+LogicalResult AxisStripMiner::Close(Block& block, ChunkLoop& loop) {
+  if (loop.sinks.empty()) return success();
+  Operation* last = loop.sinks.back();
+  for (Operation* member : loop.members) {
+    if (!Reads(member)) continue;
+    for (Operation* op = member->getNextNode(); op && op != last; op = op->getNextNode()) {
+      if (!loop.members.contains(op) && Writes(op)) return failure();
+    }
+  }
+  loops_.push_back(std::move(loop));
+  loop = ChunkLoop();
+  sinkResults_.clear();
+  return success();
+}
+
+LogicalResult AxisStripMiner::Plan(Block& block) {
+  ChunkLoop loop;
+  blocks_.push_back(&block);
+  for (Operation& op : block) {
+    bool produces = ProducesAxis(&op);
+    bool isSink = false;
+    if (isa<StoreOp>(op) || (isa<AtomicRMWOp, AtomicCASOp>(op) && op.use_empty())) {
+      isSink = UsesAxis(&op);
+    } else if (auto reduce = dyn_cast<ReduceOp>(op)) {
+      isSink = axes_.AxisOf(reduce.getSrcs().front(), reduce.getAxis()) == axis_;
+      // Chunks combine from a zero-initialised carry (never read: the first chunk replaces it).
+      if (isSink && llvm::any_of(reduce.getResultTypes(), [](Type type) {
+            return !getElementTypeOrSelf(type).isIntOrFloat();
+          })) {
+        return failure();
+      }
+    } else if (auto dot = dyn_cast<DotOp>(op)) {
+      auto rank = cast<RankedTensorType>(dot.getA().getType()).getRank();
+      isSink = axes_.AxisOf(dot.getA(), rank - 1) == axis_;
+    } else if (op.getNumRegions() != 0 && !produces && UsesAxis(&op)) {
+      if (FoldsAxis(&op)) {
+        // Its body reduces along the axis: strip-mined inside, each iteration in turn.
+        if (failed(Close(block, loop))) return failure();
+        for (Region& region : op.getRegions()) {
+          for (Block& inner : region) {
+            if (failed(Plan(inner))) return failure();
+          }
+        }
+        continue;
+      }
+      if (!op.use_empty()) return failure();  // its results would be a chunk's
+      // It runs once per chunk: each write in it must be to the chunk's own lanes.
+      bool repeatsWrites = false;
+      op.walk([&](Operation* inner) {
+        if (inner != &op && inner->getNumRegions() == 0 && Writes(inner) && !UsesAxis(inner)) {
+          repeatsWrites = true;
+        }
+      });
+      if (repeatsWrites) return failure();
+      isSink = true;
+    }
+    if (isSink) {
+      ChunkLoop attempt = loop;
+      if (failed(NeedOperands(&op, block, attempt))) {
+        // It needs a result of this loop's sinks: the next loop.
+        if (failed(Close(block, loop))) return failure();
+        attempt = ChunkLoop();
+        if (failed(NeedOperands(&op, block, attempt))) return failure();
+      }
+      loop = std::move(attempt);
+      loop.sinks.push_back(&op);
+      loop.members.insert(&op);
+      sinkResults_.insert(&op);
+      continue;
+    }
+    if (produces) continue;  // runs where a sink needs it
+    if (UsesAxis(&op)) return failure();  // consumes the axis in a way no sink knows
+    // An op outside the axis: a loop that it depends on or that writes ends before it.
+    bool dependsOnLoop = llvm::any_of(op.getOperands(), [&](Value v) {
+      Operation* def = v.getDefiningOp();
+      return def && sinkResults_.contains(def);
+    });
+    if (dependsOnLoop || Writes(&op) || op.hasTrait<OpTrait::IsTerminator>()) {
+      if (failed(Close(block, loop))) return failure();
+    }
+  }
+  return Close(block, loop);
+}
+
+// Clones `op` with its axis dimensions (and those of every value inside it) cut to the chunk;
+// a make_range along the axis starts at `first` (the chunk's first lane).
+Operation* AxisStripMiner::CloneChunk(OpBuilder& b, Operation* op, IRMapping& map, Value first) {
+  Operation* clone = b.clone(*op, map);
+  SmallVector<std::pair<Operation*, Operation*>> pairs;
+  SmallVector<Operation*> originals, clones;
+  op->walk<WalkOrder::PreOrder>([&](Operation* o) { originals.push_back(o); });
+  clone->walk<WalkOrder::PreOrder>([&](Operation* o) { clones.push_back(o); });
+  auto chunked = [&](Value original) -> Type {
+    auto tensor = dyn_cast<RankedTensorType>(original.getType());
+    if (!tensor) return original.getType();
+    SmallVector<int64_t> shape(tensor.getShape());
+    for (unsigned d = 0; d < shape.size(); ++d) {
+      if (axes_.AxisOf(original, d) == axis_) shape[d] = chunk_;
+    }
+    return RankedTensorType::get(shape, tensor.getElementType(), tensor.getEncoding());
+  };
+  for (auto [original, copy] : llvm::zip(originals, clones)) {
+    for (auto [r, c] : llvm::zip(original->getResults(), copy->getResults())) {
+      c.setType(chunked(r));
+    }
+    for (auto [region, copyRegion] : llvm::zip(original->getRegions(), copy->getRegions())) {
+      for (auto [block, copyBlock] : llvm::zip(region, copyRegion)) {
+        for (auto [arg, copyArg] : llvm::zip(block.getArguments(), copyBlock.getArguments())) {
+          copyArg.setType(chunked(arg));
+        }
+      }
+    }
+    if (auto constant = dyn_cast<arith::ConstantOp>(copy); constant && HasAxis(original->getResult(0))) {
+      auto elements = cast<DenseElementsAttr>(cast<arith::ConstantOp>(original).getValue());
+      constant.setValueAttr(elements.resizeSplat(cast<ShapedType>(constant.getType())));
+    }
+    if (auto range = dyn_cast<MakeRangeOp>(copy); range && HasAxis(original->getResult(0))) {
+      // start + first + [0, chunk): the chunk's lanes of the original range.
+      OpBuilder rb(range);
+      Location loc = range.getLoc();
+      auto type = cast<RankedTensorType>(range.getType());
+      Value lanes = rb.create<MakeRangeOp>(loc, type, 0, static_cast<int32_t>(chunk_));
+      Value start = rb.create<arith::AddIOp>(
+          loc, first, rb.create<arith::ConstantIntOp>(loc, range.getStart(), 32));
+      Value offset = rb.create<SplatOp>(loc, type, start);
+      Value shifted = rb.create<arith::AddIOp>(loc, offset, lanes);
+      range.getResult().replaceAllUsesWith(shifted);
+      if (copy == clone) clone = shifted.getDefiningOp();
+      range.erase();
+    }
+  }
+  map.map(op->getResults(), clone->getResults());
+  return clone;
+}
+
+// One scf.for over the chunks, before the loop's last sink, in place of its sinks.
+void AxisStripMiner::RewriteLoop(ChunkLoop& loop) {
+  Operation* last = loop.sinks.back();
+  OpBuilder b(last);
+  Location loc = last->getLoc();
+  // Carried: each reduction's partial results so far, each dot's accumulator.
+  SmallVector<Value> inits;
+  for (Operation* sink : loop.sinks) {
+    if (auto reduce = dyn_cast<ReduceOp>(sink)) {
+      for (Value result : reduce.getResults()) {
+        inits.push_back(b.create<arith::ConstantOp>(loc, b.getZeroAttr(result.getType())));
+      }
+    } else if (auto dot = dyn_cast<DotOp>(sink)) {
+      inits.push_back(dot.getC());
+    }
+  }
+  Value zero = b.create<arith::ConstantIntOp>(loc, 0, 32);
+  Value count = b.create<arith::ConstantIntOp>(loc, count_, 32);
+  Value one = b.create<arith::ConstantIntOp>(loc, 1, 32);
+  auto chunks = b.create<scf::ForOp>(loc, zero, count, one, inits);
+  b.setInsertionPointToStart(chunks.getBody());
+  Value index = chunks.getInductionVar();
+  Value first = b.create<arith::MulIOp>(loc, index, b.create<arith::ConstantIntOp>(loc, chunk_, 32));
+  Value isFirst = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, index, zero);
+  IRMapping map;
+  // Enclosing blocks' ops first, operands before users (outer is in discovery order: users
+  // were inserted after their operands).
+  for (Operation* op : loop.outer) CloneChunk(b, op, map, first);
+  SmallVector<Operation*> members(loop.members.begin(), loop.members.end());
+  llvm::sort(members, [](Operation* x, Operation* y) { return x->isBeforeInBlock(y); });
+  SmallVector<Value> yields;
+  unsigned carried = 0;
+  DenseMap<Operation*, SmallVector<Value>> finals;
+  for (Operation* op : members) {
+    if (auto reduce = dyn_cast<ReduceOp>(op); reduce && llvm::is_contained(loop.sinks, op)) {
+      Operation* partial = CloneChunk(b, op, map, first);
+      // acc = first ? partial : combine(acc, partial), with the combine region's ops.
+      Block& combine = reduce.getCombineOp().front();
+      unsigned n = reduce.getNumResults();
+      IRMapping region;
+      for (unsigned i = 0; i < n; ++i) {
+        region.map(combine.getArgument(i), chunks.getRegionIterArgs()[carried + i]);
+        region.map(combine.getArgument(n + i), partial->getResult(i));
+      }
+      for (Operation& inner : combine.without_terminator()) {
+        Operation* copy = b.clone(inner, region);
+        for (auto [r, c] : llvm::zip(inner.getResults(), copy->getResults())) {
+          if (auto tensor = dyn_cast<RankedTensorType>(partial->getResult(0).getType())) {
+            c.setType(RankedTensorType::get(tensor.getShape(), r.getType(), tensor.getEncoding()));
+          }
+        }
+      }
+      Operation* ret = combine.getTerminator();
+      for (unsigned i = 0; i < n; ++i) {
+        Value combined = region.lookupOrDefault(ret->getOperand(i));
+        Value cond = isFirst;
+        if (auto tensor = dyn_cast<RankedTensorType>(combined.getType())) {
+          cond = b.create<SplatOp>(loc, RankedTensorType::get(tensor.getShape(), b.getI1Type(), tensor.getEncoding()), isFirst);
+        }
+        yields.push_back(b.create<arith::SelectOp>(loc, cond, partial->getResult(i), combined));
+      }
+      finals[op] = SmallVector<Value>(chunks.getResults().slice(carried, n));
+      carried += n;
+      continue;
+    }
+    if (auto dot = dyn_cast<DotOp>(op); dot && llvm::is_contained(loop.sinks, op)) {
+      map.map(dot.getC(), chunks.getRegionIterArgs()[carried]);
+      Operation* partial = CloneChunk(b, op, map, first);
+      yields.push_back(partial->getResult(0));
+      finals[op] = {chunks.getResult(carried)};
+      ++carried;
+      continue;
+    }
+    CloneChunk(b, op, map, first);
+  }
+  if (!inits.empty()) b.create<scf::YieldOp>(loc, yields);  // else the builder made one
+  for (Operation* sink : loop.sinks) {
+    if (finals.count(sink)) sink->replaceAllUsesWith(finals[sink]);
+    sink->erase();
+  }
+}
+
+void AxisStripMiner::Rewrite() {
+  for (ChunkLoop& loop : loops_) RewriteLoop(loop);
+  // The axis ops now run inside the chunk loops; their originals go, users first.
+  for (Block* block : llvm::reverse(blocks_)) {
+    for (Operation& op : llvm::make_early_inc_range(llvm::reverse(*block))) {
+      if (ProducesAxis(&op) && op.use_empty() && !Writes(&op)) op.erase();
+    }
+  }
+}
+
+// A tile or dot over the budgets anywhere in `func`.
+bool OverBudget(FuncOp func) {
+  auto elements = [](Type type) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    return tensor ? tensor.getNumElements() : 1;
+  };
+  bool over = false;
+  func.walk([&](Operation* op) {
+    for (Type type : op->getResultTypes()) over = over || elements(type) > kMaxTileElements;
+    if (auto dot = dyn_cast<DotOp>(op)) {
+      auto a = cast<RankedTensorType>(dot.getA().getType());
+      over = over || elements(dot.getType()) * a.getShape().back() > kMaxDotMacs;
+    }
+  });
+  return over;
+}
+
+// Gives each use of a range, splat or splat constant its own copy. Triton prints one
+// `tt.make_range` for equal ranges (BLOCK_N == BLOCK_K share one), which would tie a dot's N
+// and K axes together; copies are free (the backend folds equal constants again).
+void SeparateSharedSources(FuncOp func) {
+  SmallVector<Operation*> sources;
+  func.walk([&](Operation* op) {
+    if (isa<MakeRangeOp, SplatOp>(op) ||
+        (isa<arith::ConstantOp>(op) && isa<RankedTensorType>(op->getResult(0).getType()))) {
+      sources.push_back(op);
+    }
+  });
+  for (Operation* source : sources) {
+    SmallVector<OpOperand*> uses;
+    for (OpOperand& use : source->getUses()) uses.push_back(&use);
+    if (uses.size() < 2) continue;
+    for (OpOperand* use : llvm::drop_begin(uses)) {
+      OpBuilder b(source->getBlock(), std::next(source->getIterator()));
+      use->set(b.clone(*source)->getResult(0));
+    }
+  }
+}
+
+// Erases ops whose results nobody uses and that have no effect (tt-loop-pointers-to-offsets
+// leaves the pointers after a loop): a dead use of a loop's result would keep it whole.
+void EraseDeadOps(FuncOp func) {
+  IRRewriter rewriter(func.getContext());
+  (void)runRegionDCE(rewriter, func->getRegions());
+}
+
+struct TTStripMineTiles : impl::TTStripMineTilesBase<TTStripMineTiles> {
+  void runOnOperation() override {
+    getOperation().walk([&](FuncOp func) {
+      if (!OverBudget(func)) return;
+      EraseDeadOps(func);
+      SeparateSharedSources(func);
+      DenseSet<int> refused;
+      // One axis per round; the axes are found again on the rewritten function.
+      for (int round = 0; round < 16; ++round) {
+        Axes axes(func);
+        DenseMap<int, int64_t> chunks = ChooseChunks(func, axes, refused);
+        if (chunks.empty()) break;
+        // Parallel axes outermost, then reduced, then contracted; larger first.
+        int axis = chunks.begin()->first;
+        for (auto [candidate, size] : chunks) {
+          auto key = [&](int a) {
+            return std::make_pair(static_cast<int>(axes.Use(a)), -axes.Size(a));
+          };
+          if (key(candidate) < key(axis)) axis = candidate;
+        }
+        AxisStripMiner miner(axes, axis, chunks[axis]);
+        if (failed(miner.Plan(func.getBody().front())) || miner.Empty()) {
+          refused.insert(axis);  // left whole; the same analysis numbers it the same way
+          --round;
+          if (refused.size() > 64) break;
+          continue;
+        }
+        miner.Rewrite();
+        EraseDeadOps(func);
+        refused.clear();
+      }
+    });
+  }
+};
+
+}  // namespace
+}  // namespace strip_mine_tiles
+}  // namespace mlir::tt
