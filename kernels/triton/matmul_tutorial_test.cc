@@ -1,0 +1,95 @@
+// Triton tutorial 03 at its GPU autotune configuration (matmul_tutorial_{bf16,f16}.ttir:
+// BLOCK_M 128, BLOCK_N 256, BLOCK_K 64, GROUP_SIZE_M 8; offsets wrapped `% M` / `% N` as the
+// tutorial does, so A and B are read unmasked along M and N), which tt-strip-mine-tiles runs
+// as loops over 16x32 tiles and 32-deep K chunks. Checked against a float64 sum: f32
+// accumulation, one rounding to the output type. Shapes with tails in M, N and K (one
+// program's tile, and a second program in M and in N), padded strides, 1 and 4 threads;
+// nothing outside C's M x N block is written.
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "kernels/triton/matmul_tutorial_bf16.h"
+#include "kernels/triton/matmul_tutorial_f16.h"
+#include "tcpu/bf16.h"
+#include "tcpu/status.h"
+#include "tcpu/threads.h"
+
+namespace {
+
+struct Shape {
+  int32_t m, n, k;
+};
+constexpr Shape kShapes[] = {{1, 1, 1}, {37, 45, 70}, {130, 260, 65}};
+constexpr int32_t kPad = 3;  // extra elements per row of every matrix
+
+int32_t Grid(const Shape& s) { return ((s.m + 127) / 128) * ((s.n + 255) / 256); }
+
+double Value(int64_t i, double scale) { return std::sin(0.7 * static_cast<double>(i)) * scale; }
+
+// The element type's storage and its conversions, for one test body over both types.
+struct Bf16 {
+  using Storage = uint16_t;
+  static Storage From(float x) { return tcpu_f32_to_bf16(x); }
+  static float To(Storage x) { return tcpu_bf16_to_f32(x); }
+  static constexpr double kUnitRoundoff = 1.0 / 256;  // 8 significant bits
+  static int Launch(Storage* a, Storage* b, Storage* c, const Shape& s, int32_t lda,
+                    int32_t ldb, int32_t ldc) {
+    return tcpu_launch_matmul_tutorial_kernel_bf16(a, b, c, s.m, s.n, s.k, lda, ldb, ldc, Grid(s),
+                                                   1, 1);
+  }
+};
+struct F16 {
+  using Storage = _Float16;
+  static Storage From(float x) { return static_cast<_Float16>(x); }
+  static float To(Storage x) { return static_cast<float>(x); }
+  static constexpr double kUnitRoundoff = 1.0 / 2048;  // 11 significant bits
+  static int Launch(Storage* a, Storage* b, Storage* c, const Shape& s, int32_t lda,
+                    int32_t ldb, int32_t ldc) {
+    return tcpu_launch_matmul_tutorial_kernel_f16(a, b, c, s.m, s.n, s.k, lda, ldb, ldc, Grid(s),
+                                                  1, 1);
+  }
+};
+
+template <typename T>
+void ExpectProduct() {
+  using Storage = typename T::Storage;
+  const Storage poison = T::From(-1234.0f);
+  for (int threads : {1, 4}) {
+    ASSERT_EQ(tcpu_set_num_threads(threads), TCPU_OK);
+    for (const Shape& s : kShapes) {
+      const int32_t lda = s.k + kPad, ldb = s.n + kPad, ldc = s.n + kPad;
+      std::vector<Storage> a(static_cast<size_t>(s.m) * lda), b(static_cast<size_t>(s.k) * ldb);
+      for (size_t i = 0; i < a.size(); ++i) a[i] = T::From(static_cast<float>(Value(i, 2.0)));
+      for (size_t i = 0; i < b.size(); ++i) b[i] = T::From(static_cast<float>(Value(i + 5, 2.0)));
+      std::vector<Storage> c(static_cast<size_t>(s.m) * ldc, poison);
+      ASSERT_EQ(T::Launch(a.data(), b.data(), c.data(), s, lda, ldb, ldc), TCPU_OK);
+      for (int32_t i = 0; i < s.m; ++i) {
+        for (int32_t j = 0; j < ldc; ++j) {
+          const float got = T::To(c[static_cast<size_t>(i) * ldc + j]);
+          if (j >= s.n) {
+            ASSERT_EQ(got, T::To(poison)) << "wrote C padding at " << i << "," << j;
+            continue;
+          }
+          double sum = 0.0, magnitude = 0.0;
+          for (int32_t p = 0; p < s.k; ++p) {
+            const double term = double{T::To(a[static_cast<size_t>(i) * lda + p])} *
+                                T::To(b[static_cast<size_t>(p) * ldb + j]);
+            sum += term;
+            magnitude += std::fabs(term);
+          }
+          // One rounding of the result to the output type, plus f32 accumulation error.
+          ASSERT_NEAR(got, sum, std::fabs(sum) * T::kUnitRoundoff + 1e-6 * magnitude)
+              << s.m << "x" << s.n << "x" << s.k << " at " << i << "," << j << " threads "
+              << threads;
+        }
+      }
+    }
+  }
+}
+
+TEST(TritonMatmulTutorialTest, Bf16At128x256x64) { ExpectProduct<Bf16>(); }
+TEST(TritonMatmulTutorialTest, F16At128x256x64) { ExpectProduct<F16>(); }
+
+}  // namespace
