@@ -34,3 +34,20 @@ aarch64_binary = rule(
     },
     doc = "Forwards `binary` built for linux_aarch64 (static, as all device code).",
 )
+
+def _aarch64_files_impl(ctx):
+    return [DefaultInfo(
+        files = depset(ctx.files.srcs),
+        runfiles = ctx.runfiles(files = ctx.files.srcs),
+    )]
+
+aarch64_files = rule(
+    implementation = _aarch64_files_impl,
+    attrs = {
+        "srcs": attr.label_list(allow_files = True, cfg = to_aarch64),
+        "_allowlist_function_transition": attr.label(
+            default = "@bazel_tools//tools/allowlists/function_transition_allowlist",
+        ),
+    },
+    doc = "The files of `srcs` built for linux_aarch64, e.g. device objects a host test reads.",
+)
