@@ -1,4 +1,4 @@
-// The Triton pipeline in one place: stages 1-27 in order, numbered as TTToTcpuPasses.td and
+// The Triton pipeline in one place: stages 1-28 in order, numbered as TTToTcpuPasses.td and
 // dialect/README.md list them.
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Transforms/Passes.h"
@@ -25,40 +25,40 @@ void buildTritonToTcpuPipeline(OpPassManager& pm) {
   pm.addPass(createTTLowerBlockPointers());     // 1
   pm.addPass(createTTLoopPointersToOffsets());  // 2
   pm.addPass(createTTStripMineTiles());         // 3
-  pm.addPass(createTTSplitWideLoops());         // 3
-  pm.addPass(createTTVersionMaskedLoops());     // 4
+  pm.addPass(createTTSplitWideLoops());         // 4
+  pm.addPass(createTTVersionMaskedLoops());     // 5
   // tt -> tcpu (lib/TTToTcpu/).
-  pm.addPass(createTTToTcpuMemory());                // 5
-  pm.addPass(createTTToTcpuAtomics());               // 6
-  pm.addPass(createTTToTcpuPointers());              // 7
-  pm.addPass(createTTToTcpuShapes());                // 8
-  pm.addPass(createTTToTcpuElementwise());           // 9
-  pm.addPass(createTTToTcpuReductions());            // 10
-  pm.addPass(createTTToTcpuDot());                   // 11
-  pm.addPass(createTTToTcpuDebug());                 // 12
-  pm.addPass(createTTToTcpuFuncs());                 // 13
-  pm.addPass(createReconcileUnrealizedCastsPass());  // 14
+  pm.addPass(createTTToTcpuMemory());                // 6
+  pm.addPass(createTTToTcpuAtomics());               // 7
+  pm.addPass(createTTToTcpuPointers());              // 8
+  pm.addPass(createTTToTcpuShapes());                // 9
+  pm.addPass(createTTToTcpuElementwise());           // 10
+  pm.addPass(createTTToTcpuReductions());            // 11
+  pm.addPass(createTTToTcpuDot());                   // 12
+  pm.addPass(createTTToTcpuDebug());                 // 13
+  pm.addPass(createTTToTcpuFuncs());                 // 14
+  pm.addPass(createReconcileUnrealizedCastsPass());  // 15
   // tcpu -> tcpu (lib/TcpuTransforms/).
-  pm.addPass(tcpu::createTcpuHoistMmlaLayouts());  // 15
-  pm.addPass(tcpu::createTcpuCarryInBuffers());    // 16
-  pm.addPass(createCanonicalizerPass());           // 17
-  pm.addPass(createControlFlowSinkPass());         // 18: a partial tile's lane masks in its branch
-  pm.addPass(createTcpuExpandMath());              // 19
-  pm.addPass(createTcpuSliceRows());               // 20
-  pm.addPass(createTcpuSinkLoads());               // 21
+  pm.addPass(tcpu::createTcpuHoistMmlaLayouts());  // 16
+  pm.addPass(tcpu::createTcpuCarryInBuffers());    // 17
+  pm.addPass(createCanonicalizerPass());           // 18
+  pm.addPass(createControlFlowSinkPass());         // 19: a partial tile's lane masks in its branch
+  pm.addPass(createTcpuExpandMath());              // 20
+  pm.addPass(createTcpuSliceRows());               // 21
+  pm.addPass(createTcpuSinkLoads());               // 22
 }
 
 void buildTritonToLlvmPipeline(OpPassManager& pm, const TcpuEmitTritonLaunchersOptions& launchers) {
   buildTritonToTcpuPipeline(pm);
   // tcpu -> LLVM (lib/TcpuToLLVM/).
-  tcpu::buildTcpuToLlvmPipeline(pm);                     // 22-26
-  pm.addPass(createTcpuEmitTritonLaunchers(launchers));  // 27
+  tcpu::buildTcpuToLlvmPipeline(pm);                     // 23-27
+  pm.addPass(createTcpuEmitTritonLaunchers(launchers));  // 28
 }
 
 void registerTritonPipelines() {
   registerTTToTcpuPasses();
   PassPipelineRegistration<>("triton-to-tcpu",
-                             "TTIR -> tcpu and upstream dialects on vectors (stages 1-21)",
+                             "TTIR -> tcpu and upstream dialects on vectors (stages 1-22)",
                              buildTritonToTcpuPipeline);
   PassPipelineRegistration<>("triton-to-llvm", "TTIR -> the LLVM dialect with launchers",
                              [](OpPassManager& pm) { buildTritonToLlvmPipeline(pm); });

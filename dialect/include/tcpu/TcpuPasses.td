@@ -1,21 +1,21 @@
 // Passes of the tcpu dialect, one per file, numbered by the stage list of the Triton pipeline
 // (include/tt/TTToTcpuPasses.td, dialect/README.md):
 //  tcpu -> tcpu (lib/TcpuTransforms/)
-//  15. tcpu-hoist-mmla-layouts   K-loop accumulators stay in SMMLA blocks across iterations
-//  16. tcpu-carry-in-buffers     loop values stay in their stack buffers across iterations
-//  tcpu -> LLVM (lib/TcpuToLLVM/): the tcpu-to-llvm pipeline, stages 22-26 (TcpuToLLVM.cpp)
-//  22. tcpu-lower-to-runtime     memref-level ops as calls of the runtime's C ABI
-//  23. tcpu-lower-vector-ops     tcpu.sdot / tcpu.smmla / tcpu.lookup_bytes as Arm intrinsics
-//  24. MLIR's conversions to scf, cf and the LLVM dialect's vector ops
-//  25. tcpu-lower-vector-lists   tcpu.load_vectors / store_vectors as LD1 / ST1 of register lists
-//  26. MLIR's conversions of memref, math, arith, index, cf and func to the LLVM dialect
+//  16. tcpu-hoist-mmla-layouts   K-loop accumulators stay in SMMLA blocks across iterations
+//  17. tcpu-carry-in-buffers     loop values stay in their stack buffers across iterations
+//  tcpu -> LLVM (lib/TcpuToLLVM/): the tcpu-to-llvm pipeline, stages 23-27 (TcpuToLLVM.cpp)
+//  23. tcpu-lower-to-runtime     memref-level ops as calls of the runtime's C ABI
+//  24. tcpu-lower-vector-ops     tcpu.sdot / tcpu.smmla / tcpu.lookup_bytes as Arm intrinsics
+//  25. MLIR's conversions to scf, cf and the LLVM dialect's vector ops
+//  26. tcpu-lower-vector-lists   tcpu.load_vectors / store_vectors as LD1 / ST1 of register lists
+//  27. MLIR's conversions of memref, math, arith, index, cf and func to the LLVM dialect
 
 #ifndef TCPU_PASSES_TD
 #define TCPU_PASSES_TD
 
 include "mlir/Pass/PassBase.td"
 
-// 15. tcpu -> tcpu: lib/TcpuTransforms/HoistMmlaLayouts.cpp
+// 16. tcpu -> tcpu: lib/TcpuTransforms/HoistMmlaLayouts.cpp
 def TcpuHoistMmlaLayouts : Pass<"tcpu-hoist-mmla-layouts", "::mlir::ModuleOp"> {
   let summary = "Carry loop accumulators in the SMMLA block layout across iterations";
   let description = [{
@@ -28,7 +28,7 @@ def TcpuHoistMmlaLayouts : Pass<"tcpu-hoist-mmla-layouts", "::mlir::ModuleOp"> {
   }];
 }
 
-// 16. tcpu -> tcpu: lib/TcpuTransforms/CarryInBuffers.cpp
+// 17. tcpu -> tcpu: lib/TcpuTransforms/CarryInBuffers.cpp
 def TcpuCarryInBuffers : Pass<"tcpu-carry-in-buffers", "::mlir::ModuleOp"> {
   let summary = "Carry loop values that each iteration stores and reloads in their buffer";
   let description = [{
@@ -43,7 +43,7 @@ def TcpuCarryInBuffers : Pass<"tcpu-carry-in-buffers", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::memref::MemRefDialect", "::mlir::vector::VectorDialect"];
 }
 
-// 22. tcpu -> LLVM: lib/TcpuToLLVM/LowerToRuntime.cpp
+// 23. tcpu -> LLVM: lib/TcpuToLLVM/LowerToRuntime.cpp
 def TcpuLowerToRuntime : Pass<"tcpu-lower-to-runtime", "::mlir::ModuleOp"> {
   let summary = "Lower memref-level tcpu ops to func.call of the runtime's C ABI";
   let description = [{
@@ -59,7 +59,7 @@ def TcpuLowerToRuntime : Pass<"tcpu-lower-to-runtime", "::mlir::ModuleOp"> {
                            "::mlir::scf::SCFDialect", "::mlir::cf::ControlFlowDialect"];
 }
 
-// 23. tcpu -> LLVM: lib/TcpuToLLVM/LowerVectorOps.cpp
+// 24. tcpu -> LLVM: lib/TcpuToLLVM/LowerVectorOps.cpp
 def TcpuLowerVectorOps : Pass<"tcpu-lower-vector-ops", "::mlir::ModuleOp"> {
   let summary = "Lower tcpu.sdot / tcpu.smmla / tcpu.lookup_bytes to Arm intrinsics";
   let description = [{
@@ -73,7 +73,7 @@ def TcpuLowerVectorOps : Pass<"tcpu-lower-vector-ops", "::mlir::ModuleOp"> {
                            "::mlir::vector::VectorDialect"];
 }
 
-// 25. tcpu -> LLVM: lib/TcpuToLLVM/LowerVectorLists.cpp
+// 26. tcpu -> LLVM: lib/TcpuToLLVM/LowerVectorLists.cpp
 def TcpuLowerVectorLists : Pass<"tcpu-lower-vector-lists", "::mlir::ModuleOp"> {
   let summary = "Lower tcpu.load_vectors / tcpu.store_vectors to LD1 / ST1 of register lists";
   let description = [{

@@ -1,34 +1,35 @@
 // The Triton pipeline's passes: TTIR -> tcpu -> LLVM. The stages, numbered as
 // buildTritonToLlvmPipeline runs them (lib/TTToTcpuPipeline.cpp) and as dialect/README.md
-// lists them; each pass is one file in the folder of what it rewrites. Stages 15, 16, 22, 23
-// and 25 are the tcpu dialect's own passes (include/tcpu/TcpuPasses.td).
+// lists them; each pass is one file in the folder of what it rewrites. Stages 16, 17, 23, 24
+// and 26 are the tcpu dialect's own passes (include/tcpu/TcpuPasses.td).
 //  tt -> tt (lib/TTTransforms/)
 //   1. tt-lower-block-pointers       block pointers and tensor descriptors as tensors of pointers
 //   2. tt-loop-pointers-to-offsets   loop-carried pointer tensors as a base and a scalar offset
-//   3. tt-split-wide-loops           a loop over rows wider than the registers, one per slice
-//   4. tt-version-masked-loops       loop bodies twice: every mask on (no masks) or the original
+//   3. tt-strip-mine-tiles           tiles over the registers as loops over chunks of an axis
+//   4. tt-split-wide-loops           a loop over rows wider than the registers, one per slice
+//   5. tt-version-masked-loops       loop bodies twice: every mask on (no masks) or the original
 //  tt -> tcpu (lib/TTToTcpu/)
-//   5. tt-to-tcpu-memory             loads and stores, chosen by the contiguity analysis
-//   6. tt-to-tcpu-atomics            atomic_rmw / atomic_cas as LLVM atomics, lane by lane
-//   7. tt-to-tcpu-pointers           pointer arithmetic: tensors of pointers become i64 addresses
-//   8. tt-to-tcpu-shapes             make_range, splat, broadcast, expand_dims, reshape, trans, ...
-//   9. tt-to-tcpu-elementwise        arith/math on tensors, clampf, precise_*, extern_elementwise
-//  10. tt-to-tcpu-reductions         tt.reduce and tt.scan as log-step vector code
-//  11. tt-to-tcpu-dot                tt.dot as vector contractions (fp) or SDOT/SMMLA tiles (i8)
-//  12. tt-to-tcpu-debug              tt.print / tt.assert / llvm.intr.assume / barriers
-//  13. tt-to-tcpu-funcs              tt.func with the kernel ABI, tt.call, program ids, scf/cf
-//  14. reconcile-unrealized-casts    (MLIR's) the end of the conversion
+//   6. tt-to-tcpu-memory             loads and stores, chosen by the contiguity analysis
+//   7. tt-to-tcpu-atomics            atomic_rmw / atomic_cas as LLVM atomics, lane by lane
+//   8. tt-to-tcpu-pointers           pointer arithmetic: tensors of pointers become i64 addresses
+//   9. tt-to-tcpu-shapes             make_range, splat, broadcast, expand_dims, reshape, trans, ...
+//  10. tt-to-tcpu-elementwise        arith/math on tensors, clampf, precise_*, extern_elementwise
+//  11. tt-to-tcpu-reductions         tt.reduce and tt.scan as log-step vector code
+//  12. tt-to-tcpu-dot                tt.dot as vector contractions (fp) or SDOT/SMMLA tiles (i8)
+//  13. tt-to-tcpu-debug              tt.print / tt.assert / llvm.intr.assume / barriers
+//  14. tt-to-tcpu-funcs              tt.func with the kernel ABI, tt.call, program ids, scf/cf
+//  15. reconcile-unrealized-casts    (MLIR's) the end of the conversion
 //  tcpu -> tcpu (lib/TcpuTransforms/)
-//  15. tcpu-hoist-mmla-layouts       (TcpuPasses.td) K-loop accumulators stay in SMMLA blocks
-//  16. tcpu-carry-in-buffers         (TcpuPasses.td) loop values stay in their stack buffers
-//  17. canonicalize                  (MLIR's)
-//  18. control-flow-sink             (MLIR's) ops used in one branch of an scf.if move into it
-//  19. tcpu-expand-math              exp/log/tanh/erf/... as vector polynomials, not libm calls
-//  20. tcpu-slice-rows               wide rows as 128-bit slices, one slice's whole chain at a time
-//  21. tcpu-sink-loads               each load just before its first use, past stack-buffer stores
+//  16. tcpu-hoist-mmla-layouts       (TcpuPasses.td) K-loop accumulators stay in SMMLA blocks
+//  17. tcpu-carry-in-buffers         (TcpuPasses.td) loop values stay in their stack buffers
+//  18. canonicalize                  (MLIR's)
+//  19. control-flow-sink             (MLIR's) ops used in one branch of an scf.if move into it
+//  20. tcpu-expand-math              exp/log/tanh/erf/... as vector polynomials, not libm calls
+//  21. tcpu-slice-rows               wide rows as 128-bit slices, one slice's whole chain at a time
+//  22. tcpu-sink-loads               each load just before its first use, past stack-buffer stores
 //  tcpu -> LLVM (lib/TcpuToLLVM/)
-//  22-26. the tcpu-to-llvm pipeline  (TcpuPasses.td)
-//  27. tcpu-emit-triton-launchers    tcpu_launch_NAME and the per-program trampoline
+//  23-27. the tcpu-to-llvm pipeline  (TcpuPasses.td)
+//  28. tcpu-emit-triton-launchers    tcpu_launch_NAME and the per-program trampoline
 
 #ifndef TT_TO_TCPU_PASSES_TD
 #define TT_TO_TCPU_PASSES_TD
@@ -85,9 +86,11 @@ def TTStripMineTiles : TTToTcpuPass<"tt-strip-mine-tiles",
     The dimensions of a function's tensors are unified into axes (a dot's M, N and K, a load's
     dimensions with its pointers', a loop's carried values with its yields). While a tile has
     more than 1024 elements or a tt.dot more than 16x32x32 multiply-adds, the largest axis of
-    the worst offender is halved; each chosen axis is then strip-mined in turn (parallel
-    axes outermost): the ops producing it are re-typed to a chunk and cloned into an scf.for
-    over the chunks (make_range offset by the chunk), in front of the ops that consume it:
+    the worst offender is halved; each chosen axis is then strip-mined in turn (contracted
+    axes first, parallel ones last, so each wraps the chunk loops of the ones before; index
+    computations Triton shares between axes are copied apart first): the ops producing it
+    are re-typed to a chunk and cloned into an scf.for over the chunks (make_range offset by
+    the chunk), in front of the ops that consume it:
     stores (each chunk stores its lanes), tt.reduce along it (chunks reduced, then combined
     in order by the combine region), tt.dot contracting it (chained through the accumulator,
     the same k order), loops and branches using it (cloned per chunk, or strip-mined inside
@@ -120,7 +123,7 @@ def TTSplitWideLoops : TTToTcpuPass<"tt-split-wide-loops",
   ];
 }
 
-// 4. tt -> tt: lib/TTTransforms/VersionMaskedLoops.cpp
+// 5. tt -> tt: lib/TTTransforms/VersionMaskedLoops.cpp
 def TTVersionMaskedLoops : TTToTcpuPass<"tt-version-masked-loops",
     "A K loop, or a loop carrying little, runs unmasked while every mask of its loads and stores is on"> {
   let description = [{
@@ -148,7 +151,7 @@ def TTVersionMaskedLoops : TTToTcpuPass<"tt-version-masked-loops",
   }];
 }
 
-// 5. tt -> tcpu: lib/TTToTcpu/ConvertMemoryOps.cpp
+// 6. tt -> tcpu: lib/TTToTcpu/ConvertMemoryOps.cpp
 def TTToTcpuMemory : TTToTcpuPass<"tt-to-tcpu-memory",
     "tt.load / tt.store as vector loads and stores, or gathers where addresses are irregular",
     ["::mlir::LLVM::LLVMDialect"]> {
@@ -161,7 +164,7 @@ def TTToTcpuMemory : TTToTcpuPass<"tt-to-tcpu-memory",
   }];
 }
 
-// 6. tt -> tcpu: lib/TTToTcpu/ConvertAtomics.cpp
+// 7. tt -> tcpu: lib/TTToTcpu/ConvertAtomics.cpp
 def TTToTcpuAtomics : TTToTcpuPass<"tt-to-tcpu-atomics",
     "tt.atomic_rmw / tt.atomic_cas as LLVM atomics (LSE or LL/SC, as the target has)",
     ["::mlir::LLVM::LLVMDialect"]> {
@@ -172,25 +175,25 @@ def TTToTcpuAtomics : TTToTcpuPass<"tt-to-tcpu-atomics",
   }];
 }
 
-// 7. tt -> tcpu: lib/TTToTcpu/ConvertPointerOps.cpp
+// 8. tt -> tcpu: lib/TTToTcpu/ConvertPointerOps.cpp
 def TTToTcpuPointers : TTToTcpuPass<"tt-to-tcpu-pointers",
     "Pointer arithmetic: !tt.ptr becomes !llvm.ptr, tensors of pointers i64 address vectors",
     ["::mlir::LLVM::LLVMDialect"]> {}
 
-// 8. tt -> tcpu: lib/TTToTcpu/ConvertShapeOps.cpp
+// 9. tt -> tcpu: lib/TTToTcpu/ConvertShapeOps.cpp
 def TTToTcpuShapes : TTToTcpuPass<"tt-to-tcpu-shapes",
     "Shape ops (make_range, splat, broadcast, expand_dims, reshape, trans, cat, join, split, unsplat)"> {}
 
-// 9. tt -> tcpu: lib/TTToTcpu/ConvertElementwiseOps.cpp
+// 10. tt -> tcpu: lib/TTToTcpu/ConvertElementwiseOps.cpp
 def TTToTcpuElementwise : TTToTcpuPass<"tt-to-tcpu-elementwise",
     "arith/math on tensors become the same ops on vectors; tt's elementwise ops too"> {}
 
-// 10. tt -> tcpu: lib/TTToTcpu/ConvertReductions.cpp
+// 11. tt -> tcpu: lib/TTToTcpu/ConvertReductions.cpp
 def TTToTcpuReductions : TTToTcpuPass<"tt-to-tcpu-reductions",
     "tt.reduce and tt.scan as log-step vector code applying the combine region; "
     "tt.histogram as one counting pass over the lanes"> {}
 
-// 11. tt -> tcpu: lib/TTToTcpu/ConvertDot.cpp
+// 12. tt -> tcpu: lib/TTToTcpu/ConvertDot.cpp
 def TTToTcpuDot : TTToTcpuPass<"tt-to-tcpu-dot",
     "tt.dot as fp32 FMA contractions, or int8 SDOT/SMMLA tiles as the target allows",
     ["::mlir::memref::MemRefDialect"]> {
@@ -205,11 +208,11 @@ def TTToTcpuDot : TTToTcpuPass<"tt-to-tcpu-dot",
   }];
 }
 
-// 12. tt -> tcpu: lib/TTToTcpu/ConvertDebugOps.cpp
+// 13. tt -> tcpu: lib/TTToTcpu/ConvertDebugOps.cpp
 def TTToTcpuDebug : TTToTcpuPass<"tt-to-tcpu-debug",
     "tt.print / tt.assert become tcpu.print / tcpu.assert; barriers and assumes go"> {}
 
-// 13. tt -> tcpu: lib/TTToTcpu/ConvertFuncs.cpp
+// 14. tt -> tcpu: lib/TTToTcpu/ConvertFuncs.cpp
 def TTToTcpuFuncs : TTToTcpuPass<"tt-to-tcpu-funcs",
     "tt.func with the triton-cpu kernel ABI, tt.call, program ids, scf/cf on vectors"> {
   let description = [{
@@ -221,11 +224,11 @@ def TTToTcpuFuncs : TTToTcpuPass<"tt-to-tcpu-funcs",
   }];
 }
 
-// 19. tcpu -> tcpu: lib/TcpuTransforms/ExpandMath.cpp
+// 20. tcpu -> tcpu: lib/TcpuTransforms/ExpandMath.cpp
 def TcpuExpandMath : TTToTcpuPass<"tcpu-expand-math",
     "exp, exp2, log, tanh, erf, sin, cos, ... on vectors as polynomial approximations"> {}
 
-// 20. tcpu -> tcpu: lib/TcpuTransforms/SliceRows.cpp
+// 21. tcpu -> tcpu: lib/TcpuTransforms/SliceRows.cpp
 def TcpuSliceRows : TTToTcpuPass<"tcpu-slice-rows",
     "Wide 1-D vectors as native slices, each slice's chain of ops before the next slice's"> {
   let description = [{
@@ -244,7 +247,7 @@ def TcpuSliceRows : TTToTcpuPass<"tcpu-slice-rows",
   ];
 }
 
-// 21. tcpu -> tcpu: lib/TcpuTransforms/SinkLoads.cpp
+// 22. tcpu -> tcpu: lib/TcpuTransforms/SinkLoads.cpp
 def TcpuSinkLoads : TTToTcpuPass<"tcpu-sink-loads",
     "Loads of a tile just before their first use when a pack lies between"> {
   let description = [{
@@ -258,7 +261,7 @@ def TcpuSinkLoads : TTToTcpuPass<"tcpu-sink-loads",
   }];
 }
 
-// 27. tcpu -> LLVM: lib/TcpuToLLVM/EmitLaunchers.cpp
+// 28. tcpu -> LLVM: lib/TcpuToLLVM/EmitLaunchers.cpp
 def TcpuEmitTritonLaunchers : Pass<"tcpu-emit-triton-launchers", "::mlir::ModuleOp"> {
   let summary = "tcpu_launch_NAME(args..., grid_x, grid_y, grid_z) for each Triton kernel";
   let description = [{

@@ -128,7 +128,7 @@ void ApplyKernelAbi(func::FuncOp kernel, ArrayRef<Type> original) {
   kernel.setType(FunctionType::get(kernel.getContext(), inputs, kernel.getResultTypes()));
 }
 
-// Stage 13 runs after every stage that lowers a tt op. Any tt op still here other than the
+// Stage 14 runs after every stage that lowers a tt op. Any tt op still here other than the
 // functions, calls and program ids this stage handles has no lowering: refuse it by name,
 // location and reason (RefusedOps.h) now, rather than let it reach LLVM translation as an
 // unnamed cast.

@@ -704,18 +704,31 @@ bool OverBudget(FuncOp func) {
   return over;
 }
 
-// Gives each use of a range, splat or splat constant its own copy. Triton prints one
-// `tt.make_range` for equal ranges (BLOCK_N == BLOCK_K share one), which would tie a dot's N
-// and K axes together; copies are free (the backend folds equal constants again).
+// Gives each use of an index computation its own copy: ranges, splats, splat constants and
+// the pure shape and elementwise ops on them alone. Triton prints one `tt.make_range` for
+// equal ranges and one `offs_k[None, :]` for every use of it (BLOCK_N == BLOCK_K share
+// them), which would tie a dot's N and K axes together; the copies cost nothing (the backend
+// folds equal values again).
 void SeparateSharedSources(FuncOp func) {
-  SmallVector<Operation*> sources;
-  func.walk([&](Operation* op) {
-    if (isa<MakeRangeOp, SplatOp>(op) ||
-        (isa<arith::ConstantOp>(op) && isa<RankedTensorType>(op->getResult(0).getType()))) {
-      sources.push_back(op);
+  DenseSet<Operation*> sources;
+  SmallVector<Operation*> order;
+  func.walk<WalkOrder::PreOrder>([&](Operation* op) {
+    bool tensor = op->getNumResults() == 1 && isa<RankedTensorType>(op->getResult(0).getType());
+    if (!tensor || op->getNumRegions() != 0 || !isPure(op)) return;
+    bool leaf = isa<MakeRangeOp, SplatOp, arith::ConstantOp>(op);
+    bool shape = isa<ExpandDimsOp, BroadcastOp, TransOp>(op) ||
+                 op->hasTrait<OpTrait::Elementwise>();
+    bool fromSources = llvm::all_of(op->getOperands(), [&](Value operand) {
+      Operation* def = operand.getDefiningOp();
+      return !isa<RankedTensorType>(operand.getType()) || (def && sources.contains(def));
+    });
+    if (leaf || (shape && fromSources)) {
+      sources.insert(op);
+      order.push_back(op);
     }
   });
-  for (Operation* source : sources) {
+  // Users first: each copy of a user adds a use of its operands, copied in turn.
+  for (Operation* source : llvm::reverse(order)) {
     SmallVector<OpOperand*> uses;
     for (OpOperand& use : source->getUses()) uses.push_back(&use);
     if (uses.size() < 2) continue;
@@ -745,11 +758,13 @@ struct TTStripMineTiles : impl::TTStripMineTilesBase<TTStripMineTiles> {
         Axes axes(func);
         DenseMap<int, int64_t> chunks = ChooseChunks(func, axes, refused);
         if (chunks.empty()) break;
-        // Parallel axes outermost, then reduced, then contracted; larger first.
+        // Contracted axes first, then reduced, then parallel ones (each later axis wraps the
+        // chunk loops of the earlier, so a dot's K chunks find its operands' loads beside
+        // them); larger first.
         int axis = chunks.begin()->first;
         for (auto [candidate, size] : chunks) {
           auto key = [&](int a) {
-            return std::make_pair(static_cast<int>(axes.Use(a)), -axes.Size(a));
+            return std::make_pair(-static_cast<int>(axes.Use(a)), -axes.Size(a));
           };
           if (key(candidate) < key(axis)) axis = candidate;
         }

@@ -1,0 +1,168 @@
+// tt-strip-mine-tiles: tiles over the budgets (1024 elements, a 16x32x32 dot) run as scf.for
+// loops over chunks of one axis at a time. A row is stored chunk by chunk; softmax's row is
+// three chunk loops (max, sum, normalize), the chunks' partial reductions combined in order;
+// a 64x64x64 dot is 16x32 tiles over 32-deep K chunks chained through the accumulator. An
+// axis that a scan mixes, or whose loads a plan would move past a store, is left whole.
+// RUN: tcpu-opt %s --tt-strip-mine-tiles | FileCheck %s
+
+module {
+  // A 4096-lane row in four chunks of 1024: ranges offset by the chunk, loads and stores per chunk.
+  // CHECK-LABEL: tt.func @scale_row(
+  // CHECK: scf.for %[[C:.*]] = %{{.*}} to %c4_i32 step %{{.*}} : i32 {
+  // CHECK:   %[[FIRST:.*]] = arith.muli %[[C]], %c1024_i32 : i32
+  // CHECK:   tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32>
+  // CHECK:   tt.load %{{.*}}, %{{.*}} : tensor<1024x!tt.ptr<f32>>
+  // CHECK:   tt.store %{{.*}}, %{{.*}}, %{{.*}} : tensor<1024x!tt.ptr<f32>>
+  // CHECK: }
+  // CHECK-NEXT: tt.return
+  tt.func @scale_row(%x: !tt.ptr<f32>, %y: !tt.ptr<f32>, %n: i32) {
+    %pid = tt.get_program_id x : i32
+    %c4096 = arith.constant 4096 : i32
+    %start = arith.muli %pid, %c4096 : i32
+    %lanes = tt.make_range {end = 4096 : i32, start = 0 : i32} : tensor<4096xi32>
+    %s = tt.splat %start : i32 -> tensor<4096xi32>
+    %idx = arith.addi %s, %lanes : tensor<4096xi32>
+    %bound = tt.splat %n : i32 -> tensor<4096xi32>
+    %mask = arith.cmpi slt, %idx, %bound : tensor<4096xi32>
+    %xs = tt.splat %x : !tt.ptr<f32> -> tensor<4096x!tt.ptr<f32>>
+    %xp = tt.addptr %xs, %idx : tensor<4096x!tt.ptr<f32>>, tensor<4096xi32>
+    %v = tt.load %xp, %mask : tensor<4096x!tt.ptr<f32>>
+    %two = arith.constant dense<2.000000e+00> : tensor<4096xf32>
+    %w = arith.mulf %v, %two : tensor<4096xf32>
+    %ys = tt.splat %y : !tt.ptr<f32> -> tensor<4096x!tt.ptr<f32>>
+    %yp = tt.addptr %ys, %idx : tensor<4096x!tt.ptr<f32>>, tensor<4096xi32>
+    tt.store %yp, %w, %mask : tensor<4096x!tt.ptr<f32>>
+    tt.return
+  }
+
+  // Softmax over 2048 lanes: a chunk loop for the max, one for the sum (reloading the row and
+  // recomputing exp), one to normalize and store. Each reduction's first chunk replaces the
+  // zero the loop starts from; later chunks go through the combine region.
+  // CHECK-LABEL: tt.func @softmax_row(
+  // CHECK: %[[MAX:.*]] = scf.for %[[C:.*]] = {{.*}} to %c2_i32 {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (f32)
+  // CHECK:   %[[IS_FIRST:.*]] = arith.cmpi eq, %[[C]], %{{.*}} : i32
+  // CHECK:   tt.load %{{.*}} : tensor<1024x!tt.ptr<f32>>
+  // CHECK:   %[[PART:.*]] = "tt.reduce"
+  // CHECK:     arith.maxnumf
+  // CHECK:   %[[COMB:.*]] = arith.maxnumf %[[ACC]], %[[PART]] : f32
+  // CHECK:   %[[NEXT:.*]] = arith.select %[[IS_FIRST]], %[[PART]], %[[COMB]] : f32
+  // CHECK:   scf.yield %[[NEXT]] : f32
+  // CHECK: %[[SUM:.*]] = scf.for {{.*}} -> (f32)
+  // CHECK:   tt.load %{{.*}} : tensor<1024x!tt.ptr<f32>>
+  // CHECK:   tt.splat %[[MAX]] : f32 -> tensor<1024xf32>
+  // CHECK:   math.exp %{{.*}} : tensor<1024xf32>
+  // CHECK:   "tt.reduce"
+  // CHECK: scf.for
+  // CHECK:   tt.splat %[[SUM]] : f32 -> tensor<1024xf32>
+  // CHECK:   arith.divf %{{.*}} : tensor<1024xf32>
+  // CHECK:   tt.store %{{.*}}, %{{.*}} : tensor<1024x!tt.ptr<f32>>
+  // CHECK-NOT: tensor<2048
+  // CHECK: tt.return
+  tt.func @softmax_row(%x: !tt.ptr<f32>, %y: !tt.ptr<f32>) {
+    %lanes = tt.make_range {end = 2048 : i32, start = 0 : i32} : tensor<2048xi32>
+    %xs = tt.splat %x : !tt.ptr<f32> -> tensor<2048x!tt.ptr<f32>>
+    %xp = tt.addptr %xs, %lanes : tensor<2048x!tt.ptr<f32>>, tensor<2048xi32>
+    %v = tt.load %xp : tensor<2048x!tt.ptr<f32>>
+    %max = "tt.reduce"(%v) <{axis = 0 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %m = arith.maxnumf %a, %b : f32
+      tt.reduce.return %m : f32
+    }) : (tensor<2048xf32>) -> f32
+    %ms = tt.splat %max : f32 -> tensor<2048xf32>
+    %d = arith.subf %v, %ms : tensor<2048xf32>
+    %e = math.exp %d : tensor<2048xf32>
+    %sum = "tt.reduce"(%e) <{axis = 0 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %t = arith.addf %a, %b : f32
+      tt.reduce.return %t : f32
+    }) : (tensor<2048xf32>) -> f32
+    %ss = tt.splat %sum : f32 -> tensor<2048xf32>
+    %o = arith.divf %e, %ss : tensor<2048xf32>
+    %ys = tt.splat %y : !tt.ptr<f32> -> tensor<2048x!tt.ptr<f32>>
+    %yp = tt.addptr %ys, %lanes : tensor<2048x!tt.ptr<f32>>, tensor<2048xi32>
+    tt.store %yp, %o : tensor<2048x!tt.ptr<f32>>
+    tt.return
+  }
+
+  // A 64x64x64 dot, one range shared by every axis (as Triton prints it): the copies of the
+  // index computations keep M, N and K apart; K in 32-deep chunks chained through the
+  // accumulator, inside 16-row by 32-column tiles.
+  // CHECK-LABEL: tt.func @dot_64(
+  // CHECK: scf.for {{.*}} to %c4_i32
+  // CHECK:   scf.for {{.*}} to %c2_i32
+  // CHECK:     %[[D:.*]] = scf.for {{.*}} to %c2_i32 {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (tensor<16x32xf32>)
+  // CHECK:       %[[A:.*]] = tt.load %{{.*}} : tensor<16x32x!tt.ptr<f32>>
+  // CHECK:       %[[B:.*]] = tt.load %{{.*}} : tensor<32x32x!tt.ptr<f32>>
+  // CHECK:       %[[P:.*]] = tt.dot %[[A]], %[[B]], %[[ACC]] : tensor<16x32xf32> * tensor<32x32xf32> -> tensor<16x32xf32>
+  // CHECK:       scf.yield %[[P]] : tensor<16x32xf32>
+  // CHECK:     tt.store %{{.*}}, %[[D]] : tensor<16x32x!tt.ptr<f32>>
+  // CHECK-NOT: tensor<64x
+  // CHECK: tt.return
+  tt.func @dot_64(%a: !tt.ptr<f32>, %b: !tt.ptr<f32>, %c: !tt.ptr<f32>, %lda: i32, %ldb: i32, %ldc: i32) {
+    %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+    %rows = tt.expand_dims %r {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+    %cols = tt.expand_dims %r {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+    %colsb = tt.broadcast %cols : tensor<1x64xi32> -> tensor<64x64xi32>
+    %sa = tt.splat %lda : i32 -> tensor<64x1xi32>
+    %ra = arith.muli %rows, %sa : tensor<64x1xi32>
+    %rab = tt.broadcast %ra : tensor<64x1xi32> -> tensor<64x64xi32>
+    %oa = arith.addi %rab, %colsb : tensor<64x64xi32>
+    %as = tt.splat %a : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>>
+    %ap = tt.addptr %as, %oa : tensor<64x64x!tt.ptr<f32>>, tensor<64x64xi32>
+    %av = tt.load %ap : tensor<64x64x!tt.ptr<f32>>
+    %sb = tt.splat %ldb : i32 -> tensor<64x1xi32>
+    %rb = arith.muli %rows, %sb : tensor<64x1xi32>
+    %rbb = tt.broadcast %rb : tensor<64x1xi32> -> tensor<64x64xi32>
+    %ob = arith.addi %rbb, %colsb : tensor<64x64xi32>
+    %bs = tt.splat %b : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>>
+    %bp = tt.addptr %bs, %ob : tensor<64x64x!tt.ptr<f32>>, tensor<64x64xi32>
+    %bv = tt.load %bp : tensor<64x64x!tt.ptr<f32>>
+    %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+    %d = tt.dot %av, %bv, %zero : tensor<64x64xf32> * tensor<64x64xf32> -> tensor<64x64xf32>
+    %sc = tt.splat %ldc : i32 -> tensor<64x1xi32>
+    %rc = arith.muli %rows, %sc : tensor<64x1xi32>
+    %rcb = tt.broadcast %rc : tensor<64x1xi32> -> tensor<64x64xi32>
+    %oc = arith.addi %rcb, %colsb : tensor<64x64xi32>
+    %cs = tt.splat %c : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>>
+    %cp = tt.addptr %cs, %oc : tensor<64x64x!tt.ptr<f32>>, tensor<64x64xi32>
+    tt.store %cp, %d : tensor<64x64x!tt.ptr<f32>>
+    tt.return
+  }
+
+  // A scan mixes the lanes of its axis: left whole.
+  // CHECK-LABEL: tt.func @cumsum_row(
+  // CHECK-NOT: scf.for
+  // CHECK: "tt.scan"
+  // CHECK: }) : (tensor<2048xf32>) -> tensor<2048xf32>
+  tt.func @cumsum_row(%x: !tt.ptr<f32>) {
+    %lanes = tt.make_range {end = 2048 : i32, start = 0 : i32} : tensor<2048xi32>
+    %xs = tt.splat %x : !tt.ptr<f32> -> tensor<2048x!tt.ptr<f32>>
+    %xp = tt.addptr %xs, %lanes : tensor<2048x!tt.ptr<f32>>, tensor<2048xi32>
+    %v = tt.load %xp : tensor<2048x!tt.ptr<f32>>
+    %c = "tt.scan"(%v) <{axis = 0 : i32, reverse = false}> ({
+    ^bb0(%a: f32, %b: f32):
+      %t = arith.addf %a, %b : f32
+      tt.scan.return %t : f32
+    }) : (tensor<2048xf32>) -> tensor<2048xf32>
+    tt.store %xp, %c : tensor<2048x!tt.ptr<f32>>
+    tt.return
+  }
+
+  // The row's load comes before a store the chunk loop would move it past: left whole.
+  // CHECK-LABEL: tt.func @load_after_write(
+  // CHECK-NOT: scf.for
+  // CHECK: tt.load %{{.*}} : tensor<2048x!tt.ptr<f32>>
+  // CHECK: tt.store %{{.*}}, %{{.*}} : !tt.ptr<i32>
+  // CHECK: tt.store %{{.*}}, %{{.*}} : tensor<2048x!tt.ptr<f32>>
+  tt.func @load_after_write(%x: !tt.ptr<f32>, %flag: !tt.ptr<i32>) {
+    %lanes = tt.make_range {end = 2048 : i32, start = 0 : i32} : tensor<2048xi32>
+    %xs = tt.splat %x : !tt.ptr<f32> -> tensor<2048x!tt.ptr<f32>>
+    %xp = tt.addptr %xs, %lanes : tensor<2048x!tt.ptr<f32>>, tensor<2048xi32>
+    %v = tt.load %xp : tensor<2048x!tt.ptr<f32>>
+    %one = arith.constant 1 : i32
+    tt.store %flag, %one : !tt.ptr<i32>
+    %w = arith.addf %v, %v : tensor<2048xf32>
+    tt.store %xp, %w : tensor<2048x!tt.ptr<f32>>
+    tt.return
+  }
+}
