@@ -125,6 +125,20 @@ class Axes {
       }
     }
   }
+  // A loop or branch runs whole per chunk: its results of one shape (layer norm backward's dW
+  // and dB accumulators, only tied by the index computations that were copied apart) share
+  // their axes, so that an axis of one is never the other's passenger.
+  void UnifySameShapes(ValueRange results) {
+    for (Value a : results) {
+      for (Value b : results) {
+        if (a != b && isa<RankedTensorType>(a.getType()) && isa<RankedTensorType>(b.getType()) &&
+            cast<RankedTensorType>(a.getType()).getShape() ==
+                cast<RankedTensorType>(b.getType()).getShape()) {
+          UnifyAll({a, b});
+        }
+      }
+    }
+  }
   void FixAll(Value value) {
     for (int64_t d = 0; d < Rank(value); ++d) fixed_[Node(value, d)] = true;
   }
@@ -224,6 +238,7 @@ void Axes::Visit(Operation* op) {
       UnifyAll({loop.getInitArgs()[i], loop.getRegionIterArgs()[i], yield.getOperand(i),
                 loop.getResult(i)});
     }
+    UnifySameShapes(loop.getResults());
     return;
   }
   if (auto branch = dyn_cast<scf::IfOp>(op)) {
@@ -232,6 +247,7 @@ void Axes::Visit(Operation* op) {
       if (!branch.getElseRegion().empty()) values.push_back(branch.elseYield().getOperand(i));
       UnifyAll(values);
     }
+    UnifySameShapes(branch.getResults());
     return;
   }
   if (isa<LoadOp, StoreOp, AtomicRMWOp, AtomicCASOp>(op)) {
