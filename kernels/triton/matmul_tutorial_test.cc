@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "kernels/triton/matmul_persistent_bf16.h"
 #include "kernels/triton/matmul_tutorial_bf16.h"
 #include "kernels/triton/matmul_tutorial_f16.h"
 #include "tcpu/bf16.h"
@@ -52,6 +53,16 @@ struct F16 {
   }
 };
 
+// Tutorial 09's persistent form (matmul_persistent_bf16.ttir, 128x128x64 tiles): three
+// programs stride over every tile with `num_programs`, more tiles than programs or fewer.
+struct PersistentBf16 : Bf16 {
+  static int Launch(Storage* a, Storage* b, Storage* c, const Shape& s, int32_t lda, int32_t ldb,
+                    int32_t ldc) {
+    return tcpu_launch_matmul_persistent_kernel_bf16(a, b, c, s.m, s.n, s.k, lda, ldb, ldc, 3, 1,
+                                                     1);
+  }
+};
+
 template <typename T>
 void ExpectProduct() {
   using Storage = typename T::Storage;
@@ -91,5 +102,6 @@ void ExpectProduct() {
 
 TEST(TritonMatmulTutorialTest, Bf16At128x256x64) { ExpectProduct<Bf16>(); }
 TEST(TritonMatmulTutorialTest, F16At128x256x64) { ExpectProduct<F16>(); }
+TEST(TritonMatmulTutorialTest, PersistentBf16At128x128x64) { ExpectProduct<PersistentBf16>(); }
 
 }  // namespace

@@ -63,7 +63,18 @@ class Axes {
     return false;
   }
   int64_t Size(int axis) { return size_[axis]; }
-  bool Fixed(int axis) { return fixed_[axis] || (contracted_[axis] && (dotOutput_[axis] || reduced_[axis])); }
+  // Fixed by an op, or both contracted and produced by one dot (a square product of a tile
+  // with itself): that dot would be its own sink. An axis contracted by one dot and produced by
+  // another, or reduced elsewhere, is strip-mined around each in turn.
+  bool Fixed(int axis) {
+    if (fixed_[axis]) return true;
+    for (const auto& [k, outputs] : dots_) {
+      if (Find(k) == axis && llvm::any_of(outputs, [&](int n) { return Find(n) == axis; })) {
+        return true;
+      }
+    }
+    return false;
+  }
   AxisUse Use(int axis) {
     if (contracted_[axis]) return AxisUse::kContracted;
     return reduced_[axis] ? AxisUse::kReduced : AxisUse::kParallel;
@@ -85,7 +96,6 @@ class Axes {
       size_.push_back(cast<RankedTensorType>(value.getType()).getDimSize(dim));
       fixed_.push_back(false);
       contracted_.push_back(false);
-      dotOutput_.push_back(false);
       reduced_.push_back(false);
     }
     return Find(it->second);
@@ -101,7 +111,6 @@ class Axes {
     parent_[b] = a;
     fixed_[a] = fixed_[a] || fixed_[b] || size_[a] != size_[b];
     contracted_[a] = contracted_[a] || contracted_[b];
-    dotOutput_[a] = dotOutput_[a] || dotOutput_[b];
     reduced_[a] = reduced_[a] || reduced_[b];
   }
   static int64_t Rank(Value value) {
@@ -151,7 +160,8 @@ class Axes {
   DenseMap<std::pair<Value, unsigned>, int> node_;
   SmallVector<int> parent_;
   SmallVector<int64_t> size_;
-  SmallVector<bool> fixed_, contracted_, dotOutput_, reduced_;
+  SmallVector<bool> fixed_, contracted_, reduced_;
+  SmallVector<std::pair<int, SmallVector<int>>> dots_;  // each dot's K and output dimensions
 };
 
 void Axes::Visit(Operation* op) {
@@ -229,7 +239,9 @@ void Axes::Visit(Operation* op) {
     UnifyDims(dot.getB(), rank - 1, dot.getD(), rank - 1);
     UnifyDims(dot.getA(), rank - 1, dot.getB(), rank - 2);
     contracted_[Node(dot.getA(), rank - 1)] = true;
-    for (int64_t d = 0; d < rank; ++d) dotOutput_[Node(dot.getD(), d)] = true;
+    SmallVector<int> outputs;
+    for (int64_t d = 0; d < rank; ++d) outputs.push_back(Node(dot.getD(), d));
+    dots_.push_back({Node(dot.getA(), rank - 1), outputs});
     return;
   }
   if (auto loop = dyn_cast<scf::ForOp>(op)) {
