@@ -1,10 +1,11 @@
 // tt-to-tcpu-atomics: tt.atomic_rmw is llvm.atomicrmw and tt.atomic_cas llvm.cmpxchg with the
 // op's ordering (relaxed is monotonic; a failed CAS keeps only the acquire half) and natural
 // alignment, at the system scope whatever the op's scope. A scalar mask is an scf.if (0 where
-// off); a tensor op is a loop over its lanes, each lane's address taken from the address
-// vector and its atomic under its own mask bit. Float read-modify-writes (fadd on f32, f16,
-// bf16; max/min; exch) are a compare-and-swap loop on the bits, from a relaxed atomic load
-// (LLVM 19's own expansion without LSE loses updates); a CAS on floats compares their bits.
+// off); a tensor op is a loop over its lanes, each lane's address, value and mask read from
+// stack buffers stored once before the loop, its atomic under its own mask bit. Float
+// read-modify-writes (fadd on f32, f16, bf16; max/min; exch) are a compare-and-swap loop on
+// the bits, from a relaxed atomic load (LLVM 19's own expansion without LSE loses updates); a
+// CAS on floats compares their bits.
 // RUN: tcpu-opt %s --tt-to-tcpu-atomics | FileCheck %s
 
 module {
@@ -45,18 +46,39 @@ module {
   // CHECK-LABEL: tt.func @tensor(
   // CHECK: %[[ADDRS:.*]] = builtin.unrealized_conversion_cast %{{.*}} : tensor<2x2x!tt.ptr<i32>> to vector<2x2xi64>
   // CHECK: %[[FLAT:.*]] = vector.shape_cast %[[ADDRS]] : vector<2x2xi64> to vector<4xi64>
-  // CHECK: %[[LANES:.*]] = scf.for %[[LANE:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (vector<4xi32>) {
-  // CHECK:   %[[ADDR:.*]] = vector.extract %[[FLAT]][%[[LANE]]] : i64 from vector<4xi64>
-  // CHECK:   %[[PTR:.*]] = llvm.inttoptr %[[ADDR]] : i64 to !llvm.ptr
-  // CHECK:   %[[ON:.*]] = vector.extract %{{.*}}[%[[LANE]]] : i1 from vector<4xi1>
+  // CHECK: %[[ADDR_BUF:.*]] = memref.alloca() : memref<4xi64>
+  // CHECK: vector.store %[[FLAT]], %[[ADDR_BUF]][%{{.*}}] : memref<4xi64>, vector<4xi64>
+  // CHECK: %[[VALUE_BUF:.*]] = memref.alloca() : memref<4xi32>
+  // CHECK: arith.extui %{{.*}} : vector<4xi1> to vector<4xi8>
+  // CHECK: %[[MASK_BUF:.*]] = memref.alloca() : memref<4xi8>
+  // CHECK: %[[OLDS:.*]] = memref.alloca() : memref<4xi32>
+  // CHECK: scf.for %[[LANE:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+  // CHECK-DAG:   %[[ADDR:.*]] = memref.load %[[ADDR_BUF]][%[[LANE]]] : memref<4xi64>
+  // CHECK-DAG:   %[[PTR:.*]] = llvm.inttoptr %[[ADDR]] : i64 to !llvm.ptr
+  // CHECK-DAG:   %[[VALUE:.*]] = memref.load %[[VALUE_BUF]][%[[LANE]]] : memref<4xi32>
+  // CHECK-DAG:   %[[BYTE:.*]] = memref.load %[[MASK_BUF]][%[[LANE]]] : memref<4xi8>
+  // CHECK-DAG:   %[[ON:.*]] = arith.cmpi ne, %[[BYTE]], %{{.*}} : i8
   // CHECK:   %[[OLD:.*]] = scf.if %[[ON]] -> (i32) {
-  // CHECK:     llvm.atomicrmw umax %[[PTR]], %{{.*}} monotonic {alignment = 4 : i64} : !llvm.ptr, i32
-  // CHECK:   vector.insert %[[OLD]], %[[ACC]] [%[[LANE]]] : i32 into vector<4xi32>
+  // CHECK:     llvm.atomicrmw umax %[[PTR]], %[[VALUE]] monotonic {alignment = 4 : i64} : !llvm.ptr, i32
+  // CHECK:   memref.store %[[OLD]], %[[OLDS]][%[[LANE]]] : memref<4xi32>
+  // CHECK: %[[LANES:.*]] = vector.load %[[OLDS]][%{{.*}}] : memref<4xi32>, vector<4xi32>
   // CHECK: vector.shape_cast %[[LANES]] : vector<4xi32> to vector<2x2xi32>
   // CHECK-NOT: tt.atomic
   tt.func @tensor(%ptrs: tensor<2x2x!tt.ptr<i32>>, %v: tensor<2x2xi32>, %m: tensor<2x2xi1>) -> tensor<2x2xi32> {
     %o = tt.atomic_rmw umax, relaxed, gpu, %ptrs, %v, %m : (tensor<2x2x!tt.ptr<i32>>, tensor<2x2xi32>, tensor<2x2xi1>) -> tensor<2x2xi32>
     tt.return %o : tensor<2x2xi32>
+  }
+
+  // A tensor atomic whose old values nobody reads collects none (a split-K matmul's adds).
+  // CHECK-LABEL: tt.func @tensor_unused(
+  // CHECK-COUNT-2: memref.alloca()
+  // CHECK-NOT: memref.alloca()
+  // CHECK: scf.for
+  // CHECK-NOT: memref.store
+  // CHECK: tt.return
+  tt.func @tensor_unused(%ptrs: tensor<4x!tt.ptr<i32>>, %v: tensor<4xi32>) {
+    %o = tt.atomic_rmw add, relaxed, gpu, %ptrs, %v : (tensor<4x!tt.ptr<i32>>, tensor<4xi32>) -> tensor<4xi32>
+    tt.return
   }
 
   // Without a mask every lane runs its atomic; max/min on floats are fmax/fmin.

@@ -6,6 +6,9 @@
 // Regions: the int8 matmul (TTIR: b as [K, N], tutorial 03) and linear layer (TTIR: x times
 // w transposed, w as [N, K]) and tcpu_gemm_i8 (x times w transposed, w packed) at M=16 N=512
 // K=2048 (MACs);
+// the float matmuls at their own tiles (16x32x32) and at GPU configurations strip-mined by
+// tt-strip-mine-tiles (tutorial 03 at 128x256x64, tutorial 09's persistent 128x128x64) and the
+// split-K int8 matmul, table shapes only (MACs);
 // softmax and layer norm (TTIR, vectorized) and the same TTIR compiled without NEON
 // (NAME__scalar, from tcpu-compile --mattr=-neon), per element.
 #include <cmath>
@@ -17,8 +20,15 @@
 
 #include "kernels/triton/layer_norm.h"
 #include "kernels/triton/linear_i8.h"
+#include "kernels/triton/matmul_bf16.h"
+#include "kernels/triton/matmul_f32.h"
 #include "kernels/triton/matmul_i8.h"
+#include "kernels/triton/matmul_persistent_bf16.h"
+#include "kernels/triton/matmul_splitk_i8.h"
+#include "kernels/triton/matmul_tutorial_bf16.h"
+#include "kernels/triton/matmul_tutorial_f16.h"
 #include "kernels/triton/softmax.h"
+#include "tcpu/bf16.h"
 #include "tcpu/gemm.h"
 #include "tcpu/gemv.h"
 #include "tcpu/perf.h"
@@ -103,6 +113,61 @@ bool Matmul(const Shapes& shapes) {
   return true;
 }
 
+// The float matmuls at m=128 n=256 k=512 (table only: the gate's baselines hold the int8 ones).
+bool FloatMatmul() {
+  const int32_t m = 128, n = 256, k = 512;
+  const std::string sizes =
+      "m=" + std::to_string(m) + " n=" + std::to_string(n) + " k=" + std::to_string(k);
+  std::vector<float> a32(static_cast<size_t>(m) * k), b32(static_cast<size_t>(k) * n);
+  for (size_t i = 0; i < a32.size(); ++i) a32[i] = std::sin(0.7f * static_cast<float>(i));
+  for (size_t i = 0; i < b32.size(); ++i) b32[i] = std::cos(0.3f * static_cast<float>(i));
+  std::vector<uint16_t> a16(a32.size()), b16(b32.size());
+  std::vector<_Float16> ah(a32.size()), bh(b32.size());
+  for (size_t i = 0; i < a32.size(); ++i) a16[i] = tcpu_f32_to_bf16(a32[i]), ah[i] = a32[i];
+  for (size_t i = 0; i < b32.size(); ++i) b16[i] = tcpu_f32_to_bf16(b32[i]), bh[i] = b32[i];
+  std::vector<float> c32(static_cast<size_t>(m) * n);
+  std::vector<uint16_t> c16(c32.size());
+  std::vector<_Float16> ch(c32.size());
+  const int32_t small_grid = (m / 16) * (n / 32);
+  auto timed = [&](const char* what, auto&& launch) {
+    const std::string region = Region(what, sizes);
+    tcpu_perf_region_begin(region.c_str());
+    const int status = launch();
+    tcpu_perf_region_end(region.c_str());
+    return Check(status, what);
+  };
+  bool ok = timed("triton matmul_f32 16x32x32", [&] {
+    return tcpu_launch_matmul_kernel_f32(a32.data(), b32.data(), c32.data(), m, n, k, k, n, n,
+                                         small_grid, 1, 1);
+  });
+  ok = ok && timed("triton matmul_bf16 16x32x32", [&] {
+    return tcpu_launch_matmul_kernel_bf16(a16.data(), b16.data(), c16.data(), m, n, k, k, n, n,
+                                          small_grid, 1, 1);
+  });
+  ok = ok && timed("triton matmul_tutorial_bf16 128x256x64", [&] {
+    return tcpu_launch_matmul_tutorial_kernel_bf16(a16.data(), b16.data(), c16.data(), m, n, k, k,
+                                                   n, n, 1, 1, 1);
+  });
+  ok = ok && timed("triton matmul_tutorial_f16 128x256x64", [&] {
+    return tcpu_launch_matmul_tutorial_kernel_f16(ah.data(), bh.data(), ch.data(), m, n, k, k, n,
+                                                  n, 1, 1, 1);
+  });
+  ok = ok && timed("triton matmul_persistent_bf16 128x128x64", [&] {
+    return tcpu_launch_matmul_persistent_kernel_bf16(a16.data(), b16.data(), c16.data(), m, n, k,
+                                                     k, n, n, 1, 1, 1);
+  });
+  std::vector<int8_t> a8(a32.size()), b8(b32.size());
+  for (size_t i = 0; i < a8.size(); ++i) a8[i] = static_cast<int8_t>((i * 37 + 11) % 255 - 127);
+  for (size_t i = 0; i < b8.size(); ++i) b8[i] = static_cast<int8_t>((i * 53 + 7) % 255 - 127);
+  std::vector<int32_t> c8(c32.size(), 0);
+  ok = ok && timed("triton matmul_splitk_i8 64x64x32 split=4", [&] {
+    return tcpu_launch_matmul_splitk_kernel_i8(a8.data(), b8.data(), c8.data(), m, n, k, k, n, n,
+                                               (m / 64) * (n / 64), 4, 1);
+  });
+  if (ok) std::printf("float matmul: %lld MACs per call\n", static_cast<long long>(m) * n * k);
+  return ok;
+}
+
 bool Softmax(const Shapes& shapes) {
   const int32_t rows = shapes.rows, cols = shapes.cols;
   const std::string sizes = "rows=" + std::to_string(rows) + " cols=" + std::to_string(cols);
@@ -184,5 +249,7 @@ int main(int argc, char** argv) {
     }
   }
   if (!Check(tcpu_set_num_threads(1), "tcpu_set_num_threads")) return 1;
-  return Matmul(shapes) && Softmax(shapes) && LayerNorm(shapes) ? 0 : 1;
+  const bool table = shapes.m == kTableShapes.m && shapes.n == kTableShapes.n;
+  return Matmul(shapes) && (!table || FloatMatmul()) && Softmax(shapes) && LayerNorm(shapes) ? 0
+                                                                                            : 1;
 }

@@ -167,11 +167,13 @@ def TTToTcpuMemory : TTToTcpuPass<"tt-to-tcpu-memory",
 // 7. tt -> tcpu: lib/TTToTcpu/ConvertAtomics.cpp
 def TTToTcpuAtomics : TTToTcpuPass<"tt-to-tcpu-atomics",
     "tt.atomic_rmw / tt.atomic_cas as LLVM atomics (LSE or LL/SC, as the target has)",
-    ["::mlir::LLVM::LLVMDialect"]> {
+    ["::mlir::LLVM::LLVMDialect", "::mlir::memref::MemRefDialect"]> {
   let description = [{
     Each atomic is an llvm.atomicrmw or llvm.cmpxchg with the op's ordering (relaxed is
     monotonic) at the system scope; a tensor op is a loop over its lanes in order, each lane
-    under its mask (a lane whose mask is off touches no memory and returns 0).
+    under its mask (a lane whose mask is off touches no memory and returns 0), reading its
+    address, value and mask from stack buffers stored once before the loop and writing its
+    old value to one only when the result is used.
   }];
 }
 

@@ -4,6 +4,10 @@
 //   a + b, addptr(a, b)   contiguity = max(gcd(ca, kb), gcd(ka, cb)); constancy = gcd(ka, kb)
 //   a - b                 contiguity = gcd(ca, kb); constancy = gcd(ka, kb)
 //   a * 1                 as a; otherwise contiguity 1, constancy gcd(ka, kb)
+//   (s + range) % n       1-D, n a splat: runs of gcd(range size, div(s), div(n)), where div is
+//                         what is known to divide a scalar (constants, `tt.divisibility` of
+//                         kernel arguments, products and sums): no multiple of n falls inside
+//                         a run (tutorial 03's `offs_bn % N` with N divisible by 16)
 //   other elementwise     contiguity 1, constancy = gcd of the operands' constancy
 //   broadcast             a grown dimension has contiguity 1 and constancy = its size
 //   expand_dims           the new dimension has contiguity 1 and constancy 1
@@ -11,6 +15,7 @@
 //   anything else         contiguity 1, constancy 1
 #include "tt/Analysis/Contiguity.h"
 
+#include <cstdlib>
 #include <numeric>
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -18,6 +23,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "tt/TTOps.h"
 
 namespace mlir::tt {
@@ -48,6 +54,66 @@ bool IsSplatOf(Value value, int64_t expected) {
   }
   if (auto splat = value.getDefiningOp<SplatOp>()) return IsSplatOf(splat.getSrc(), expected);
   return false;
+}
+
+// A number known to divide the scalar `value` (1 when nothing is known; zero is divisible by
+// everything, capped at 2^30), from constants, `tt.divisibility` of the kernel's arguments,
+// and products, sums and extensions of those.
+int64_t ScalarDivisibility(Value value, int depth = 0) {
+  constexpr int64_t kAnything = int64_t{1} << 30;
+  if (depth > 16) return 1;
+  APInt constant;
+  if (matchPattern(value, m_ConstantInt(&constant))) {
+    const int64_t x = std::abs(constant.getSExtValue());
+    return x == 0 ? kAnything : std::min(x, kAnything);
+  }
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    auto func = dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp());
+    if (!func || !arg.getOwner()->isEntryBlock()) return 1;
+    auto attr = func.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(), "tt.divisibility");
+    return attr && attr.getInt() > 0 ? attr.getInt() : 1;
+  }
+  Operation* op = value.getDefiningOp();
+  if (isa<arith::ExtSIOp, arith::ExtUIOp, arith::IndexCastOp>(op)) {
+    return ScalarDivisibility(op->getOperand(0), depth + 1);
+  }
+  if (isa<arith::MulIOp>(op)) {
+    return std::min(kAnything, ScalarDivisibility(op->getOperand(0), depth + 1) *
+                                   ScalarDivisibility(op->getOperand(1), depth + 1));
+  }
+  if (isa<arith::AddIOp, arith::SubIOp>(op)) {
+    return std::gcd(ScalarDivisibility(op->getOperand(0), depth + 1),
+                    ScalarDivisibility(op->getOperand(1), depth + 1));
+  }
+  return 1;
+}
+
+// What divides every element of a splat tensor or constant (0: not a splat).
+int64_t SplatDivisibility(Value value) {
+  DenseIntElementsAttr dense;
+  if (matchPattern(value, m_Constant(&dense)) && dense.isSplat()) {
+    const int64_t x = std::abs(dense.getSplatValue<APInt>().getSExtValue());
+    return x == 0 ? int64_t{1} << 30 : x;
+  }
+  if (auto splat = value.getDefiningOp<SplatOp>()) return ScalarDivisibility(splat.getSrc());
+  return 0;
+}
+
+// A 1-D `splat(s) + make_range(start, end)` (either order) or a bare range: its length and
+// what divides the value at the start of each aligned run (0: another form).
+std::pair<int64_t, int64_t> RangeFrom(Value value) {
+  if (auto range = value.getDefiningOp<MakeRangeOp>()) {
+    return {range.getEnd() - range.getStart(),
+            range.getStart() == 0 ? int64_t{1} << 30 : std::abs(int64_t{range.getStart()})};
+  }
+  auto add = value.getDefiningOp<arith::AddIOp>();
+  if (!add) return {0, 0};
+  for (int i = 0; i < 2; ++i) {
+    auto [length, start] = RangeFrom(add->getOperand(i));
+    const int64_t offset = SplatDivisibility(add->getOperand(1 - i));
+    if (length != 0 && offset != 0) return {length, std::gcd(start, offset)};
+  }
+  return {0, 0};
 }
 
 }  // namespace
@@ -110,6 +176,16 @@ Contiguity ContiguityAnalysis::compute(Value value) {
   if (isa<arith::MulIOp>(op)) {
     if (contiguity_analysis::IsSplatOf(op->getOperand(1), 1)) return get(op->getOperand(0));
     if (contiguity_analysis::IsSplatOf(op->getOperand(0), 1)) return get(op->getOperand(1));
+  }
+  if (isa<arith::RemSIOp, arith::RemUIOp>(op) && rank == 1) {
+    // Runs of consecutive values stay consecutive when no multiple of n falls inside one:
+    // runs aligned to a length dividing both their start and n.
+    auto [length, start] = contiguity_analysis::RangeFrom(op->getOperand(0));
+    const int64_t modulus = contiguity_analysis::SplatDivisibility(op->getOperand(1));
+    if (length != 0 && modulus != 0) {
+      return {SmallVector<int64_t, 4>{std::gcd(std::gcd(length, start), modulus)},
+              SmallVector<int64_t, 4>{1}};
+    }
   }
   if (auto broadcast = dyn_cast<BroadcastOp>(op)) {
     Contiguity result = get(broadcast.getSrc());

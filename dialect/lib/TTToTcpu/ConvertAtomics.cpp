@@ -13,6 +13,7 @@
 #include "TypeConverter.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "tt/TTOps.h"
@@ -116,34 +117,63 @@ Value Flatten(OpBuilder& b, Location loc, Value vector) {
   return b.create<vector::ShapeCastOp>(loc, flat, vector);
 }
 
-// The op on `result_type` (a scalar, or a vector whose lanes each take one atomic in order).
+// `flat` (a 1-D vector) stored once into a stack buffer whose lanes the loop reads by index: a
+// vector.extract at a loop index made the backend spill the whole vector on every iteration
+// (a split-K matmul's 512-lane tile: some 70 instructions per atomic). Masks are stored as
+// bytes.
+Value ToBuffer(OpBuilder& b, Location loc, Value flat) {
+  if (!flat) return flat;
+  auto type = cast<VectorType>(flat.getType());
+  if (type.getElementType().isInteger(1)) {
+    type = VectorType::get(type.getShape(), b.getI8Type());
+    flat = b.create<arith::ExtUIOp>(loc, type, flat);
+  }
+  Value buffer = b.create<memref::AllocaOp>(
+      loc, MemRefType::get({type.getNumElements()}, type.getElementType()));
+  b.create<vector::StoreOp>(loc, flat, buffer, ValueRange{b.create<arith::ConstantIndexOp>(loc, 0)});
+  return buffer;
+}
+
+// Lane `lane` of a buffer from ToBuffer (`is_mask`: as the i1 it was).
+Value LaneOf(OpBuilder& b, Location loc, Value buffer, Value lane, bool is_mask = false) {
+  if (!buffer) return buffer;
+  Value element = b.create<memref::LoadOp>(loc, buffer, ValueRange{lane});
+  if (!is_mask) return element;
+  return b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, element,
+                                 b.create<arith::ConstantIntOp>(loc, 0, 8));
+}
+
+// The op on `result_type` (a scalar, or a vector whose lanes each take one atomic in order);
+// `result_used` false: the old values are not collected.
 Value EmitLanes(OpBuilder& b, Location loc, Type result_type, Value pointers, Value values,
-                Value cmps, Value mask, const EmitOne& emit) {
+                Value cmps, Value mask, const EmitOne& emit, bool result_used = true) {
   auto vector_type = dyn_cast<VectorType>(result_type);
   if (!vector_type) return Masked(b, loc, mask, result_type, pointers, values, cmps, emit);
   Type element = vector_type.getElementType();
-  Value addresses = Flatten(b, loc, pointers);
-  Value flat_values = Flatten(b, loc, values);
-  Value flat_cmps = Flatten(b, loc, cmps);
-  Value flat_mask = Flatten(b, loc, mask);
-  auto flat_type = VectorType::get({vector_type.getNumElements()}, element);
+  Value addresses = ToBuffer(b, loc, Flatten(b, loc, pointers));
+  Value value_lanes = ToBuffer(b, loc, Flatten(b, loc, values));
+  Value cmp_lanes = ToBuffer(b, loc, Flatten(b, loc, cmps));
+  Value mask_lanes = ToBuffer(b, loc, Flatten(b, loc, mask));
+  const int64_t lanes = vector_type.getNumElements();
+  Value olds = result_used ? b.create<memref::AllocaOp>(loc, MemRefType::get({lanes}, element))
+                           : Value();
   Value lower = b.create<arith::ConstantIndexOp>(loc, 0);
-  Value upper = b.create<arith::ConstantIndexOp>(loc, vector_type.getNumElements());
+  Value upper = b.create<arith::ConstantIndexOp>(loc, lanes);
   Value step = b.create<arith::ConstantIndexOp>(loc, 1);
-  auto loop = b.create<scf::ForOp>(
-      loc, lower, upper, step, ValueRange{Zero(b, loc, flat_type)},
-      [&](OpBuilder& body, Location l, Value lane, ValueRange carried) {
-        Value address = body.create<vector::ExtractOp>(l, addresses, lane);
+  b.create<scf::ForOp>(
+      loc, lower, upper, step, ValueRange{},
+      [&](OpBuilder& body, Location l, Value lane, ValueRange) {
         Value pointer = body.create<LLVM::IntToPtrOp>(
-            l, LLVM::LLVMPointerType::get(body.getContext()), address);
-        Value value = body.create<vector::ExtractOp>(l, flat_values, lane);
-        Value cmp = flat_cmps ? body.create<vector::ExtractOp>(l, flat_cmps, lane) : Value();
-        Value on = flat_mask ? body.create<vector::ExtractOp>(l, flat_mask, lane) : Value();
-        Value old = Masked(body, l, on, element, pointer, value, cmp, emit);
-        body.create<scf::YieldOp>(
-            l, ValueRange{body.create<vector::InsertOp>(l, old, carried[0], lane)});
+            l, LLVM::LLVMPointerType::get(body.getContext()), LaneOf(body, l, addresses, lane));
+        Value old = Masked(body, l, LaneOf(body, l, mask_lanes, lane, /*is_mask=*/true), element,
+                           pointer, LaneOf(body, l, value_lanes, lane),
+                           LaneOf(body, l, cmp_lanes, lane), emit);
+        if (olds) body.create<memref::StoreOp>(l, old, olds, ValueRange{lane});
+        body.create<scf::YieldOp>(l);
       });
-  Value result = loop.getResult(0);
+  if (!olds) return Zero(b, loc, vector_type);
+  Value result = b.create<vector::LoadOp>(loc, VectorType::get({lanes}, element), olds,
+                                          ValueRange{lower});
   if (vector_type.getRank() != 1) result = b.create<vector::ShapeCastOp>(loc, vector_type, result);
   return result;
 }
@@ -214,7 +244,8 @@ struct AtomicRMW : OpConversionPattern<AtomicRMWOp> {
     };
     Type result_type = getTypeConverter()->convertType(op.getType());
     rewriter.replaceOp(op, EmitLanes(rewriter, op.getLoc(), result_type, adaptor.getPtr(),
-                                     adaptor.getVal(), Value(), adaptor.getMask(), emit));
+                                     adaptor.getVal(), Value(), adaptor.getMask(), emit,
+                                     !op.getResult().use_empty()));
     return success();
   }
 };
@@ -242,7 +273,8 @@ struct AtomicCAS : OpConversionPattern<AtomicCASOp> {
     };
     Type result_type = getTypeConverter()->convertType(op.getType());
     rewriter.replaceOp(op, EmitLanes(rewriter, op.getLoc(), result_type, adaptor.getPtr(),
-                                     adaptor.getVal(), adaptor.getCmp(), Value(), emit));
+                                     adaptor.getVal(), adaptor.getCmp(), Value(), emit,
+                                     !op.getResult().use_empty()));
     return success();
   }
 };
