@@ -95,6 +95,25 @@ module {
 
 // -----
 
+// Scalars the same way; arith.extf / arith.truncf on fp8 as tt.fp_to_fp (to nearest even).
+module {
+  // CHECK-LABEL: tt.func @scalars(
+  // CHECK: arith.extui %{{.*}} : i8 to i32
+  // CHECK: arith.bitcast %{{.*}} : i32 to f32
+  // CHECK: arith.extui %{{.*}} : vector<4xi8> to vector<4xi32>
+  // CHECK: arith.truncf %{{.*}} : vector<4xf32> to vector<4xf16>
+  // CHECK: arith.trunci %{{.*}} : vector<4xi32> to vector<4xi8>
+  // CHECK: tt.return
+  tt.func @scalars(%a: f8E5M2FNUZ, %v: tensor<4xf8E4M3B11FNUZ>, %x: tensor<4xf32>) -> (f32, tensor<4xf16>, tensor<4xf8E5M2>) {
+    %w = tt.fp_to_fp %a : f8E5M2FNUZ -> f32
+    %h = arith.extf %v : tensor<4xf8E4M3B11FNUZ> to tensor<4xf16>
+    %n = arith.truncf %x : tensor<4xf32> to tensor<4xf8E5M2>
+    tt.return %w, %h, %n : f32, tensor<4xf16>, tensor<4xf8E5M2>
+  }
+}
+
+// -----
+
 module {
   tt.func @fp8_add(%a: tensor<8xf8E4M3FN>) -> tensor<8xf8E4M3FN> {
     // expected-error @+2 {{arithmetic on fp8 is not supported (Arm has no fp8 arithmetic); convert to f16, bf16 or f32 with tt.fp_to_fp first}}
