@@ -166,8 +166,11 @@ module {
   // CHECK: arith.extui %{{.*}} : vector<2x4xi8> to vector<2x4xi32>
   // CHECK: arith.uitofp %{{.*}} : vector<2x4xi32> to vector<2x4xf32>
   // CHECK: arith.bitcast %{{.*}} : vector<2x4xi32> to vector<2x4xf32>
-  // CHECK: arith.extui %{{.*}} : vector<4x8xi8> to vector<4x8xi32>
-  // CHECK: arith.bitcast %{{.*}} : vector<4x8xi32> to vector<4x8xf32>
+  // e5m2 is the upper byte of an f16: a shift and an extf.
+  // CHECK: arith.extui %{{.*}} : vector<4x8xi8> to vector<4x8xi16>
+  // CHECK: arith.shli
+  // CHECK: arith.bitcast %{{.*}} : vector<4x8xi16> to vector<4x8xf16>
+  // CHECK: arith.extf %{{.*}} : vector<4x8xf16> to vector<4x8xf32>
   // CHECK-COUNT-4: vector.outerproduct %{{.*}}, %{{.*}}, %{{.*}} {kind = #vector.kind<add>} : vector<2xf32>, vector<8xf32>
   tt.func @dot_fp8(%a: tensor<2x4xf8E4M3FN>, %b: tensor<4x8xf8E5M2>, %c: tensor<2x8xf32>) -> tensor<2x8xf32> {
     %d = tt.dot %a, %b, %c : tensor<2x4xf8E4M3FN> * tensor<4x8xf8E5M2> -> tensor<2x8xf32>

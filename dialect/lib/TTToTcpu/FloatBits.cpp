@@ -107,6 +107,15 @@ Value widenBitsToF32(OpBuilder& b, Location loc, Value bits, const NarrowFloatFo
   using S = NarrowFloatFormat::Specials;
   LaneOps ops(b, loc, bits.getType());
   unsigned n = format.bits, m = format.mantissa;
+  if (n == 8 && m == 2 && format.bias == 15 && format.specials == S::kIeee) {
+    // e5m2 is the upper byte of an f16 (infinities and NaNs included): a shift and FCVTL.
+    Type i16 = float_bits::Shaped(bits.getType(), b.getI16Type());
+    Value wide = b.create<arith::ExtUIOp>(loc, i16, bits);
+    Value eight = ops.Constant(i16, b.getI16IntegerAttr(8));
+    Value half = b.create<arith::BitcastOp>(loc, float_bits::Shaped(i16, b.getF16Type()),
+                                            b.create<arith::ShLIOp>(loc, wide, eight));
+    return b.create<arith::ExtFOp>(loc, ops.f32, half);
+  }
   Value x = b.create<arith::ExtUIOp>(loc, ops.i32, bits);
   Value sign = ops.Shl(ops.And(x, 1u << (n - 1)), ops.Int(32 - n));
   Value magnitude = ops.And(x, (1u << (n - 1)) - 1);
