@@ -163,9 +163,9 @@ module {
 
 module {
   // CHECK-LABEL: tt.func @dot_fp8(
-  // CHECK: arith.extui %{{.*}} : vector<2x4xi8> to vector<2x4xi32>
-  // CHECK: arith.uitofp %{{.*}} : vector<2x4xi32> to vector<2x4xf32>
-  // CHECK: arith.bitcast %{{.*}} : vector<2x4xi32> to vector<2x4xf32>
+  // CHECK: arith.extui %{{.*}} : vector<2x4xi8> to vector<2x4xi16>
+  // CHECK: arith.extf %{{.*}} : vector<2x4xf16> to vector<2x4xf32>
+  // CHECK: arith.mulf
   // e5m2 is the upper byte of an f16: a shift and an extf.
   // CHECK: arith.extui %{{.*}} : vector<4x8xi8> to vector<4x8xi16>
   // CHECK: arith.shli

@@ -1,10 +1,11 @@
 // fp8 is storage: the type converter holds fp8 tensors as i8 vectors (their bits), loads and
 // stores move one byte per element, tt.bitcast to i8 changes nothing, and tt.fp_to_fp decodes
-// and encodes on integer vectors through f32 (FloatBits.h): widening rebiases the exponent
-// (subnormals as fraction x 2^(1 - bias - mantissa)); narrowing shifts with a
-// round-to-nearest-even increment (none for rtz) and saturates as Triton: e4m3fn to 0x7e (448),
-// e5m2 to 0x7b (57344), its NaN 0x7f / 0x7e; the FNUZ types' NaN is 0x80 and they have no -0.
-// fp8 constants become their bits; arithmetic on fp8 is refused.
+// and encodes on integer vectors through f32 (FloatBits.h). Widening places the fields in an
+// f16 (e5m2 is its upper byte; a 4-bit exponent is then scaled by 2^(15 - bias)) or, for
+// e5m2fnuz, rebiases them. Narrowing shifts with a round-to-nearest-even increment (none for
+// rtz) and saturates as Triton: e4m3fn to 0x7e (448), e5m2 to 0x7b (57344), their NaN 0x7f /
+// 0x7e; the FNUZ types' NaN is 0x80 and they have no -0. fp8 constants become their bits;
+// arithmetic on fp8 is refused.
 // RUN: tcpu-opt %s -split-input-file --tt-to-tcpu-memory --tt-to-tcpu-pointers --tt-to-tcpu-elementwise -verify-diagnostics | FileCheck %s
 
 module {
@@ -27,14 +28,17 @@ module {
 // -----
 
 module {
+  // e4m3fn's fields as an f16's (magnitude << 7, sign << 8), widened, times 2^(15 - 7); 0x7f
+  // and 0xff are NaN.
   // CHECK-LABEL: tt.func @widen_e4m3fn(
-  // CHECK: arith.extui %{{.*}} : vector<8xi8> to vector<8xi32>
-  // CHECK: arith.uitofp %{{.*}} : vector<8xi32> to vector<8xf32>
-  // CHECK: arith.constant dense<0.001953125> : vector<8xf32>
+  // CHECK: arith.extui %{{.*}} : vector<8xi8> to vector<8xi16>
+  // CHECK: arith.bitcast %{{.*}} : vector<8xi16> to vector<8xf16>
+  // CHECK: arith.extf %{{.*}} : vector<8xf16> to vector<8xf32>
+  // CHECK: arith.constant dense<2.560000e+02> : vector<8xf32>
   // CHECK: arith.mulf
-  // CHECK: arith.constant dense<127> : vector<8xi32>
+  // CHECK: arith.constant dense<127> : vector<8xi16>
   // CHECK: arith.cmpi eq
-  // CHECK: arith.bitcast %{{.*}} : vector<8xi32> to vector<8xf32>
+  // CHECK: arith.select
   tt.func @widen_e4m3fn(%a: tensor<8xf8E4M3FN>) -> tensor<8xf32> {
     %w = tt.fp_to_fp %a : tensor<8xf8E4M3FN> -> tensor<8xf32>
     tt.return %w : tensor<8xf32>
@@ -100,7 +104,8 @@ module {
   // CHECK-LABEL: tt.func @scalars(
   // CHECK: arith.extui %{{.*}} : i8 to i32
   // CHECK: arith.bitcast %{{.*}} : i32 to f32
-  // CHECK: arith.extui %{{.*}} : vector<4xi8> to vector<4xi32>
+  // CHECK: arith.extui %{{.*}} : vector<4xi8> to vector<4xi16>
+  // CHECK: arith.constant dense<1.600000e+01> : vector<4xf32>
   // CHECK: arith.truncf %{{.*}} : vector<4xf32> to vector<4xf16>
   // CHECK: arith.trunci %{{.*}} : vector<4xi32> to vector<4xi8>
   // CHECK: tt.return

@@ -2,6 +2,7 @@
 #include "FloatBits.h"
 
 #include <cmath>
+#include <limits>
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -40,7 +41,6 @@ std::optional<NarrowFloatFormat> narrowFloatFormat(Type type) {
   if (type.isF16()) return NarrowFloatFormat{16, 10, 15, S::kIeee, false};
   if (type.isBF16()) return NarrowFloatFormat{16, 7, 127, S::kIeee, false};
   if (type.isFloat8E5M2()) return NarrowFloatFormat{8, 2, 15, S::kIeee, true};
-  if (type.isFloat8E4M3()) return NarrowFloatFormat{8, 3, 7, S::kIeee, true};
   if (type.isFloat8E4M3FN()) return NarrowFloatFormat{8, 3, 7, S::kNanAllOnes, true};
   if (type.isFloat8E5M2FNUZ()) return NarrowFloatFormat{8, 2, 16, S::kNanNegativeZero, true};
   if (type.isFloat8E4M3FNUZ()) return NarrowFloatFormat{8, 3, 8, S::kNanNegativeZero, true};
@@ -115,6 +115,42 @@ Value widenBitsToF32(OpBuilder& b, Location loc, Value bits, const NarrowFloatFo
     Value half = b.create<arith::BitcastOp>(loc, float_bits::Shaped(i16, b.getF16Type()),
                                             b.create<arith::ShLIOp>(loc, wide, eight));
     return b.create<arith::ExtFOp>(loc, ops.f32, half);
+  }
+  if (n == 8 && format.exponentBits() == 4) {
+    // An f16 holds a 4-bit-exponent format's fields as they are, subnormals included, with
+    // bias 15: FCVTL and one exact multiply by 2^(15 - bias) give the value (the product is a
+    // normal f32, so flush-to-zero modes cannot change it). Only the specials need selects.
+    Type i16 = float_bits::Shaped(bits.getType(), b.getI16Type());
+    auto int16 = [&](int64_t value) { return ops.Constant(i16, b.getI16IntegerAttr(value)); };
+    Value x = b.create<arith::ExtUIOp>(loc, i16, bits);
+    Value magnitude = b.create<arith::AndIOp>(loc, x, int16(0x7f));
+    Value sign =
+        b.create<arith::ShLIOp>(loc, b.create<arith::AndIOp>(loc, x, int16(0x80)), int16(8));
+    Value fields =
+        b.create<arith::OrIOp>(loc, b.create<arith::ShLIOp>(loc, magnitude, int16(10 - m)), sign);
+    Value half = b.create<arith::BitcastOp>(loc, float_bits::Shaped(i16, b.getF16Type()), fields);
+    Value value = b.create<arith::MulFOp>(loc, b.create<arith::ExtFOp>(loc, ops.f32, half),
+                                          ops.Float(std::ldexp(1.0f, 15 - format.bias)));
+    auto equals = [&](Value v, int64_t constant) { return ops.Cmp(P::eq, v, int16(constant)); };
+    Value nan = ops.Float(std::nanf(""));
+    switch (format.specials) {
+      case S::kIeee: {
+        Value infinity = ops.Select(ops.Cmp(P::ne, sign, int16(0)),
+                                    ops.Float(-std::numeric_limits<float>::infinity()),
+                                    ops.Float(std::numeric_limits<float>::infinity()));
+        Value special = ops.Cmp(P::uge, magnitude, int16(format.infinity()));
+        value = ops.Select(special, ops.Select(equals(magnitude, format.infinity()), infinity, nan),
+                           value);
+        break;
+      }
+      case S::kNanAllOnes:
+        value = ops.Select(equals(magnitude, format.nan()), nan, value);
+        break;
+      case S::kNanNegativeZero:
+        value = ops.Select(equals(x, format.nan()), nan, value);
+        break;
+    }
+    return value;
   }
   Value x = b.create<arith::ExtUIOp>(loc, ops.i32, bits);
   Value sign = ops.Shl(ops.And(x, 1u << (n - 1)), ops.Int(32 - n));

@@ -1,4 +1,5 @@
-// Conversions between f32 and the narrow float formats (MLIR's six fp8 types, f16, bf16) done
+// Conversions between f32 and the narrow float formats (the five fp8 types Triton prints, f16,
+// bf16) done
 // on their bits with integer vector ops: Armv8/9 have no fp8 arithmetic, and no instruction
 // rounds f32 to f16/bf16 toward zero, so these are exact, lane-parallel bit manipulations (no
 // libcall, no per-element branch). fp8 values are held as i8 (TypeConverter.h).
@@ -20,7 +21,7 @@ namespace mlir::tt {
 // A narrow binary float format: sign, exponent, `mantissa` explicit fraction bits.
 struct NarrowFloatFormat {
   enum class Specials {
-    kIeee,            // all-ones exponent: infinity (fraction 0) or NaN (f16, bf16, E5M2, E4M3)
+    kIeee,            // all-ones exponent: infinity (fraction 0) or NaN (f16, bf16, E5M2)
     kNanAllOnes,      // no infinity; only S.1111.111 is NaN (E4M3FN)
     kNanNegativeZero  // no infinity, no -0; 1000 0000 is the only NaN (the FNUZ types)
   };
@@ -36,7 +37,8 @@ struct NarrowFloatFormat {
   uint32_t nan() const;            // the NaN narrowing produces
 };
 
-// The format of f16, bf16 or an fp8 type of MLIR 19; nullopt for any other type.
+// The format of f16, bf16 or an fp8 type Triton prints (f8E4M3FN, f8E5M2, f8E4M3FNUZ,
+// f8E5M2FNUZ, f8E4M3B11FNUZ); nullopt for any other type (MLIR's IEEE-style f8E4M3).
 std::optional<NarrowFloatFormat> narrowFloatFormat(Type type);
 
 // True for MLIR's fp8 types (held as i8 after conversion).
