@@ -8,6 +8,8 @@
 //                        toward zero through f32 on integer bits (FloatBits.h)
 //   bitcast           -> arith.bitcast
 //   extern_elementwise-> the math op its libdevice-style symbol names
+#include <type_traits>
+
 #include "FloatBits.h"
 #include "TypeConverter.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -189,33 +191,23 @@ FailureOr<Value> ConvertFloat(Operation* op, OpBuilder& b, Value source, Type fr
   return b.create<arith::BitcastOp>(loc, result_type, bits).getResult();
 }
 
-struct FpToFp : TTPattern<FpToFpOp> {
-  using TTPattern::TTPattern;
-  LogicalResult matchAndRewrite(FpToFpOp op, OpAdaptor adaptor,
-                                ConversionPatternRewriter& rewriter) const override {
-    Type from = getElementTypeOrSelf(op.getSrc().getType());
-    Type to = getElementTypeOrSelf(op.getType());
-    bool toward_zero = op.getRounding() && *op.getRounding() == RoundingMode::RTZ;
-    FailureOr<Value> result =
-        ConvertFloat(op, rewriter, adaptor.getSrc(), from, to, toward_zero, ResultType(op));
-    if (failed(result)) return failure();
-    rewriter.replaceOp(op, *result);
-    return success();
-  }
-};
-
-// arith.extf / arith.truncf from or to fp8 (fp8 has no LLVM type): as tt.fp_to_fp, to nearest
-// even.
+// tt.fp_to_fp, and arith.extf / arith.truncf from or to fp8 (which has no LLVM type; as
+// tt.fp_to_fp to nearest even): ConvertFloat.
 template <typename Op>
-struct Fp8ExtOrTrunc : TTPattern<Op> {
+struct FloatConversion : TTPattern<Op> {
   using TTPattern<Op>::TTPattern;
   LogicalResult matchAndRewrite(Op op, typename Op::Adaptor adaptor,
                                 ConversionPatternRewriter& rewriter) const override {
-    Type from = getElementTypeOrSelf(op.getIn().getType());
+    Type from = getElementTypeOrSelf(op->getOperand(0).getType());
     Type to = getElementTypeOrSelf(op.getType());
-    if (!isFp8(from) && !isFp8(to)) return failure();
-    FailureOr<Value> result = ConvertFloat(op, rewriter, adaptor.getIn(), from, to,
-                                           /*toward_zero=*/false, this->ResultType(op));
+    bool toward_zero = false;
+    if constexpr (std::is_same_v<Op, FpToFpOp>) {
+      toward_zero = op.getRounding() && *op.getRounding() == RoundingMode::RTZ;
+    } else if (!isFp8(from) && !isFp8(to)) {
+      return failure();  // f16/bf16/f32/f64: RetypeOp
+    }
+    FailureOr<Value> result = ConvertFloat(op, rewriter, adaptor.getOperands()[0], from, to,
+                                           toward_zero, this->ResultType(op));
     if (failed(result)) return failure();
     rewriter.replaceOp(op, *result);
     return success();
@@ -341,9 +333,9 @@ struct TTToTcpuElementwise : impl::TTToTcpuElementwiseBase<TTToTcpuElementwise> 
       return isPointerLike(op.getType()) && isPointerLike(op.getSrc().getType());
     });
     RewritePatternSet patterns(context);
-    patterns.add<RetypeOp, TensorConstant, ClampF, PreciseSqrt, PreciseDivF, MulhiUI, FpToFp,
-                 Bitcast, ExternElementwise>(converter, context);
-    patterns.add<Fp8ExtOrTrunc<arith::ExtFOp>, Fp8ExtOrTrunc<arith::TruncFOp>>(
+    patterns.add<RetypeOp, TensorConstant, ClampF, PreciseSqrt, PreciseDivF, MulhiUI,
+                 FloatConversion<FpToFpOp>, Bitcast, ExternElementwise>(converter, context);
+    patterns.add<FloatConversion<arith::ExtFOp>, FloatConversion<arith::TruncFOp>>(
         converter, context, /*benefit=*/2);
     if (failed(applyPartialConversion(getOperation(), target, std::move(patterns)))) {
       signalPassFailure();
