@@ -138,3 +138,15 @@ module {
     tt.return %n : tensor<8xf8E5M2>
   }
 }
+
+// -----
+
+// MLIR's IEEE-style f8E4M3 (with infinities) is no type Triton prints.
+module {
+  tt.func @ieee_e4m3(%x: tensor<8xf32>) -> tensor<8xf8E4M3> {
+    // expected-error @+2 {{'f8E4M3' is not an fp8 type Triton prints (f8E4M3FN, f8E5M2, f8E4M3FNUZ, f8E5M2FNUZ, f8E4M3B11FNUZ)}}
+    // expected-error @+1 {{failed to legalize operation 'arith.truncf'}}
+    %n = arith.truncf %x : tensor<8xf32> to tensor<8xf8E4M3>
+    tt.return %n : tensor<8xf8E4M3>
+  }
+}

@@ -40,6 +40,7 @@ struct RetypeOp : ConversionPattern {
     bool moves_bits = isa<arith::SelectOp, arith::BitcastOp>(op);
     if (!moves_bits && (llvm::any_of(op->getOperandTypes(), fp8) ||
                         llvm::any_of(op->getResultTypes(), fp8))) {
+      if (isa<arith::ExtFOp, arith::TruncFOp>(op)) return failure();  // FloatConversion's
       return op->emitError() << "arithmetic on fp8 is not supported (Arm has no fp8 arithmetic); "
                                 "convert to f16, bf16 or f32 with tt.fp_to_fp first";
     }
@@ -172,6 +173,12 @@ FailureOr<Value> ConvertFloat(Operation* op, OpBuilder& b, Value source, Type fr
     }
     return element;
   };
+  for (Type type : {from, to}) {
+    if (isFp8(type) && !narrowFloatFormat(type)) {
+      return op->emitError() << type << " is not an fp8 type Triton prints (f8E4M3FN, f8E5M2, "
+                                        "f8E4M3FNUZ, f8E5M2FNUZ, f8E4M3B11FNUZ)";
+    }
+  }
   Value wide = source;
   if (isFp8(from)) {
     wide = widenBitsToF32(b, loc, source, *narrowFloatFormat(from));
@@ -182,11 +189,7 @@ FailureOr<Value> ConvertFloat(Operation* op, OpBuilder& b, Value source, Type fr
   if (!isFp8(to) && !toward_zero) {  // f16/bf16, to nearest even: FCVT
     return b.create<arith::TruncFOp>(loc, result_type, wide).getResult();
   }
-  std::optional<NarrowFloatFormat> format = narrowFloatFormat(to);
-  if (!format) {
-    return op->emitError() << "converting to " << to << " is not supported";
-  }
-  Value bits = narrowF32ToBits(b, loc, wide, *format, toward_zero);
+  Value bits = narrowF32ToBits(b, loc, wide, *narrowFloatFormat(to), toward_zero);
   if (isFp8(to)) return bits;
   return b.create<arith::BitcastOp>(loc, result_type, bits).getResult();
 }
