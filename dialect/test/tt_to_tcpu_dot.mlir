@@ -2,7 +2,8 @@
 // 2x2 output blocks on tcpu.smmla with i8mm (4 SMMLA for a 4x8 x 8x4 product), 4-wide rows on
 // tcpu.sdot with dotprod (8 SDOT), and outer products of widened operands (one broadcast
 // FMA per k) otherwise; f32 and bf16 dots are f32 outer products (bf16 widened first).
-// `tcpu.hints = {dot = "fma"}` forces the outer products; fp8 operands are refused.
+// `tcpu.hints = {dot = "fma"}` forces the outer products; fp8 operands (i8 bits after the
+// type conversion) are decoded to f32 exactly (FloatBits.h) and take the f32 path.
 // RUN: tcpu-opt %s -split-input-file --tt-to-tcpu-dot -verify-diagnostics | FileCheck %s
 // With the shapes pass first (tt.trans becomes vector.transpose, as in the pipeline):
 // RUN: tcpu-opt %s -split-input-file --tt-to-tcpu-shapes --tt-to-tcpu-dot -verify-diagnostics | FileCheck %s --check-prefix=TRANS
@@ -161,10 +162,18 @@ module {
 // -----
 
 module {
-  tt.func @dot_fp8(%a: tensor<2x4xf8E5M2>, %b: tensor<4x8xf8E5M2>, %c: tensor<2x8xf32>) -> tensor<2x8xf32> {
-    // expected-error @+2 {{fp8 dot operands are not supported on this CPU backend}}
-    // expected-error @+1 {{failed to legalize operation 'tt.dot'}}
-    %d = tt.dot %a, %b, %c : tensor<2x4xf8E5M2> * tensor<4x8xf8E5M2> -> tensor<2x8xf32>
+  // CHECK-LABEL: tt.func @dot_fp8(
+  // CHECK: arith.extui %{{.*}} : vector<2x4xi8> to vector<2x4xi16>
+  // CHECK: arith.extf %{{.*}} : vector<2x4xf16> to vector<2x4xf32>
+  // CHECK: arith.mulf
+  // e5m2 is the upper byte of an f16: a shift and an extf.
+  // CHECK: arith.extui %{{.*}} : vector<4x8xi8> to vector<4x8xi16>
+  // CHECK: arith.shli
+  // CHECK: arith.bitcast %{{.*}} : vector<4x8xi16> to vector<4x8xf16>
+  // CHECK: arith.extf %{{.*}} : vector<4x8xf16> to vector<4x8xf32>
+  // CHECK-COUNT-4: vector.outerproduct %{{.*}}, %{{.*}}, %{{.*}} {kind = #vector.kind<add>} : vector<2xf32>, vector<8xf32>
+  tt.func @dot_fp8(%a: tensor<2x4xf8E4M3FN>, %b: tensor<4x8xf8E5M2>, %c: tensor<2x8xf32>) -> tensor<2x8xf32> {
+    %d = tt.dot %a, %b, %c : tensor<2x4xf8E4M3FN> * tensor<4x8xf8E5M2> -> tensor<2x8xf32>
     tt.return %d : tensor<2x8xf32>
   }
 }

@@ -1,8 +1,8 @@
 // tt-to-tcpu-elementwise: arith/math on tensors become the same ops on vectors; tt.clampf
 // maxnum/minnum (propagateNan = all: maximum/minimum, which keep NaNs), precise_sqrt /
 // precise_divf the IEEE ops, libdevice-style extern_elementwise names the math ops,
-// mulhiui a widened multiply's high half, fp_to_fp with rtne a truncf. fp_to_fp with
-// rounding = rtz is refused with a diagnostic naming it.
+// mulhiui a widened multiply's high half, fp_to_fp with rtne a truncf (FCVT); with
+// rounding = rtz, which no Arm instruction does, integer ops on the f32 bits (no libcall).
 // RUN: tcpu-opt %s -split-input-file --tt-to-tcpu-elementwise -verify-diagnostics | FileCheck %s
 
 module {
@@ -51,10 +51,19 @@ module {
 
 // -----
 
+// f32 -> f16 toward zero: shift the bits right with no rounding increment, clamp a finite
+// overflow to the largest finite f16 (0x7bff = 31743), keep infinity (0x7c00 = 31744).
 module {
+  // CHECK-LABEL: tt.func @rtz(
+  // CHECK: arith.bitcast %{{.*}} : vector<8xf32> to vector<8xi32>
+  // CHECK-NOT: arith.extui %{{.*}} : vector<8xi1> to vector<8xi32>
+  // CHECK: arith.constant dense<31743> : vector<8xi32>
+  // CHECK: arith.minui
+  // CHECK: arith.constant dense<31744> : vector<8xi32>
+  // CHECK: arith.trunci %{{.*}} : vector<8xi32> to vector<8xi16>
+  // CHECK: arith.bitcast %{{.*}} : vector<8xi16> to vector<8xf16>
+  // CHECK-NOT: arith.truncf
   tt.func @rtz(%x: tensor<8xf32>) -> tensor<8xf16> {
-    // expected-error @+2 {{rounding = rtz is not supported; the CPU backend rounds to nearest even (rtne)}}
-    // expected-error @+1 {{failed to legalize operation 'tt.fp_to_fp'}}
     %h = tt.fp_to_fp %x, rounding = rtz : tensor<8xf32> -> tensor<8xf16>
     tt.return %h : tensor<8xf16>
   }

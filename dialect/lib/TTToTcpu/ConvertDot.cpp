@@ -4,11 +4,12 @@
 //                                loop by tcpu-hoist-mmla-layouts), b transposed by TRN stages,
 //                                a large accumulator in a stack buffer (SmmlaTiles.h);
 //   i8 x i8 -> i32 with dotprod: 4-wide output rows on tcpu.sdot (4 k per instruction);
-//   otherwise: inputs widened to the accumulator type (f16/bf16 -> f32, i8 -> i32) and K outer
+//   otherwise: inputs widened to the accumulator type (f16/bf16/fp8 -> f32, i8 -> i32) and K outer
 //   products of a's columns and b's rows (vector.outerproduct: one broadcast FMA per row of
 //   c, FMLA/MLA by element in the backend).
 // Operands are rearranged in registers with shuffles: the tile in memory stays Triton's.
 // A batched (3-D) dot runs batch by batch.
+#include "FloatBits.h"
 #include "Int8DotPath.h"
 #include "SmmlaTiles.h"
 #include "TypeConverter.h"
@@ -37,6 +38,13 @@ Value Widen(OpBuilder& b, Location loc, Value value, Type element) {
     return b.create<arith::ExtFOp>(loc, wide, value);
   }
   return b.create<arith::ExtSIOp>(loc, wide, value);
+}
+
+// An fp8 operand (its i8 bits in `converted`) as f32, exactly; other operands unchanged.
+Value Fp8AsF32(OpBuilder& b, Location loc, Value converted, Value original) {
+  Type element = getElementTypeOrSelf(original.getType());
+  if (!isFp8(element)) return converted;
+  return widenBitsToF32(b, loc, converted, *narrowFloatFormat(element));
 }
 
 // c[M, N] += a[M, K] x b[K, N] on 2-D vectors of one element type.
@@ -136,10 +144,6 @@ struct Dot : OpConversionPattern<DotOp> {
     auto c_type = cast<VectorType>(adaptor.getC().getType());
     Type acc = c_type.getElementType();
     if (acc.getIntOrFloatBitWidth() < 32 && isa<FloatType>(acc)) acc = rewriter.getF32Type();
-    if (getElementTypeOrSelf(op.getA().getType()).getIntOrFloatBitWidth() == 8 &&
-        isa<FloatType>(getElementTypeOrSelf(op.getA().getType()))) {
-      return op.emitError() << "fp8 dot operands are not supported on this CPU backend";
-    }
     FailureOr<Int8Path> path = chooseInt8Path(op);
     if (failed(path)) return failure();
     switch (*path) {
@@ -169,8 +173,8 @@ struct Dot : OpConversionPattern<DotOp> {
       case Int8Path::kOuterProducts:
         break;
     }
-    Value a = Widen(rewriter, loc, adaptor.getA(), acc);
-    Value b = Widen(rewriter, loc, adaptor.getB(), acc);
+    Value a = Widen(rewriter, loc, Fp8AsF32(rewriter, loc, adaptor.getA(), op.getA()), acc);
+    Value b = Widen(rewriter, loc, Fp8AsF32(rewriter, loc, adaptor.getB(), op.getB()), acc);
     Value c = Widen(rewriter, loc, adaptor.getC(), acc);
     Value d;
     if (c_type.getRank() == 2) {

@@ -4,9 +4,13 @@
 //   clampf            -> maximumf/minimumf (propagateNan = all) or maxnumf/minnumf (none)
 //   precise_sqrt/divf -> math.sqrt / arith.divf (IEEE-exact on a CPU)
 //   mulhiui           -> widen, multiply, take the high half
-//   fp_to_fp          -> extf / truncf (round to nearest even)
+//   fp_to_fp          -> extf / truncf (round to nearest even); fp8 (held as i8) and rounding
+//                        toward zero through f32 on integer bits (FloatBits.h)
 //   bitcast           -> arith.bitcast
 //   extern_elementwise-> the math op its libdevice-style symbol names
+#include <type_traits>
+
+#include "FloatBits.h"
 #include "TypeConverter.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -32,6 +36,14 @@ struct RetypeOp : ConversionPattern {
     StringRef dialect = op->getDialect() ? op->getDialect()->getNamespace() : "";
     if (dialect != "arith" && dialect != "math") return failure();
     if (isa<arith::ConstantOp>(op)) return failure();
+    auto fp8 = [](Type type) { return isFp8(getElementTypeOrSelf(type)); };
+    bool moves_bits = isa<arith::SelectOp, arith::BitcastOp>(op);
+    if (!moves_bits && (llvm::any_of(op->getOperandTypes(), fp8) ||
+                        llvm::any_of(op->getResultTypes(), fp8))) {
+      if (isa<arith::ExtFOp, arith::TruncFOp>(op)) return failure();  // FloatConversion's
+      return op->emitError() << "arithmetic on fp8 is not supported (Arm has no fp8 arithmetic); "
+                                "convert to f16, bf16 or f32 with tt.fp_to_fp first";
+    }
     return convertOpTypes(op, operands, *getTypeConverter(), rewriter);
   }
 };
@@ -40,10 +52,20 @@ struct TensorConstant : OpConversionPattern<arith::ConstantOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(arith::ConstantOp op, OpAdaptor,
                                 ConversionPatternRewriter& rewriter) const override {
+    Type type = getTypeConverter()->convertType(op.getType());
+    if (auto scalar = dyn_cast<FloatAttr>(op.getValue())) {  // an fp8 scalar: its bits
+      if (!isFp8(scalar.getType())) return failure();
+      rewriter.replaceOpWithNewOp<arith::ConstantOp>(
+          op, type, rewriter.getIntegerAttr(type, scalar.getValue().bitcastToAPInt()));
+      return success();
+    }
     auto dense = dyn_cast<DenseElementsAttr>(op.getValue());
     if (!dense) return failure();
-    auto type = cast<VectorType>(getTypeConverter()->convertType(op.getType()));
-    rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, type, dense.reshape(type));
+    auto vector = cast<VectorType>(type);
+    if (dense.getElementType() != vector.getElementType()) {  // fp8 elements as i8
+      dense = dense.bitcast(vector.getElementType());
+    }
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, vector, dense.reshape(vector));
     return success();
   }
 };
@@ -117,37 +139,80 @@ struct MulhiUI : TTPattern<MulhiUIOp> {
   }
 };
 
-struct FpToFp : TTPattern<FpToFpOp> {
-  using TTPattern::TTPattern;
-  LogicalResult matchAndRewrite(FpToFpOp op, OpAdaptor adaptor,
+// `source` (converted: fp8 as i8 bits) from float type `from` to `to`, as `result_type`.
+// Through f32 whenever fp8 or rounding toward zero is involved (FloatBits.h); f32 holds every
+// f16, bf16 and fp8 value exactly, so the one rounding is the last step's.
+FailureOr<Value> ConvertFloat(Operation* op, OpBuilder& b, Value source, Type from, Type to,
+                              bool toward_zero, Type result_type) {
+  Location loc = op->getLoc();
+  unsigned from_bits = from.getIntOrFloatBitWidth(), to_bits = to.getIntOrFloatBitWidth();
+  if (from == to) return source;
+  bool narrows = to_bits <= from_bits;  // f16 <-> bf16 both ways lose bits
+  bool needs_bits = isFp8(from) || isFp8(to) || (toward_zero && narrows);
+  if (!needs_bits) {
+    if (from_bits < to_bits) return b.create<arith::ExtFOp>(loc, result_type, source).getResult();
+    if (from_bits > to_bits) {
+      return b.create<arith::TruncFOp>(loc, result_type, source).getResult();
+    }
+    // f16 <-> bf16 through f32.
+    Type f32 = b.getF32Type();
+    if (auto vector = dyn_cast<VectorType>(result_type)) {
+      f32 = VectorType::get(vector.getShape(), b.getF32Type());
+    }
+    Value wide = b.create<arith::ExtFOp>(loc, f32, source);
+    return b.create<arith::TruncFOp>(loc, result_type, wide).getResult();
+  }
+  if (from.isF64() || to.isF64()) {
+    return op->emitError() << "converting " << from << " to " << to
+                           << (toward_zero ? " with rounding = rtz" : "")
+                           << " is not supported: only f32, f16, bf16 and fp8 meet fp8 or rtz";
+  }
+  auto shaped = [&](Type element) -> Type {
+    if (auto vector = dyn_cast<VectorType>(result_type)) {
+      return VectorType::get(vector.getShape(), element);
+    }
+    return element;
+  };
+  for (Type type : {from, to}) {
+    if (isFp8(type) && !narrowFloatFormat(type)) {
+      return op->emitError() << type << " is not an fp8 type Triton prints (f8E4M3FN, f8E5M2, "
+                                        "f8E4M3FNUZ, f8E5M2FNUZ, f8E4M3B11FNUZ)";
+    }
+  }
+  Value wide = source;
+  if (isFp8(from)) {
+    wide = widenBitsToF32(b, loc, source, *narrowFloatFormat(from));
+  } else if (!from.isF32()) {
+    wide = b.create<arith::ExtFOp>(loc, shaped(b.getF32Type()), source);
+  }
+  if (to.isF32()) return wide;
+  if (!isFp8(to) && !toward_zero) {  // f16/bf16, to nearest even: FCVT
+    return b.create<arith::TruncFOp>(loc, result_type, wide).getResult();
+  }
+  Value bits = narrowF32ToBits(b, loc, wide, *narrowFloatFormat(to), toward_zero);
+  if (isFp8(to)) return bits;
+  return b.create<arith::BitcastOp>(loc, result_type, bits).getResult();
+}
+
+// tt.fp_to_fp, and arith.extf / arith.truncf from or to fp8 (which has no LLVM type; as
+// tt.fp_to_fp to nearest even): ConvertFloat.
+template <typename Op>
+struct FloatConversion : TTPattern<Op> {
+  using TTPattern<Op>::TTPattern;
+  LogicalResult matchAndRewrite(Op op, typename Op::Adaptor adaptor,
                                 ConversionPatternRewriter& rewriter) const override {
-    Type from = getElementTypeOrSelf(op.getSrc().getType());
+    Type from = getElementTypeOrSelf(op->getOperand(0).getType());
     Type to = getElementTypeOrSelf(op.getType());
-    for (Type type : {from, to}) {
-      if (type.getIntOrFloatBitWidth() == 8) {
-        return op.emitError() << "fp8 types (" << type
-                              << ") are not supported on this CPU backend";
-      }
+    bool toward_zero = false;
+    if constexpr (std::is_same_v<Op, FpToFpOp>) {
+      toward_zero = op.getRounding() && *op.getRounding() == RoundingMode::RTZ;
+    } else if (!isFp8(from) && !isFp8(to)) {
+      return failure();  // f16/bf16/f32/f64: RetypeOp
     }
-    if (op.getRounding() && *op.getRounding() == RoundingMode::RTZ) {
-      return op.emitError() << "rounding = rtz is not supported; the CPU backend rounds to "
-                               "nearest even (rtne)";
-    }
-    unsigned from_bits = from.getIntOrFloatBitWidth(), to_bits = to.getIntOrFloatBitWidth();
-    if (from_bits < to_bits) {
-      rewriter.replaceOpWithNewOp<arith::ExtFOp>(op, ResultType(op), adaptor.getSrc());
-    } else if (from_bits > to_bits) {
-      rewriter.replaceOpWithNewOp<arith::TruncFOp>(op, ResultType(op), adaptor.getSrc());
-    } else if (from == to) {
-      rewriter.replaceOp(op, adaptor.getSrc());
-    } else {  // f16 <-> bf16 through f32
-      Type f32 = rewriter.getF32Type();
-      if (auto vector = dyn_cast<VectorType>(ResultType(op))) {
-        f32 = VectorType::get(vector.getShape(), f32);
-      }
-      Value wide = rewriter.create<arith::ExtFOp>(op.getLoc(), f32, adaptor.getSrc());
-      rewriter.replaceOpWithNewOp<arith::TruncFOp>(op, ResultType(op), wide);
-    }
+    FailureOr<Value> result = ConvertFloat(op, rewriter, adaptor.getOperands()[0], from, to,
+                                           toward_zero, this->ResultType(op));
+    if (failed(result)) return failure();
+    rewriter.replaceOp(op, *result);
     return success();
   }
 };
@@ -159,6 +224,10 @@ struct Bitcast : TTPattern<BitcastOp> {
     if (isPointerLike(op.getType()) || isPointerLike(op.getSrc().getType())) {
       return op.emitError() << "bitcast between a pointer and " << op.getType()
                             << " is not supported; use tt.ptr_to_int / tt.int_to_ptr";
+    }
+    if (adaptor.getSrc().getType() == ResultType(op)) {  // fp8 <-> i8 or fp8: the same bits
+      rewriter.replaceOp(op, adaptor.getSrc());
+      return success();
     }
     rewriter.replaceOpWithNewOp<arith::BitcastOp>(op, ResultType(op), adaptor.getSrc());
     return success();
@@ -267,8 +336,10 @@ struct TTToTcpuElementwise : impl::TTToTcpuElementwiseBase<TTToTcpuElementwise> 
       return isPointerLike(op.getType()) && isPointerLike(op.getSrc().getType());
     });
     RewritePatternSet patterns(context);
-    patterns.add<RetypeOp, TensorConstant, ClampF, PreciseSqrt, PreciseDivF, MulhiUI, FpToFp,
-                 Bitcast, ExternElementwise>(converter, context);
+    patterns.add<RetypeOp, TensorConstant, ClampF, PreciseSqrt, PreciseDivF, MulhiUI,
+                 FloatConversion<FpToFpOp>, Bitcast, ExternElementwise>(converter, context);
+    patterns.add<FloatConversion<arith::ExtFOp>, FloatConversion<arith::TruncFOp>>(
+        converter, context, /*benefit=*/2);
     if (failed(applyPartialConversion(getOperation(), target, std::move(patterns)))) {
       signalPassFailure();
     }

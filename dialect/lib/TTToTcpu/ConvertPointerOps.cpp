@@ -2,6 +2,7 @@
 // a getelementptr over T); a tensor of pointers becomes a vector of i64 byte addresses, so
 // addptr adds offset x sizeof(T) lane by lane. int_to_ptr / ptr_to_int / bitcast between
 // pointers only change how the same address is seen.
+#include "FloatBits.h"
 #include "TypeConverter.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -46,7 +47,7 @@ struct AddPtr : OpConversionPattern<AddPtrOp> {
                                 ConversionPatternRewriter& rewriter) const override {
     Location loc = op.getLoc();
     Type pointee = getElementTypeOrSelf(getPointeeType(op.getType()));
-    if (pointee.isInteger(1)) pointee = rewriter.getI8Type();
+    if (pointee.isInteger(1) || isFp8(pointee)) pointee = rewriter.getI8Type();  // LLVM has no f8
     if (!isa<RankedTensorType>(op.getType())) {
       rewriter.replaceOpWithNewOp<LLVM::GEPOp>(op, LLVM::LLVMPointerType::get(getContext()),
                                                pointee, adaptor.getPtr(),

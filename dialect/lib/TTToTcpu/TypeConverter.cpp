@@ -9,12 +9,20 @@ namespace mlir::tt {
 
 TensorToVectorTypeConverter::TensorToVectorTypeConverter(MLIRContext* context) {
   addConversion([](Type type) { return type; });
+  // fp8 is storage only on Arm (no fp8 arithmetic): held as its bits, converted by FloatBits.h.
+  addConversion([context](FloatType type) -> Type {
+    if (type.getWidth() == 8) return IntegerType::get(context, 8);
+    return type;
+  });
   addConversion([context](PointerType type) -> Type {
     return LLVM::LLVMPointerType::get(context);
   });
   addConversion([context](RankedTensorType type) -> std::optional<Type> {
     Type element = type.getElementType();
     if (isa<PointerType>(element)) element = IntegerType::get(context, 64);
+    if (isa<FloatType>(element) && element.getIntOrFloatBitWidth() == 8) {
+      element = IntegerType::get(context, 8);
+    }
     if (!VectorType::isValidElementType(element)) return std::nullopt;
     return VectorType::get(type.getShape(), element);
   });

@@ -1,5 +1,6 @@
 // The one type converter every TTIR lowering pass shares: tensors become vectors of the same
-// shape, !tt.ptr<T> becomes !llvm.ptr, and a tensor of pointers a vector of i64 addresses.
+// shape, !tt.ptr<T> becomes !llvm.ptr, a tensor of pointers a vector of i64 addresses, and fp8
+// (scalar or element) i8, its bits.
 // Values crossing between converted and unconverted ops are bridged with
 // unrealized_conversion_cast, which later passes fold away.
 #ifndef TCPU_DIALECT_LIB_TTTOTCPU_TYPECONVERTER_H_
