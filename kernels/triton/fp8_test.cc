@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <map>
+#include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -63,10 +65,17 @@ double Decode(const Format& f, uint32_t code) {
   return negative ? -value : value;
 }
 
+// Searched once per format (by name): Encode asks for every value, and f16's search walks
+// over a thousand codes, which made the references most of the test's time under QEMU.
 uint32_t LargestFinite(const Format& f) {
-  uint32_t code = f.SignBit() - 1;
-  while (!std::isfinite(Decode(f, code))) --code;
-  return code;
+  static std::map<std::string, uint32_t> found;
+  auto [it, inserted] = found.try_emplace(f.name, 0);
+  if (inserted) {
+    uint32_t code = f.SignBit() - 1;
+    while (!std::isfinite(Decode(f, code))) --code;
+    it->second = code;
+  }
+  return it->second;
 }
 
 // `x` rounded to the format: the nearest code (ties to the even code) or the one toward zero.

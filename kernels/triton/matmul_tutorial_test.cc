@@ -3,7 +3,7 @@
 // tutorial does, so A and B are read unmasked along M and N), which tt-strip-mine-tiles runs
 // as loops over 16x32 tiles and 32-deep K chunks. Checked against a float64 sum: f32
 // accumulation, one rounding to the output type. Shapes with tails in M, N and K (one
-// program's tile, and a second program in M and in N), padded strides, 1 and 4 threads;
+// program's tile, and a second program in M and in N: on 4 threads only), padded strides;
 // nothing outside C's M x N block is written.
 #include <cmath>
 #include <cstdint>
@@ -70,6 +70,8 @@ void ExpectProduct() {
   for (int threads : {1, 4}) {
     ASSERT_EQ(tcpu_set_num_threads(threads), TCPU_OK);
     for (const Shape& s : kShapes) {
+      // The two-program shape once, with the programs on threads of their own.
+      if (threads == 1 && s.m > 128) continue;
       const int32_t lda = s.k + kPad, ldb = s.n + kPad, ldc = s.n + kPad;
       std::vector<Storage> a(static_cast<size_t>(s.m) * lda), b(static_cast<size_t>(s.k) * ldb);
       for (size_t i = 0; i < a.size(); ++i) a[i] = T::From(static_cast<float>(Value(i, 2.0)));
