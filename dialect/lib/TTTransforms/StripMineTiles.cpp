@@ -401,17 +401,21 @@ class AxisStripMiner {
     });
     return uses;
   }
-  // A reduce along the axis or a dot contracting it, anywhere in `op`.
+  // `op` is a reduce along the axis or a dot contracting it.
+  bool Folds(Operation* op) {
+    if (auto reduce = dyn_cast<ReduceOp>(op)) {
+      return axes_.AxisOf(reduce.getSrcs().front(), reduce.getAxis()) == axis_;
+    }
+    if (auto dot = dyn_cast<DotOp>(op)) {
+      return axes_.AxisOf(dot.getA(), cast<RankedTensorType>(dot.getA().getType()).getRank() - 1) ==
+             axis_;
+    }
+    return false;
+  }
+  // Such an op anywhere in `op`.
   bool FoldsAxis(Operation* op) {
     bool folds = false;
-    op->walk([&](Operation* inner) {
-      if (auto reduce = dyn_cast<ReduceOp>(inner)) {
-        folds = folds || axes_.AxisOf(reduce.getSrcs().front(), reduce.getAxis()) == axis_;
-      } else if (auto dot = dyn_cast<DotOp>(inner)) {
-        auto rank = cast<RankedTensorType>(dot.getA().getType()).getRank();
-        folds = folds || axes_.AxisOf(dot.getA(), rank - 1) == axis_;
-      }
-    });
+    op->walk([&](Operation* inner) { folds = folds || Folds(inner); });
     return folds;
   }
   static bool Writes(Operation* op) {
@@ -433,7 +437,7 @@ class AxisStripMiner {
   }
   LogicalResult Need(Value value, Block& block, ChunkLoop& loop);
   LogicalResult NeedOperands(Operation* op, Block& block, ChunkLoop& loop);
-  LogicalResult Close(Block& block, ChunkLoop& loop);
+  LogicalResult Close(ChunkLoop& loop);
   void RewriteLoop(ChunkLoop& loop);
   Operation* CloneChunk(OpBuilder& b, Operation* op, IRMapping& map, Value first);
 
@@ -488,7 +492,7 @@ LogicalResult AxisStripMiner::NeedOperands(Operation* op, Block& block, ChunkLoo
 }
 
 // Checks that the loads of `loop` read nothing an op between them and the loop writes.
-LogicalResult AxisStripMiner::Close(Block& block, ChunkLoop& loop) {
+LogicalResult AxisStripMiner::Close(ChunkLoop& loop) {
   if (loop.sinks.empty()) return success();
   Operation* last = loop.sinks.back();
   for (Operation* member : loop.members) {
@@ -512,20 +516,19 @@ LogicalResult AxisStripMiner::Plan(Block& block) {
     if (isa<StoreOp>(op) || (isa<AtomicRMWOp, AtomicCASOp>(op) && op.use_empty())) {
       isSink = UsesAxis(&op);
     } else if (auto reduce = dyn_cast<ReduceOp>(op)) {
-      isSink = axes_.AxisOf(reduce.getSrcs().front(), reduce.getAxis()) == axis_;
+      isSink = Folds(reduce);
       // Chunks combine from a zero-initialised carry (never read: the first chunk replaces it).
       if (isSink && llvm::any_of(reduce.getResultTypes(), [](Type type) {
             return !getElementTypeOrSelf(type).isIntOrFloat();
           })) {
         return failure();
       }
-    } else if (auto dot = dyn_cast<DotOp>(op)) {
-      auto rank = cast<RankedTensorType>(dot.getA().getType()).getRank();
-      isSink = axes_.AxisOf(dot.getA(), rank - 1) == axis_;
+    } else if (isa<DotOp>(op)) {
+      isSink = Folds(&op);
     } else if (op.getNumRegions() != 0 && !produces && UsesAxis(&op)) {
       if (FoldsAxis(&op)) {
         // Its body reduces along the axis: strip-mined inside, each iteration in turn.
-        if (failed(Close(block, loop))) return failure();
+        if (failed(Close(loop))) return failure();
         for (Region& region : op.getRegions()) {
           for (Block& inner : region) {
             if (failed(Plan(inner))) return failure();
@@ -548,7 +551,7 @@ LogicalResult AxisStripMiner::Plan(Block& block) {
       ChunkLoop attempt = loop;
       if (failed(NeedOperands(&op, block, attempt))) {
         // It needs a result of this loop's sinks: the next loop.
-        if (failed(Close(block, loop))) return failure();
+        if (failed(Close(loop))) return failure();
         attempt = ChunkLoop();
         if (failed(NeedOperands(&op, block, attempt))) return failure();
       }
@@ -566,17 +569,16 @@ LogicalResult AxisStripMiner::Plan(Block& block) {
       return def && sinkResults_.contains(def);
     });
     if (dependsOnLoop || Writes(&op) || op.hasTrait<OpTrait::IsTerminator>()) {
-      if (failed(Close(block, loop))) return failure();
+      if (failed(Close(loop))) return failure();
     }
   }
-  return Close(block, loop);
+  return Close(loop);
 }
 
 // Clones `op` with its axis dimensions (and those of every value inside it) cut to the chunk;
 // a make_range along the axis starts at `first` (the chunk's first lane).
 Operation* AxisStripMiner::CloneChunk(OpBuilder& b, Operation* op, IRMapping& map, Value first) {
   Operation* clone = b.clone(*op, map);
-  SmallVector<std::pair<Operation*, Operation*>> pairs;
   SmallVector<Operation*> originals, clones;
   op->walk<WalkOrder::PreOrder>([&](Operation* o) { originals.push_back(o); });
   clone->walk<WalkOrder::PreOrder>([&](Operation* o) { clones.push_back(o); });
