@@ -161,6 +161,13 @@ class GenerateTest : public ::testing::Test {
 
   std::vector<int32_t> History() const { return HistoryOf(session_); }
 
+  // tcpu_generate_ids over all of `ids` in the fixture's session.
+  int GenerateIds(const std::vector<int32_t>& ids, const tcpu_generate_options& options,
+                  tcpu_generate_stats* stats) {
+    return tcpu_generate_ids(session_, ids.data(), static_cast<int64_t>(ids.size()), &options,
+                             stats);
+  }
+
   static std::vector<int32_t> HistoryOf(const tcpu_generate_session* session) {
     int64_t n = 0;
     EXPECT_EQ(tcpu_generate_session_history(session, nullptr, 0, &n), TCPU_ERR_BUFFER_TOO_SMALL);
@@ -257,19 +264,13 @@ TEST_F(GenerateTest, SecondTurnPrefillsOnlyItsNewTokensAndMatchesAFreshSession) 
   const tcpu_generate_options options = Options(6, &collected);
   const std::vector<int32_t> first = tokenizer_.Encode("The first turn of a conversation.");
   tcpu_generate_stats stats;
-  ASSERT_EQ(tcpu_generate_ids(session_, first.data(), static_cast<int64_t>(first.size()), &options,
-                              &stats),
-            TCPU_OK)
-      << tcpu_last_error_detail();
+  ASSERT_EQ(GenerateIds(first, options, &stats), TCPU_OK) << tcpu_last_error_detail();
   ASSERT_EQ(stats.stop_reason, TCPU_STOP_MAX_TOKENS);
   std::vector<int32_t> conversation = History();  // first turn + its 6 tokens
   const std::vector<int32_t> second = tokenizer_.Encode(" And a second one, in reply.");
   conversation.insert(conversation.end(), second.begin(), second.end());
 
-  ASSERT_EQ(tcpu_generate_ids(session_, conversation.data(),
-                              static_cast<int64_t>(conversation.size()), &options, &stats),
-            TCPU_OK)
-      << tcpu_last_error_detail();
+  ASSERT_EQ(GenerateIds(conversation, options, &stats), TCPU_OK) << tcpu_last_error_detail();
   // The cache holds the first turn and all but the last generated token (sampled, not fed).
   EXPECT_EQ(stats.reused_tokens, static_cast<int64_t>(first.size() + 6 - 1));
   EXPECT_EQ(stats.prefill_tokens, static_cast<int64_t>(1 + second.size()));
@@ -281,9 +282,7 @@ TEST_F(GenerateTest, SecondTurnPrefillsOnlyItsNewTokensAndMatchesAFreshSession) 
   EXPECT_EQ(fresh_stats.prefill_tokens, static_cast<int64_t>(conversation.size()));
 
   // A context that leaves the cache early is fed again from the start, with the same result.
-  ASSERT_EQ(tcpu_generate_ids(session_, second.data(), static_cast<int64_t>(second.size()),
-                              &options, &stats),
-            TCPU_OK);
+  ASSERT_EQ(GenerateIds(second, options, &stats), TCPU_OK);
   EXPECT_EQ(stats.reused_tokens, 0);
   EXPECT_EQ(stats.prefill_tokens, static_cast<int64_t>(second.size()));
 }
@@ -294,10 +293,7 @@ TEST_F(GenerateTest, AnEditedContextIsFedAgainOnlyFromTheEdit) {
   const tcpu_generate_options options = Options(5, &collected);
   const std::vector<int32_t> original = tokenizer_.Encode("The first version of a long prompt.");
   tcpu_generate_stats stats;
-  ASSERT_EQ(tcpu_generate_ids(session_, original.data(), static_cast<int64_t>(original.size()),
-                              &options, &stats),
-            TCPU_OK)
-      << tcpu_last_error_detail();
+  ASSERT_EQ(GenerateIds(original, options, &stats), TCPU_OK) << tcpu_last_error_detail();
   ASSERT_GT(original.size(), 4u);
   // The same start, then other tokens: the cache is kept up to the edit.
   const size_t kept = original.size() - 3;
@@ -305,20 +301,14 @@ TEST_F(GenerateTest, AnEditedContextIsFedAgainOnlyFromTheEdit) {
   const std::vector<int32_t> tail = tokenizer_.Encode(" edited, with another ending.");
   edited.insert(edited.end(), tail.begin(), tail.end());
   ASSERT_NE(edited[kept], original[kept]);
-  ASSERT_EQ(tcpu_generate_ids(session_, edited.data(), static_cast<int64_t>(edited.size()),
-                              &options, &stats),
-            TCPU_OK)
-      << tcpu_last_error_detail();
+  ASSERT_EQ(GenerateIds(edited, options, &stats), TCPU_OK) << tcpu_last_error_detail();
   EXPECT_EQ(stats.reused_tokens, static_cast<int64_t>(kept));
   EXPECT_EQ(stats.prefill_tokens, static_cast<int64_t>(edited.size() - kept));
   const std::vector<int32_t> after_edit = History();
 
   // A context that ends inside the cache feeds its last token again (its logits are needed).
   const std::vector<int32_t> prefix(edited.begin(), edited.begin() + kept + 2);
-  ASSERT_EQ(tcpu_generate_ids(session_, prefix.data(), static_cast<int64_t>(prefix.size()),
-                              &options, &stats),
-            TCPU_OK)
-      << tcpu_last_error_detail();
+  ASSERT_EQ(GenerateIds(prefix, options, &stats), TCPU_OK) << tcpu_last_error_detail();
   EXPECT_EQ(stats.reused_tokens, static_cast<int64_t>(prefix.size() - 1));
   EXPECT_EQ(stats.prefill_tokens, 1);
   const std::vector<int32_t> after_prefix = History();
@@ -404,9 +394,7 @@ TEST_F(GenerateTest, StopsOnEosIdsStopStringsAndCancellation) {
   tcpu_generate_options options = Options(24, &collected);
   const std::vector<int32_t> prompt = tokenizer_.Encode("Stop conditions.");
   tcpu_generate_stats stats;
-  ASSERT_EQ(tcpu_generate_ids(session_, prompt.data(), static_cast<int64_t>(prompt.size()),
-                              &options, &stats),
-            TCPU_OK);
+  ASSERT_EQ(GenerateIds(prompt, options, &stats), TCPU_OK);
   const std::vector<int32_t> history = History();
   const std::vector<int32_t> generated(history.begin() + prompt.size(), history.end());
   ASSERT_GE(generated.size(), 4u);
@@ -415,9 +403,7 @@ TEST_F(GenerateTest, StopsOnEosIdsStopStringsAndCancellation) {
   // The fourth generated token as a stop id: three tokens come out, the id is not shown.
   options.stop_ids = &generated[3];
   options.n_stop_ids = 1;
-  ASSERT_EQ(tcpu_generate_ids(session_, prompt.data(), static_cast<int64_t>(prompt.size()),
-                              &options, &stats),
-            TCPU_OK);
+  ASSERT_EQ(GenerateIds(prompt, options, &stats), TCPU_OK);
   const int64_t first_at =
       std::find(generated.begin(), generated.end(), generated[3]) - generated.begin();
   EXPECT_EQ(stats.stop_reason, TCPU_STOP_EOS);
@@ -435,9 +421,7 @@ TEST_F(GenerateTest, StopsOnEosIdsStopStringsAndCancellation) {
   tcpu_generate_session_destroy(session_);
   session_ = nullptr;
   CreateSession(config.c_str());
-  ASSERT_EQ(tcpu_generate_ids(session_, prompt.data(), static_cast<int64_t>(prompt.size()),
-                              &options, &stats),
-            TCPU_OK);
+  ASSERT_EQ(GenerateIds(prompt, options, &stats), TCPU_OK);
   EXPECT_EQ(stats.stop_reason, TCPU_STOP_EOS);
   EXPECT_EQ(stats.generated_tokens, first_at);
 
@@ -453,9 +437,7 @@ TEST_F(GenerateTest, StopsOnEosIdsStopStringsAndCancellation) {
   options.stop_strings = stop_strings;
   options.n_stop_strings = 1;
   collected.pieces.clear();
-  ASSERT_EQ(tcpu_generate_ids(session_, prompt.data(), static_cast<int64_t>(prompt.size()),
-                              &options, &stats),
-            TCPU_OK);
+  ASSERT_EQ(GenerateIds(prompt, options, &stats), TCPU_OK);
   std::string joined;
   for (const std::string& piece : collected.pieces) joined += piece;
   EXPECT_EQ(stats.stop_reason, TCPU_STOP_STRING);
@@ -466,9 +448,7 @@ TEST_F(GenerateTest, StopsOnEosIdsStopStringsAndCancellation) {
   // The callback cancels after its second piece.
   collected.pieces.clear();
   collected.cancel_after = 2;
-  ASSERT_EQ(tcpu_generate_ids(session_, prompt.data(), static_cast<int64_t>(prompt.size()),
-                              &options, &stats),
-            TCPU_OK);
+  ASSERT_EQ(GenerateIds(prompt, options, &stats), TCPU_OK);
   EXPECT_EQ(stats.stop_reason, TCPU_STOP_CANCELLED);
   EXPECT_EQ(collected.pieces.size(), 2u);
   EXPECT_LT(stats.generated_tokens, 24);
