@@ -23,7 +23,7 @@ check "ids equal the reference decoder's" test "$(head -n 1 "$tmp/out.txt")" = "
 # 8 prompt steps + 39 decode steps, vocab 1024, 4 bytes each.
 check "logits file is steps x vocab fp32" test "$(stat -c %s "$tmp/logits.bin")" -eq $((47 * 1024 * 4))
 for line in "^load: " "^prefill: 8 tokens, " "^decode: 39 tokens, " \
-    "^weights read per token: 3326784 bytes (3.3 MB, int8)" \
+    "^weights read per token: 541120 bytes (0.5 MB, int8)" \
     "^kernels: gemv_bf16_w8:ref gemm_i8:ref flash_attn_decode_bf16:ref rms_norm_bf16:ref swiglu_bf16:ref (threads: 2)"; do
   check "prints '$line'" grep -qF -- "${line#^}" "$tmp/out.txt"
 done
@@ -33,7 +33,7 @@ done
   > "$tmp/int4.txt" 2> /dev/null
 check "--weights int4 decodes (exit 0)" test $? -eq 0
 check "int4 ids equal the int4 reference decoder's" test "$(head -n 1 "$tmp/int4.txt")" = "$(cat "$expected_int4_ids")"
-for line in "weights read per token: 2054976 bytes (2.1 MB, int4)" \
+for line in "weights read per token: 330176 bytes (0.3 MB, int4)" \
     "kernels: gemv_w4a8:ref gemm_w4a8:ref flash_attn_decode_bf16:ref"; do
   check "prints '$line'" grep -qF -- "$line" "$tmp/int4.txt"
 done
