@@ -115,8 +115,9 @@ bool BpeModel::Load(const Json& config, const std::string& path, std::string* er
 }
 
 int32_t BpeModel::TokenToId(std::string_view token) const {
-  // Debian builds abseil with its own string_view type.
-  const auto it = vocab_.find(absl::string_view(token.data(), token.size()));
+  // C++17's unordered_map has no lookup by string_view; tokens are short enough that the key
+  // usually fits the string's inline buffer (no allocation).
+  const auto it = vocab_.find(std::string(token));
   return it == vocab_.end() ? -1 : it->second;
 }
 
