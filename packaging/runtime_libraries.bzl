@@ -2,16 +2,20 @@
 
 `runtime_libraries` collects the position-independent objects of `deps` (built for
 //platforms:linux_aarch64 through `to_aarch64`, the configuration the QEMU matrix uses, so the
-objects are shared with the tests) into:
+objects are shared with the tests) and the prebuilt static archives the graph brings (Debian's
+PCRE2 and utf8proc, which the tokenizer links) into:
 
   - libtcpu.a: one deterministic archive (llvm-ar D: zero timestamps, uids and modes) holding
-    every object, so a user links one file;
-  - libtcpu.so.<major>: the same objects linked with the pinned clang/lld, soname
-    libtcpu.so.<major>, a version script that exports only the C ABI (`tcpu_*`), and libstdc++
-    and libgcc linked in statically (the board needs no particular GLIBCXX, as for executables).
+    every object and every member of those archives, so a user links one file. Members are
+    appended (`q`), never replaced, so two archives' members of the same name both stay; the
+    user's link takes the members it needs, as from the original archives;
+  - libtcpu.so.<major>: every object linked in, the prebuilt archives searched as usual (only
+    the members needed), with the pinned clang/lld, soname libtcpu.so.<major>, a version script
+    that exports only the C ABI (`tcpu_*`), and libstdc++ and libgcc linked in statically (the
+    board needs no particular GLIBCXX, as for executables).
 
-Only objects compiled in this workspace are collected: a dependency that is a prebuilt
-archive (a Debian static library) is refused, since it would be missing from libtcpu.a.
+A prebuilt shared library in the graph is refused: libtcpu would depend on a file the bundle
+does not ship.
 
 Link traces (output group `link_traces`), what the SBOM says is linked into each file: lld's
 --dependency-file (every input the link read) and --why-extract (every archive member it
@@ -22,31 +26,36 @@ every static executable (so the SDK's programs' C and C++ runtime comes from the
 load("@bazel_tools//tools/build_defs/cc:action_names.bzl", "ACTION_NAMES")
 load("//platforms:aarch64_binary.bzl", "to_aarch64")
 
-def _pic_objects(deps):
+def _first_of_each(files):
+    """files without repeats, first occurrence kept, so the archive's member order is stable."""
+    seen = {}
+    unique = []
+    for f in files:
+        if f.path not in seen:
+            seen[f.path] = True
+            unique.append(f)
+    return unique
+
+def _link_inputs(deps):
+    """(objects compiled here, prebuilt static archives) of `deps` and their dependencies."""
     objects = []
+    archives = []
     for dep in deps:
         for linker_input in dep[CcInfo].linking_context.linker_inputs.to_list():
             for library in linker_input.libraries:
                 found = library.pic_objects or library.objects
-                if not found:
-                    prebuilt = library.static_library or library.pic_static_library
-                    if prebuilt or library.dynamic_library:
-                        fail("runtime_libraries: %s brings a prebuilt library (%s); only " % (
-                            linker_input.owner,
-                            (prebuilt or library.dynamic_library).short_path,
-                        ) + "objects compiled here can go into libtcpu.a")
+                if found:
+                    objects.extend(found)
                     continue
-                objects.extend(found)
-
-    # The same object reaches several linker inputs only through one library: keep the
-    # first occurrence so the archive's member order is stable.
-    seen = {}
-    unique = []
-    for obj in objects:
-        if obj.path not in seen:
-            seen[obj.path] = True
-            unique.append(obj)
-    return unique
+                prebuilt = library.pic_static_library or library.static_library
+                if prebuilt:
+                    archives.append(prebuilt)
+                elif library.dynamic_library:
+                    fail("runtime_libraries: %s brings the shared library %s; libtcpu " % (
+                        linker_input.owner,
+                        library.dynamic_library.short_path,
+                    ) + "may link only objects and static archives")
+    return _first_of_each(objects), _first_of_each(archives)
 
 def _traced_link(ctx, cc_toolchain, feature_configuration, action, output, flags, inputs, dynamic):
     """Runs the toolchain's `action` link into `output`; returns its two trace files."""
@@ -92,7 +101,7 @@ def _runtime_libraries_impl(ctx):
         cc_toolchain = cc_toolchain,
         requested_features = ["supports_pic"],
     )
-    objects = _pic_objects(ctx.attr.deps)
+    objects, prebuilt_archives = _link_inputs(ctx.attr.deps)
 
     archive = ctx.actions.declare_file(ctx.label.name + "/libtcpu.a")
     archiver = cc_common.get_tool_for_action(
@@ -100,16 +109,23 @@ def _runtime_libraries_impl(ctx):
         action_name = ACTION_NAMES.cpp_link_static_library,
     )
     ar_args = ctx.actions.args()
-    ar_args.add("rcsD")  # D: deterministic (no timestamps, owners or modes in the members).
+
+    # q: append, never replace a member of the same name; L: an archive argument adds its
+    # members; D: deterministic (no timestamps, owners or modes in the members).
+    ar_args.add("qcLsD")
     ar_args.add(archive)
     ar_args.add_all(objects)
+    ar_args.add_all(prebuilt_archives)
     ctx.actions.run(
         executable = archiver,
         arguments = [ar_args],
-        inputs = depset(objects, transitive = [cc_toolchain.all_files]),
+        inputs = depset(objects + prebuilt_archives, transitive = [cc_toolchain.all_files]),
         outputs = [archive],
         mnemonic = "TcpuArchive",
-        progress_message = "Archiving libtcpu.a (%d objects)" % len(objects),
+        progress_message = "Archiving libtcpu.a (%d objects, the members of %d archives)" % (
+            len(objects),
+            len(prebuilt_archives),
+        ),
     )
 
     soname = "libtcpu.so." + ctx.attr.soversion
@@ -118,9 +134,7 @@ def _runtime_libraries_impl(ctx):
         "-Wl,-soname," + soname,
         "-Wl,--version-script=" + ctx.file.version_script.path,
         "-Wl,--no-undefined",
-        "-Wl,--whole-archive",
-        archive.path,
-        "-Wl,--no-whole-archive",
+    ] + [o.path for o in objects] + [a.path for a in prebuilt_archives] + [
         "-pthread",
         # Static C++ runtime inside the .so (hidden by the version script), as executables.
         "-nostdlib++",
@@ -134,7 +148,7 @@ def _runtime_libraries_impl(ctx):
         ACTION_NAMES.cpp_link_dynamic_library,
         shared,
         link_flags,
-        [archive, ctx.file.version_script],
+        objects + prebuilt_archives + [ctx.file.version_script],
         dynamic = True,
     )
 
@@ -172,7 +186,8 @@ runtime_libraries = rule(
         "deps": attr.label_list(
             mandatory = True,
             providers = [CcInfo],
-            doc = "cc_library targets whose objects (and their dependencies') form libtcpu.",
+            doc = "cc_library targets whose objects and prebuilt static archives (and their " +
+                  "dependencies') form libtcpu.",
         ),
         "soversion": attr.string(mandatory = True, doc = "The soname's version: libtcpu.so.N."),
         "version_script": attr.label(mandatory = True, allow_single_file = True),

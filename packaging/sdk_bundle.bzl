@@ -3,7 +3,8 @@
     tcpu-sdk-<version>-aarch64/
       bin/<tool>                      aarch64 programs (static), one per entry of `tools`
       include/tcpu/*.h                the C ABI
-      lib/libtcpu.a                   the runtime, every kernel and the decode engine
+      lib/libtcpu.a                   the runtime, every kernel and the engine (with the
+                                      tokenizer's PCRE2 and utf8proc members)
       lib/libtcpu.so.<version>        the same, shared; soname libtcpu.so.<soversion>
       lib/libtcpu.so.<soversion>, lib/libtcpu.so   symlinks
       lib/pkgconfig/tcpu.pc
@@ -30,10 +31,15 @@ def _add(entries, inputs, path, file, mode = 0o644):
     entries.append({"path": path, "source": file.path, "mode": mode})
     inputs.append(file)
 
-def _linked(info, traces):
-    """One shipped file's entry of links.json (packaging/spdx_sbom.py reads it)."""
+def _linked(info, traces, archives_from_traces = False):
+    """One shipped file's entry of links.json (packaging/spdx_sbom.py reads it). With
+    archives_from_traces, the prebuilt archives count only as far as the traces show members
+    taken from them (a link that searched them), not merely given."""
+    libraries = info.libraries.to_list()
+    if archives_from_traces:
+        libraries = [f for f in libraries if not f.path.endswith(".a")]
     return {
-        "libraries": [f.path for f in info.libraries.to_list()],
+        "libraries": [f.path for f in libraries],
         "headers": [f.path for f in info.headers.to_list()],
         "traces": traces,
     }
@@ -82,8 +88,13 @@ def _sdk_bundle_impl(ctx):
         ))
     _add(entries, inputs, "lib/libtcpu.a", libraries["libtcpu.a"])
     _add(entries, inputs, "lib/libtcpu.so." + version, libraries[soname], 0o755)
-    links["lib/libtcpu.a"] = _linked(library_deps, [])  # An archive: nothing is linked in.
-    links["lib/libtcpu.so." + version] = _linked(library_deps, trace_of["libtcpu"])
+    # The archive holds every member of the prebuilt archives; the .so took what its trace says.
+    links["lib/libtcpu.a"] = _linked(library_deps, [])
+    links["lib/libtcpu.so." + version] = _linked(
+        library_deps,
+        trace_of["libtcpu"],
+        archives_from_traces = True,
+    )
     entries.append({"path": "lib/" + soname, "symlink": "libtcpu.so." + version})
     entries.append({"path": "lib/libtcpu.so", "symlink": soname})
 

@@ -88,7 +88,8 @@ def main():
     expected |= {"bin/" + tool for tool in args.tool}
     headers = [f for f in files if f.startswith("include/")]
     for must in ["include/tcpu/tcpu.h", "include/tcpu/status.h", "include/tcpu/triton.h",
-                 "include/tcpu/decoder.h"]:
+                 "include/tcpu/decoder.h", "include/tcpu/tokenizer.h",
+                 "include/tcpu/chat_template.h", "include/tcpu/generate.h"]:
         check(must in headers, f"{must} missing")
     check(all(re.fullmatch(r"include/tcpu/[a-z0-9_]+\.h", h) for h in headers),
           f"unexpected headers: {headers}")
@@ -138,7 +139,8 @@ def main():
     check(exported <= declared,
           f"libtcpu.so exports symbols no header declares: {sorted(exported - declared)[:20]}")
     for symbol in ["tcpu_status_string", "tcpu_gemv_i8", "tcpu_decoder_open",
-                   "tcpu_triton_launch"]:
+                   "tcpu_triton_launch", "tcpu_tokenizer_open", "tcpu_chat_template_render",
+                   "tcpu_generate_text"]:
         check(symbol in exported, f"libtcpu.so does not export {symbol}")
 
     # libtcpu.a defines everything the .so exports.
@@ -231,6 +233,14 @@ def main():
     check(("libc6", "DYNAMIC_LINK") in shared and ("libstdc++-12-dev", "STATIC_LINK") in shared,
           f"SBOM: libtcpu.so links {sorted(shared)}")
     check(("libmlir-19-dev", "STATIC_LINK") not in shared, "SBOM: libtcpu.so does not link MLIR")
+    # The tokenizer's Debian archives: members taken by the .so's link (its trace), every
+    # member merged into the .a.
+    archive = linked("lib/libtcpu.a")
+    for package in ("libpcre2-dev", "libutf8proc-dev"):
+        check((package, "STATIC_LINK") in shared, f"SBOM: libtcpu.so is not STATIC_LINK to "
+              f"{package}: {sorted(shared)}")
+        check((package, "STATIC_LINK") in archive, f"SBOM: libtcpu.a is not STATIC_LINK to "
+              f"{package}: {sorted(archive)}")
     everything = set().union(*linked_into.values()) if linked_into else set()
     for package in ("googletest", "libgtest-dev", "libasan8", "libkrb5-3", "libssl3"):
         check(all(name != package for name, _ in everything),

@@ -53,11 +53,11 @@ bool BpeModel::Load(const Json& config, const std::string& path, std::string* er
     }
     vocab_[token] = static_cast<int32_t>(id.get<int64_t>());
   }
-  char_ids_.clear();
+  char_ids_.Clear();
   for (const auto& [token, id] : vocab_) {
     const size_t length = engine::Utf8SequenceLength(token, 0);
     if (length > 0 && length == token.size()) {
-      char_ids_[engine::DecodeUtf8At(token, 0, length)] = id;
+      char_ids_.Insert(engine::DecodeUtf8At(token, 0, length), id);  // one token per character
     }
   }
 
@@ -77,8 +77,8 @@ bool BpeModel::Load(const Json& config, const std::string& path, std::string* er
   const Json* merges = nullptr;
   if (!GetMember(config, "merges", path, &merges, error)) return false;
   if (!merges->is_array()) return WrongType(path + ".merges", "an array", *merges, error);
-  merges_.clear();
-  merges_.reserve(merges->size());
+  merges_.Clear();
+  merges_.Reserve(merges->size());
   for (size_t rank = 0; rank < merges->size(); ++rank) {
     const Json& merge = (*merges)[rank];
     const std::string where = path + ".merges[" + std::to_string(rank) + "]";
@@ -109,14 +109,15 @@ bool BpeModel::Load(const Json& config, const std::string& path, std::string* er
       return false;
     }
     // The first (lowest) rank wins when a pair is listed twice.
-    merges_.emplace(PairKey(left_id, right_id), Merge{static_cast<int32_t>(rank), merged_id});
+    merges_.Insert(PairKey(left_id, right_id), Merge{static_cast<int32_t>(rank), merged_id});
   }
   return true;
 }
 
 int32_t BpeModel::TokenToId(std::string_view token) const {
-  // Debian builds abseil with its own string_view type.
-  const auto it = vocab_.find(absl::string_view(token.data(), token.size()));
+  // C++17's unordered_map has no lookup by string_view; tokens are short enough that the key
+  // usually fits the string's inline buffer (no allocation).
+  const auto it = vocab_.find(std::string(token));
   return it == vocab_.end() ? -1 : it->second;
 }
 
@@ -128,10 +129,10 @@ void BpeModel::InitialSymbols(std::string_view word, std::vector<int32_t>* symbo
     size_t length = engine::Utf8SequenceLength(word, pos);
     if (length == 0) length = 1;  // unreachable for checked input; never loop forever
     const std::string_view character = word.substr(pos, length);
-    const auto known = char_ids_.find(engine::DecodeUtf8At(word, pos, length));
+    const int32_t* known = char_ids_.Find(engine::DecodeUtf8At(word, pos, length));
     pos += length;
-    if (known != char_ids_.end()) {
-      symbols->push_back(known->second);
+    if (known != nullptr) {
+      symbols->push_back(*known);
       last_was_unk = false;
       continue;
     }
@@ -188,8 +189,8 @@ void BpeModel::Encode(std::string_view word, std::vector<int32_t>* ids) const {
     if (left < 0) return;  // the merge was at the start of the word
     const int right = next[left];
     if (right < 0) return;
-    const auto it = merges_.find(PairKey(symbols[left], symbols[right]));
-    if (it != merges_.end()) queue.push({it->second.rank, left, symbols[left], symbols[right]});
+    const Merge* merge = merges_.Find(PairKey(symbols[left], symbols[right]));
+    if (merge != nullptr) queue.push({merge->rank, left, symbols[left], symbols[right]});
   };
   for (int i = 0; i + 1 < n; ++i) push_pair(i);
   std::vector<bool> removed(n, false);
@@ -203,7 +204,7 @@ void BpeModel::Encode(std::string_view word, std::vector<int32_t>* ids) const {
         symbols[right] != top.right_id) {
       continue;
     }
-    symbols[left] = merges_.at(PairKey(top.left_id, top.right_id)).merged_id;
+    symbols[left] = merges_.Find(PairKey(top.left_id, top.right_id))->merged_id;  // queued: found
     removed[right] = true;
     next[left] = next[right];
     if (next[right] >= 0) prev[next[right]] = left;

@@ -8,9 +8,10 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
-#include "absl/container/flat_hash_map.h"
+#include "engine/tokenizer/integer_key_map.h"
 #include "engine/tokenizer/json_fields.h"
 
 namespace tcpu::tokenizer {
@@ -27,7 +28,7 @@ class BpeModel {
   // -1 if `token` is not in the vocabulary.
   int32_t TokenToId(std::string_view token) const;
 
-  const absl::flat_hash_map<std::string, int32_t>& vocab() const { return vocab_; }
+  const std::unordered_map<std::string, int32_t>& vocab() const { return vocab_; }
 
  private:
   struct Merge {
@@ -42,11 +43,14 @@ class BpeModel {
   // the others (byte fallback), or the unknown token (fused when fuse_unk).
   void InitialSymbols(std::string_view word, std::vector<int32_t>* symbols) const;
 
-  absl::flat_hash_map<std::string, int32_t> vocab_;  // finds string_views without copying
+  // No abseil maps: Debian's static abseil (raw_hash_set.cc.o) uses local-exec TLS, which a
+  // shared library cannot link, and the tokenizer is in libtcpu.so. The vocabulary is read at
+  // load (and for whole words with ignore_merges); the encode loop reads the two tables below.
+  std::unordered_map<std::string, int32_t> vocab_;
   // Ids of the one-character tokens by code point: the initial symbols of every word, looked
   // up without building a string.
-  absl::flat_hash_map<uint32_t, int32_t> char_ids_;
-  absl::flat_hash_map<uint64_t, Merge> merges_;
+  IntegerKeyMap<uint32_t, int32_t> char_ids_;
+  IntegerKeyMap<uint64_t, Merge> merges_;
   std::array<int32_t, 256> byte_token_ids_;  // "<0xAB>" ids, -1 where absent
   int32_t unk_id_ = -1;
   bool byte_fallback_ = false;

@@ -10,6 +10,10 @@ bool WrongType(const std::string& path, const char* expected, const Json& value,
   return false;
 }
 
+namespace {
+
+// Calls load(element, "path.key[i]") for each element of the array member `key`; false at the
+// first failure, or with *error when the member is missing or not an array.
 bool ForEachInArray(const Json& object, const char* key, const std::string& path,
                     const std::function<bool(const Json&, const std::string&)>& load,
                     std::string* error) {
@@ -21,6 +25,21 @@ bool ForEachInArray(const Json& object, const char* key, const std::string& path
     if (!load((*list)[i], list_path + "[" + std::to_string(i) + "]")) return false;
   }
   return true;
+}
+
+}  // namespace
+
+bool ForEachComponent(const Json& config, const std::string& path, const char* sequence_key,
+                      const ComponentLoader& load_component, std::string* error) {
+  std::string type;
+  if (!GetString(config, "type", path, /*required=*/true, &type, error)) return false;
+  if (type != "Sequence") return load_component(config, path, type);
+  return ForEachInArray(
+      config, sequence_key, path,
+      [&](const Json& element, const std::string& element_path) {
+        return ForEachComponent(element, element_path, sequence_key, load_component, error);
+      },
+      error);
 }
 
 bool GetMember(const Json& object, const char* key, const std::string& path, const Json** member,

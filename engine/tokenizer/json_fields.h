@@ -28,12 +28,15 @@ bool GetBool(const Json& object, const char* key, const std::string& path, bool*
 bool GetInt(const Json& object, const char* key, const std::string& path, int64_t* out,
             std::string* error);
 
-// A "Sequence" step: calls load(element, element_path) for each element of the array member
-// `key` ("decoders", "normalizers", ...), element paths "path.key[i]"; false at the first
-// failure, or with *error when the member is missing or not an array.
-bool ForEachInArray(const Json& object, const char* key, const std::string& path,
-                    const std::function<bool(const Json&, const std::string&)>& load,
-                    std::string* error);
+// A component that the format lets be a "Sequence" of components (normalizer, pre-tokenizer,
+// decoder, post-processor): reads its "type"; a Sequence's elements (the array member
+// `sequence_key`, "normalizers", ..., nested Sequences flattened) are visited in order, and
+// every other component goes to load_component(component, its path, its type). False at the
+// first failure, with *error.
+using ComponentLoader =
+    std::function<bool(const Json& component, const std::string& path, const std::string& type)>;
+bool ForEachComponent(const Json& config, const std::string& path, const char* sequence_key,
+                      const ComponentLoader& load_component, std::string* error);
 
 // "path: expected EXPECTED, got TYPE" into *error; returns false.
 bool WrongType(const std::string& path, const char* expected, const Json& value,

@@ -49,20 +49,13 @@ std::string ReplaceAll(std::string_view text, const std::string& from, const std
 bool Normalizer::Load(const Json& config, const std::string& path, std::string* error) {
   steps_.clear();
   if (config.is_null()) return true;
-  return LoadStep(config, path, error);
+  // Every component (of a Sequence, or the config alone) goes to LoadStep.
+  const auto load = [&](const auto&... component) { return LoadStep(component..., error); };
+  return ForEachComponent(config, path, "normalizers", load, error);
 }
 
-bool Normalizer::LoadStep(const Json& config, const std::string& path, std::string* error) {
-  std::string type;
-  if (!GetString(config, "type", path, /*required=*/true, &type, error)) return false;
-  if (type == "Sequence") {
-    return ForEachInArray(
-        config, "normalizers", path,
-        [&](const Json& step, const std::string& step_path) {
-          return LoadStep(step, step_path, error);
-        },
-        error);
-  }
+bool Normalizer::LoadStep(const Json& config, const std::string& path, const std::string& type,
+                          std::string* error) {
   Step step;
   if (type == "NFC" || type == "NFKC" || type == "NFD" || type == "NFKD") {
     step.kind = Kind::kUnicodeForm;

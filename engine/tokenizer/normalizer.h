@@ -29,7 +29,9 @@ class Normalizer {
     std::string text;          // kPrepend: what to prepend; kReplace: what to find
     std::string content;       // kReplace: what to put instead
   };
-  bool LoadStep(const Json& config, const std::string& path, std::string* error);
+  // One component (not a Sequence) of type `type`, appended to steps_.
+  bool LoadStep(const Json& config, const std::string& path, const std::string& type,
+                std::string* error);
 
   std::vector<Step> steps_;
 };

@@ -7,22 +7,17 @@ bool PostProcessor::Load(const Json& config, const std::string& path, int64_t vo
   prefix_.clear();
   suffix_.clear();
   has_template_ = false;
-  return config.is_null() || LoadStep(config, path, vocab_size, error);
+  if (config.is_null()) return true;
+  const auto load = [&](const Json& processor, const std::string& processor_path,
+                        const std::string& type) {
+    return LoadStep(processor, processor_path, type, vocab_size, error);
+  };
+  return ForEachComponent(config, path, "processors", load, error);
 }
 
-bool PostProcessor::LoadStep(const Json& config, const std::string& path, int64_t vocab_size,
-                             std::string* error) {
-  std::string type;
-  if (!GetString(config, "type", path, true, &type, error)) return false;
+bool PostProcessor::LoadStep(const Json& config, const std::string& path, const std::string& type,
+                             int64_t vocab_size, std::string* error) {
   if (type == "ByteLevel") return true;  // only offsets change; ids stay
-  if (type == "Sequence") {
-    return ForEachInArray(
-        config, "processors", path,
-        [&](const Json& processor, const std::string&) {
-          return LoadStep(processor, path, vocab_size, error);
-        },
-        error);
-  }
   if (type != "TemplateProcessing") {
     *error = path + ".type: post-processor \"" + type +
              "\" is not supported (TemplateProcessing, ByteLevel, Sequence)";

@@ -27,8 +27,9 @@ class PostProcessor {
   void Apply(std::vector<int32_t>* ids) const;
 
  private:
-  bool LoadStep(const Json& config, const std::string& path, int64_t vocab_size,
-                std::string* error);
+  // One component (not a Sequence) of type `type`.
+  bool LoadStep(const Json& config, const std::string& path, const std::string& type,
+                int64_t vocab_size, std::string* error);
 
   std::vector<int32_t> prefix_, suffix_;
   bool has_template_ = false;

@@ -48,20 +48,13 @@ bool PreTokenizer::Load(const Json& config, const std::string& path, std::string
   steps_.clear();
   byte_level_ = false;
   if (config.is_null()) return true;
-  return LoadStep(config, path, error);
+  // Every component (of a Sequence, or the config alone) goes to LoadStep.
+  const auto load = [&](const auto&... component) { return LoadStep(component..., error); };
+  return ForEachComponent(config, path, "pretokenizers", load, error);
 }
 
-bool PreTokenizer::LoadStep(const Json& config, const std::string& path, std::string* error) {
-  std::string type;
-  if (!GetString(config, "type", path, /*required=*/true, &type, error)) return false;
-  if (type == "Sequence") {
-    return ForEachInArray(
-        config, "pretokenizers", path,
-        [&](const Json& step, const std::string& step_path) {
-          return LoadStep(step, step_path, error);
-        },
-        error);
-  }
+bool PreTokenizer::LoadStep(const Json& config, const std::string& path, const std::string& type,
+                            std::string* error) {
   Step step;
   std::string regex_error;
   if (type == "Split") {

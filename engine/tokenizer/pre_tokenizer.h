@@ -45,7 +45,9 @@ class PreTokenizer {
     Prepend prepend = Prepend::kAlways;
     bool split = true;  // kMetaspace: a word starts at each replacement character
   };
-  bool LoadStep(const Json& config, const std::string& path, std::string* error);
+  // One component (not a Sequence) of type `type`, appended to steps_.
+  bool LoadStep(const Json& config, const std::string& path, const std::string& type,
+                std::string* error);
   void ApplyStep(const Step& step, bool first_section, std::vector<std::string>* words) const;
 
   std::vector<Step> steps_;

@@ -64,20 +64,13 @@ bool TokenDecoder::Load(const Json& config, const std::string& path, std::string
   steps_.clear();
   null_decoder_ = config.is_null();
   if (null_decoder_) return true;
-  return LoadStep(config, path, error);
+  // Every component (of a Sequence, or the config alone) goes to LoadStep.
+  const auto load = [&](const auto&... component) { return LoadStep(component..., error); };
+  return ForEachComponent(config, path, "decoders", load, error);
 }
 
-bool TokenDecoder::LoadStep(const Json& config, const std::string& path, std::string* error) {
-  std::string type;
-  if (!GetString(config, "type", path, /*required=*/true, &type, error)) return false;
-  if (type == "Sequence") {
-    return ForEachInArray(
-        config, "decoders", path,
-        [&](const Json& step, const std::string& step_path) {
-          return LoadStep(step, step_path, error);
-        },
-        error);
-  }
+bool TokenDecoder::LoadStep(const Json& config, const std::string& path, const std::string& type,
+                            std::string* error) {
   Step step;
   if (type == "ByteLevel") {
     step.kind = Kind::kByteLevel;

@@ -34,7 +34,9 @@ class TokenDecoder {
     int64_t start = 0, stop = 0;    // kStrip: at most this many from each end
     bool strip_first_space = true;  // kMetaspace: prepend_scheme is not "never"
   };
-  bool LoadStep(const Json& config, const std::string& path, std::string* error);
+  // One component (not a Sequence) of type `type`, appended to steps_.
+  bool LoadStep(const Json& config, const std::string& path, const std::string& type,
+                std::string* error);
   static void ApplyStep(const Step& step, std::vector<DecoderToken>* tokens);
 
   std::vector<Step> steps_;

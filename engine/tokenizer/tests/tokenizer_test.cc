@@ -158,6 +158,21 @@ TEST(TokenizerTest, MalformedFilesAreRefusedNamingTheField) {
       {R"({"model": {"type": "BPE", "vocab": {"a": 0}, "merges": []},
            "added_tokens": [{"id": -3, "content": "<x>"}]})",
        "added_tokens[0].id"},
+      // A Sequence (nested ones too) names the element that is wrong, in every component.
+      {R"({"model": {"type": "BPE", "vocab": {"a": 0}, "merges": []},
+           "normalizer": {"type": "Sequence", "normalizers": [{"type": "NFC"},
+               {"type": "Sequence", "normalizers": [{"type": "Lowercase"}]}]}})",
+       "normalizer.normalizers[1].normalizers[0].type: normalizer \"Lowercase\""},
+      {R"({"model": {"type": "BPE", "vocab": {"a": 0}, "merges": []},
+           "pre_tokenizer": {"type": "Sequence", "pretokenizers": {"type": "ByteLevel"}}})",
+       "pre_tokenizer.pretokenizers: expected an array"},
+      {R"({"model": {"type": "BPE", "vocab": {"a": 0}, "merges": []},
+           "decoder": {"type": "Sequence", "decoders": [{"type": "Fuse"}, {"kind": "Strip"}]}})",
+       "decoder.decoders[1]: missing \"type\""},
+      {R"({"model": {"type": "BPE", "vocab": {"a": 0}, "merges": []},
+           "post_processor": {"type": "Sequence", "processors": [{"type": "ByteLevel"},
+               {"type": "RobertaProcessing"}]}})",
+       "post_processor.processors[1].type: post-processor \"RobertaProcessing\""},
   };
   for (const auto& c : cases) {
     tcpu_tokenizer* tokenizer = nullptr;
