@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tcpu-quantize end to end on the host: the generated checkpoint quantized to int8 and to int4
 # decodes with tcpu-decode to the ids the checkpoint itself gives with the same --weights; the
-# directory holds the copied config.json; loading it with the other --weights is refused
+# directory holds the copied config.json and quantized again gives the same file; loading it with the other --weights is refused
 # naming both; bad flags give an error naming them (exit 2), a bad model its problem (exit 1).
 set -uo pipefail
 quantize="$1" decode="$2" model="$(dirname "$3")"  # $3: the checkpoint's config.json
@@ -25,6 +25,11 @@ for weights in int8 int4; do
   check "$weights: the same ids from the pre-quantized files" \
     test "$(ids "$tmp/$weights" "$weights")" = "$expected"
 done
+
+# A pre-quantized model is a model too: quantized again it gives the same bytes.
+"$quantize" --model "$tmp/int8" --weights int8 -o "$tmp/int8_again" 2> /dev/null
+check "quantizing the int8 files again gives the same file" \
+  cmp -s "$tmp/int8/model.safetensors" "$tmp/int8_again/model.safetensors"
 
 "$decode" --model "$tmp/int8" --weights int4 --prompt-ids 1 --max-new-tokens 2 \
   > /dev/null 2> "$tmp/err.txt"
