@@ -78,6 +78,7 @@ int64_t DTypeBytes(DType dtype) { return dtype == DType::kF32 ? 4 : dtype == DTy
 bool IsFloatDType(DType dtype) { return dtype != DType::kU8; }
 
 float ReadElementAsFloat(const TensorView& t, int64_t i) {
+  if (t.dtype == DType::kU8) return static_cast<float>(t.data[i]);
   if (t.dtype == DType::kF32) {
     float f;
     std::memcpy(&f, t.data + 4 * i, 4);

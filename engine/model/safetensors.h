@@ -44,7 +44,7 @@ bool ParseSafetensors(const uint8_t* data, int64_t size, const std::string& name
 // An IEEE binary16 value as fp32 (exact: every fp16 value, subnormals included, is an fp32).
 float HalfToFloat(uint16_t h);
 
-// Element i of a BF16/F16/F32 tensor as fp32 (unaligned-safe).
+// Element i of a tensor as fp32 (unaligned-safe; a U8 element is its byte's value).
 float ReadElementAsFloat(const TensorView& tensor, int64_t i);
 
 }  // namespace tcpu::model
