@@ -1,7 +1,6 @@
-// Model::MapLinear: a linear layer of a pre-quantized checkpoint used where it
-// lies in the mapped file. Validation reads the packed header and the n int8
-// scales, never the weights, so loading costs far less than an instruction per
-// weight.
+// Model::MapLinear: a linear layer of a pre-quantized checkpoint used where it lies in the mapped
+// file. Validation reads the packed header and the n int8 scales, never the weights, so loading
+// costs far less than an instruction per weight.
 #include <cmath>
 #include <cstdint>
 
@@ -14,8 +13,7 @@
 namespace tcpu::model {
 namespace {
 
-// The kernels stream packed matrices in 64-byte lines; the writer aligns every
-// tensor so.
+// The kernels stream packed matrices in 64-byte lines; the writer aligns every tensor so.
 constexpr uintptr_t kPackedAlignment = 64;
 
 }  // namespace

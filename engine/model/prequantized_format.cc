@@ -10,8 +10,7 @@ namespace {
 
 using Json = nlohmann::json;
 
-// The first top-level key whose value differs between two JSON objects, as
-// "'key' (a vs b)".
+// The first top-level key whose value differs between two JSON objects, as "'key' (a vs b)".
 std::string FirstDifference(const Json& a, const Json& b) {
   auto value = [](const Json& object, const std::string& key) {
     const auto it = object.find(key);

@@ -1,6 +1,5 @@
-// tcpu_quantize_checkpoint: a model loaded as the decoder loads it, its held
-// tensors written as a pre-quantized checkpoint (prequantized_format.h) beside
-// copies of the small JSON files.
+// tcpu_quantize_checkpoint: a model loaded as the decoder loads it, its held tensors written as a
+// pre-quantized checkpoint (prequantized_format.h) beside copies of the small JSON files.
 #include "tcpu/quantize_checkpoint.h"
 
 #include <sys/stat.h>
@@ -11,9 +10,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "engine/common/c_boundary.h"
 #include "engine/common/read_file.h"
@@ -42,9 +42,8 @@ bool WriteFile(const std::string& path, const std::string& contents) {
   return std::fclose(f) == 0 && ok;
 }
 
-// Packed matrices first, then fp32, then bf16 tensors: every size but an int8
-// matrix's is a multiple of the alignment of what follows it, so the data
-// section has (almost) no gaps.
+// Packed matrices first, then fp32, then bf16 tensors: every size but an int8 matrix's is a
+// multiple of the alignment of what follows it, so the data section has (almost) no gaps.
 int DTypeOrder(DType dtype) { return dtype == DType::kU8 ? 0 : dtype == DType::kF32 ? 1 : 2; }
 
 int QuantizeCheckpoint(const char* fn, const char* model_dir, int32_t weights,

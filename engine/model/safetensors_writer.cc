@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+
 #include <nlohmann/json.hpp>
 
 namespace tcpu::model {

@@ -1,6 +1,5 @@
-// How a model's linear layers (attention, MLP, lm_head) are held: quantized at
-// load from a float checkpoint, or mapped as stored in a pre-quantized one
-// (prequantized_format.h).
+// How a model's linear layers (attention, MLP, lm_head) are held: quantized at load from a float
+// checkpoint, or mapped as stored in a pre-quantized one (prequantized_format.h).
 #ifndef TCPU_ENGINE_MODEL_WEIGHT_FORMAT_H_
 #define TCPU_ENGINE_MODEL_WEIGHT_FORMAT_H_
 

@@ -1,10 +1,8 @@
-// tcpu-quantize: quantizes and packs a checkpoint's linear weights once, into a
-// pre-quantized checkpoint that tcpu-decode (tcpu_decoder_open) maps at load
-// instead of quantizing:
+// tcpu-quantize: quantizes and packs a checkpoint's linear weights once, into a pre-quantized
+// checkpoint that tcpu-decode (tcpu_decoder_open) maps at load instead of quantizing:
 //   tcpu-quantize --model DIR --weights int8|int4 -o OUT
-// OUT then decodes exactly as DIR with the same --weights. A thin command line
-// over tcpu_quantize_checkpoint (tcpu/quantize_checkpoint.h); README.md has the
-// contract.
+// OUT then decodes exactly as DIR with the same --weights. A thin command line over
+// tcpu_quantize_checkpoint (tcpu/quantize_checkpoint.h); README.md has the contract.
 #include <cstdint>
 #include <cstdio>
 #include <string>

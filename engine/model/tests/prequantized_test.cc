@@ -1,10 +1,9 @@
-// Pre-quantized checkpoints (tcpu/quantize_checkpoint.h). The round trip: every
-// generated family written by tcpu_quantize_checkpoint decodes to the ids and
-// logits, bit for bit, of the same checkpoint quantized at load, with int8 and
-// with int4 weights. Then a corpus of broken pre-quantized files, each made
-// from a valid one with one thing changed: each is refused with the status and
-// a detail naming the key or tensor, and nothing reads out of bounds (the host
-// variant runs under ASan + UBSan).
+// Pre-quantized checkpoints (tcpu/quantize_checkpoint.h). The round trip: every generated family
+// written by tcpu_quantize_checkpoint decodes to the ids and logits, bit for bit, of the same
+// checkpoint quantized at load, with int8 and with int4 weights. Then a corpus of broken
+// pre-quantized files, each made from a valid one with one thing changed: each is refused with the
+// status and a detail naming the key or tensor, and nothing reads out of bounds (the host variant
+// runs under ASan + UBSan).
 #include <sys/stat.h>
 
 #include <cstdint>
@@ -13,10 +12,10 @@
 #include <fstream>
 #include <functional>
 #include <iterator>
-#include <nlohmann/json.hpp>
-#include <sstream>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "engine/model/tests/greedy_run.h"
 #include "gtest/gtest.h"
@@ -82,9 +81,8 @@ std::string CaseName(const ::testing::TestParamInfo<RoundTrip>& info) {
   return std::string(info.param.checkpoint) + "_" + WeightsName(info.param.weights);
 }
 
-// Llama (bf16), Qwen3 (f16 converted to bf16 norms, tied lm_head stored packed,
-// three shards), Qwen2 (q/k/v biases), Llama 3 (o bias, rope scaling), MiniCPM
-// (muP scales).
+// Llama (bf16), Qwen3 (f16 converted to bf16 norms, tied lm_head stored packed, three shards),
+// Qwen2 (q/k/v biases), Llama 3 (o bias, rope scaling), MiniCPM (muP scales).
 INSTANTIATE_TEST_SUITE_P(Checkpoints, PrequantizedRoundTripTest,
                          ::testing::Values(RoundTrip{"tiny_llama", TCPU_WEIGHTS_INT8},
                                            RoundTrip{"tiny_llama", TCPU_WEIGHTS_INT4},
@@ -116,8 +114,7 @@ SafetensorsParts Split(const std::string& file) {
   return {Json::parse(file.substr(8, length)), file.substr(8 + length)};
 }
 
-// Back together, the header padded with spaces so the data section stays
-// 64-byte aligned.
+// Back together, the header padded with spaces so the data section stays 64-byte aligned.
 std::string Join(const SafetensorsParts& parts) {
   std::string json = parts.header.dump();
   while ((8 + json.size()) % 64 != 0) json.push_back(' ');
@@ -258,8 +255,7 @@ TEST_F(PrequantizedMalformedTest, EachIsRefusedNamingWhatIsWrong) {
   }
 }
 
-// A float checkpoint whose matrix holds packed bytes is refused naming the
-// tensor and dtype.
+// A float checkpoint (no tcpu.* metadata) whose matrices hold packed bytes is refused naming one.
 TEST_F(PrequantizedMalformedTest, PackedBytesWithoutTheMetadataAreRefused) {
   SafetensorsParts parts = Split(ReadAll(*valid_ + "/model.safetensors"));
   parts.header.erase("__metadata__");
