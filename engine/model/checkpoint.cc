@@ -42,12 +42,13 @@ bool Checkpoint::Open(const std::string& path, std::string* error, bool* io_erro
 }
 
 bool Checkpoint::OpenDirectory(const std::string& dir, std::string* error, bool* io_error) {
-  std::string text;
-  if (!engine::ReadTextFile(dir + "/config.json", &text, error)) {
+  std::string config_text;
+  if (!engine::ReadTextFile(dir + "/config.json", &config_text, error)) {
     *io_error = true;
     return false;
   }
-  if (!ParseModelConfig(text, dir + "/config.json", &config_, error)) return false;
+  if (!ParseModelConfig(config_text, dir + "/config.json", &config_, error)) return false;
+  std::string text;
 
   std::vector<std::string> shards;
   const std::string single = dir + "/model.safetensors";
@@ -96,6 +97,18 @@ bool Checkpoint::OpenDirectory(const std::string& dir, std::string* error, bool*
     if (!ParseSafetensors(file.data(), file.size(), dir + "/" + shard, &parsed, error)) {
       return false;
     }
+    bool prequantized = false;
+    if (!ReadPrequantizedMetadata(parsed.metadata, dir + "/" + shard, config_text, &prequantized,
+                                  &prequantized_info_, error)) {
+      return false;
+    }
+    if (prequantized && !weight_map.empty()) {
+      *error = dir + "/" + shard +
+               ": a pre-quantized checkpoint is one model.safetensors, not shards of "
+               "model.safetensors.index.json";
+      return false;
+    }
+    prequantized_ = prequantized_ || prequantized;
     for (auto& [name, view] : parsed.tensors) {
       if (!weight_map.empty()) {
         const auto listed = weight_map.find(name);

@@ -1,6 +1,7 @@
 // A model's weights and configuration, from either source (memory-mapped, parsed strictly):
 // - a Hugging Face checkpoint directory: config.json plus model.safetensors, or shards listed
-//   by model.safetensors.index.json (safetensors.h, model_config.h);
+//   by model.safetensors.index.json (safetensors.h, model_config.h); or pre-quantized, its
+//   model.safetensors holding packed matrices (prequantized_format.h);
 // - a GGUF file (`*.gguf`, or any path that is not a directory): the configuration from its
 //   metadata (gguf_model_config.h), its tensors under their Hugging Face names
 //   (gguf_tensor_names.h, gguf_tensor.h), errors naming the GGUF key or tensor.
@@ -16,6 +17,7 @@
 
 #include "engine/common/mapped_file.h"
 #include "engine/model/model_config.h"
+#include "engine/model/prequantized_format.h"
 #include "engine/model/safetensors.h"
 
 namespace tcpu::model {
@@ -28,6 +30,10 @@ class Checkpoint {
   bool Open(const std::string& path, std::string* error, bool* io_error);
 
   const ModelConfig& config() const { return config_; }
+
+  // Whether model.safetensors is pre-quantized (its __metadata__ validated), and how.
+  bool prequantized() const { return prequantized_; }
+  const PrequantizedInfo& prequantized_info() const { return prequantized_info_; }
 
   bool Has(const std::string& name) const { return tensors_.count(name) != 0; }
 
@@ -53,6 +59,8 @@ class Checkpoint {
   bool OpenGguf(const std::string& path, std::string* error, bool* io_error);
 
   ModelConfig config_;
+  bool prequantized_ = false;
+  PrequantizedInfo prequantized_info_;
   std::string gguf_path_;  // empty for a checkpoint directory
   std::vector<engine::MappedFile> files_;
   std::map<std::string, Entry> tensors_;

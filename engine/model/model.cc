@@ -6,6 +6,7 @@
 #include <new>
 #include <utility>
 
+#include "engine/model/prequantized_format.h"
 #include "runtime/check.h"
 #include "runtime/scratch_arena.h"
 #include "tcpu/bf16.h"
@@ -38,6 +39,11 @@ bool AlignedBuffer::Allocate(int64_t bytes) {
   return true;
 }
 
+int FailForTensor(const std::string& name) {
+  const std::string detail = tcpu_last_error_detail();  // Fail rewrites the buffer it is in
+  return Fail(TCPU_ERR_INVALID_MODEL, "tensor '%s': %s", name.c_str(), detail.c_str());
+}
+
 int Model::Load(const std::string& dir, WeightFormat format, std::unique_ptr<Model>* model) {
   auto loaded = std::unique_ptr<Model>(new (std::nothrow) Model());
   if (loaded == nullptr) return Fail(TCPU_ERR_OUT_OF_MEMORY, "%s: out of memory", dir.c_str());
@@ -53,6 +59,10 @@ int Model::LoadBf16(const std::string& name, const std::vector<int64_t>& shape,
   std::string error;
   if (!checkpoint_.Find(name, shape, &t, &error)) {
     return Fail(TCPU_ERR_INVALID_MODEL, "%s", error.c_str());
+  }
+  if (!IsFloatDType(t->dtype)) {
+    return Fail(TCPU_ERR_INVALID_MODEL, "tensor '%s' has dtype %s, expected BF16, F16 or F32",
+                name.c_str(), DTypeName(t->dtype));
   }
   // bf16 data at an even address is used in place (zero copy); anything else is converted.
   if (t->dtype == DType::kBF16 && reinterpret_cast<uintptr_t>(t->data) % 2 == 0) {
@@ -76,6 +86,10 @@ int Model::LoadBias(const std::string& name, int64_t n, const float** out) {
   if (!checkpoint_.Find(name, {n}, &t, &error)) {
     return Fail(TCPU_ERR_INVALID_MODEL, "%s", error.c_str());
   }
+  if (!IsFloatDType(t->dtype)) {
+    return Fail(TCPU_ERR_INVALID_MODEL, "tensor '%s' has dtype %s, expected BF16, F16 or F32",
+                name.c_str(), DTypeName(t->dtype));
+  }
   std::vector<float> bias;
   try {
     bias.resize(static_cast<size_t>(n));
@@ -92,6 +106,7 @@ int Model::LoadBias(const std::string& name, int64_t n, const float** out) {
   biases_.push_back(std::move(bias));
   *out = biases_.back().data();
   bytes_per_token_ += n * static_cast<int64_t>(sizeof(float));
+  Hold(name, DType::kF32, {n}, *out, n * static_cast<int64_t>(sizeof(float)));
   return TCPU_OK;
 }
 
@@ -105,7 +120,7 @@ int Model::QuantizeInt8(const std::string& name, const uint16_t* w, int64_t n, i
     return Fail(TCPU_ERR_OUT_OF_MEMORY, "tensor '%s': out of memory", name.c_str());
   }
   if (tcpu_quantize_weights_bf16(w, n, k, w_i8.data(), linear->scales.data()) != TCPU_OK) {
-    return Fail(TCPU_ERR_INVALID_MODEL, "tensor '%s': %s", name.c_str(), tcpu_last_error_detail());
+    return FailForTensor(name);
   }
   const int64_t bytes = tcpu_packed_weights_size(n, k);
   if (bytes < 0 || !linear->packed.Allocate(bytes)) {
@@ -132,7 +147,7 @@ int Model::QuantizeInt4(const std::string& name, const uint16_t* w, int64_t n, i
     return Fail(TCPU_ERR_OUT_OF_MEMORY, "tensor '%s': out of memory", name.c_str());
   }
   if (tcpu_quantize_q4_bf16(w, n, k, q.data(), scales.data()) != TCPU_OK) {
-    return Fail(TCPU_ERR_INVALID_MODEL, "tensor '%s': %s", name.c_str(), tcpu_last_error_detail());
+    return FailForTensor(name);
   }
   const int64_t bytes = tcpu_q4_packed_size(n, k);
   if (bytes < 0 || !linear->packed.Allocate(bytes)) {
@@ -147,15 +162,36 @@ int Model::QuantizeInt4(const std::string& name, const uint16_t* w, int64_t n, i
   return TCPU_OK;
 }
 
-int Model::LoadLinear(const std::string& name, int64_t n, int64_t k, Linear* linear) {
-  const uint16_t* w = nullptr;
-  const size_t copies_before = bf16_copies_.size();
-  if (int s = LoadBf16(name, {n, k}, &w); s != TCPU_OK) return s;
-  const int s = format_ == WeightFormat::kInt4 ? QuantizeInt4(name, w, n, k, linear)
-                                               : QuantizeInt8(name, w, n, k, linear);
-  bf16_copies_.resize(copies_before);  // a converted copy is not needed after quantization
-  checkpoint_.Release(name);  // nor the checkpoint's own (a GGUF block tensor dequantized)
-  return s;
+void Model::Hold(const std::string& name, DType dtype, std::vector<int64_t> shape, const void* data,
+                 int64_t bytes) {
+  held_.push_back({name, dtype, std::move(shape), data, bytes});
+}
+
+int Model::LoadLinear(const std::string& name, const std::string& held_name, int64_t n, int64_t k,
+                      tcpu_linear* out) {
+  if (checkpoint_.prequantized()) {
+    if (int s = MapLinear(held_name, n, k, out); s != TCPU_OK) return s;
+  } else {
+    linears_.push_back(std::make_unique<Linear>());
+    Linear* linear = linears_.back().get();
+    const uint16_t* w = nullptr;
+    const size_t copies_before = bf16_copies_.size();
+    if (int s = LoadBf16(name, {n, k}, &w); s != TCPU_OK) return s;
+    const int s = format_ == WeightFormat::kInt4 ? QuantizeInt4(name, w, n, k, linear)
+                                                 : QuantizeInt8(name, w, n, k, linear);
+    bf16_copies_.resize(copies_before);  // a converted copy is not needed after quantization
+    checkpoint_.Release(name);  // nor the checkpoint's own (a GGUF block tensor dequantized)
+    if (s != TCPU_OK) return s;
+    *out = {linear->packed.data(), linear->scales.empty() ? nullptr : linear->scales.data()};
+  }
+  const int64_t bytes =
+      format_ == WeightFormat::kInt4 ? tcpu_q4_packed_size(n, k) : tcpu_packed_weights_size(n, k);
+  Hold(held_name, DType::kU8, {bytes}, out->packed, bytes);
+  if (out->scales != nullptr) {
+    Hold(ScaleTensorName(held_name), DType::kF32, {n}, out->scales,
+         n * static_cast<int64_t>(sizeof(float)));
+  }
+  return TCPU_OK;
 }
 
 int Model::Build(const std::string& dir) {
@@ -163,6 +199,14 @@ int Model::Build(const std::string& dir) {
   bool io_error = false;
   if (!checkpoint_.Open(dir, &error, &io_error)) {
     return Fail(io_error ? TCPU_ERR_IO : TCPU_ERR_INVALID_MODEL, "%s", error.c_str());
+  }
+  if (checkpoint_.prequantized() && checkpoint_.prequantized_info().weights != format_) {
+    const char* stored = WeightFormatName(checkpoint_.prequantized_info().weights);
+    return Fail(TCPU_ERR_INVALID_ARGUMENT,
+                "%s/model.safetensors holds %s weights pre-quantized (__metadata__ '%s') but %s "
+                "was requested: load it as %s, or quantize the source checkpoint with --weights %s",
+                dir.c_str(), stored, kWeightsKey, WeightFormatName(format_), stored,
+                WeightFormatName(format_));
   }
   const ModelConfig& c = checkpoint_.config();
   tcpu_layer_shape& shape = weights_.shape;
@@ -188,15 +232,12 @@ int Model::Build(const std::string& dir) {
   const int64_t h = c.hidden_size;
 
   auto linear = [&](const std::string& name, int64_t n, int64_t k, tcpu_linear* out) {
-    linears_.push_back(std::make_unique<Linear>());
-    Linear* l = linears_.back().get();
-    if (int s = LoadLinear(name, n, k, l); s != TCPU_OK) return s;
-    *out = {l->packed.data(), l->scales.empty() ? nullptr : l->scales.data()};
-    return static_cast<int>(TCPU_OK);
+    return LoadLinear(name, name, n, k, out);
   };
   auto norm = [&](const std::string& name, int64_t n, const uint16_t** out) {
     if (int s = LoadBf16(name, {n}, out); s != TCPU_OK) return s;
     bytes_per_token_ += 2 * n;
+    Hold(name, DType::kBF16, {n}, *out, 2 * n);
     return static_cast<int>(TCPU_OK);
   };
 
@@ -204,6 +245,8 @@ int Model::Build(const std::string& dir) {
       s != TCPU_OK) {
     return s;
   }
+  Hold("model.embed_tokens.weight", DType::kBF16, {c.vocab_size, h}, weights_.embed_tokens,
+       2 * c.vocab_size * h);  // fits: the tensor has that many bytes
   bytes_per_token_ += 2 * h;  // one embedding row
   // The bf16 table is a copy whenever the stored one was converted, so that can go now unless
   // the lm_head still has to be quantized from it.
@@ -248,8 +291,12 @@ int Model::Build(const std::string& dir) {
   }
   weights_.layers = layers_.data();
   if (int s = norm("model.norm.weight", h, &weights_.final_norm); s != TCPU_OK) return s;
+  // A pre-quantized checkpoint stores the lm_head packed whether or not it is tied.
   const std::string head = c.tie_word_embeddings ? "model.embed_tokens.weight" : "lm_head.weight";
-  if (int s = linear(head, c.vocab_size, h, &weights_.lm_head); s != TCPU_OK) return s;
+  if (int s = LoadLinear(head, "lm_head.weight", c.vocab_size, h, &weights_.lm_head);
+      s != TCPU_OK) {
+    return s;
+  }
   return TCPU_OK;
 }
 

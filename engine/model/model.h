@@ -1,7 +1,7 @@
 // A loaded model: the checkpoint's linear weights quantized once, per output channel
-// (int8, absmax/127) or per group of 32 along k (int4, tcpu/gemv_q4.h), and packed; norms and
-// embeddings as bf16, arranged as the tcpu_model_weights the decode step runs. Keeps the
-// checkpoint mapped while it points into it.
+// (int8, absmax/127) or per group of 32 along k (int4, tcpu/gemv_q4.h), and packed — or, from a
+// pre-quantized checkpoint, mapped as stored; norms and embeddings as bf16, arranged as the
+// tcpu_model_weights the decode step runs. Keeps the checkpoint mapped while it points into it.
 #ifndef TCPU_ENGINE_MODEL_MODEL_H_
 #define TCPU_ENGINE_MODEL_MODEL_H_
 
@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "engine/model/checkpoint.h"
+#include "engine/model/weight_format.h"
 #include "tcpu/transformer.h"
 
 namespace tcpu::model {
@@ -33,11 +34,8 @@ class AlignedBuffer {
   int64_t size_ = 0;
 };
 
-// How every linear layer (attention, MLP, lm_head) is quantized at load.
-enum class WeightFormat {
-  kInt8,  // W8A8: tcpu_quantize_weights_bf16 + tcpu_pack_weights_i8
-  kInt4,  // W4A8: tcpu_quantize_q4_bf16 + tcpu_pack_q4 (0.625 bytes per weight)
-};
+// TCPU_ERR_INVALID_MODEL, the last error's detail (a kernel's) prefixed with tensor `name`.
+int FailForTensor(const std::string& name);
 
 class Model {
  public:
@@ -51,6 +49,19 @@ class Model {
   // and one embedding row.
   int64_t weight_bytes_per_token() const { return bytes_per_token_; }
 
+  // A tensor as the model holds it, under the name a pre-quantized checkpoint stores it by
+  // (prequantized_format.h): packed matrices as U8 (the lm_head as "lm_head.weight" even when
+  // tied), int8 scales and biases as F32, norms and the embedding table as BF16.
+  struct HeldTensor {
+    std::string name;
+    DType dtype;
+    std::vector<int64_t> shape;
+    const void* data;
+    int64_t bytes;
+  };
+  // Every tensor the decode step reads, in load order; valid while the model lives.
+  const std::vector<HeldTensor>& held_tensors() const { return held_; }
+
  private:
   struct Linear {
     AlignedBuffer packed;
@@ -61,7 +72,14 @@ class Model {
                    Linear* linear);
   int QuantizeInt4(const std::string& name, const uint16_t* w, int64_t n, int64_t k,
                    Linear* linear);
-  int LoadLinear(const std::string& name, int64_t n, int64_t k, Linear* linear);
+  // The matrix `name` (held as `held_name`) quantized and packed into a new Linear or, from a
+  // pre-quantized checkpoint, mapped (MapLinear).
+  int LoadLinear(const std::string& name, const std::string& held_name, int64_t n, int64_t k,
+                 tcpu_linear* out);
+  // model_prequantized.cc: the packed matrix and int8 scales of `name` in place, validated.
+  int MapLinear(const std::string& name, int64_t n, int64_t k, tcpu_linear* out);
+  void Hold(const std::string& name, DType dtype, std::vector<int64_t> shape, const void* data,
+            int64_t bytes);
   int LoadBf16(const std::string& name, const std::vector<int64_t>& shape, const uint16_t** out);
   int LoadBias(const std::string& name, int64_t n, const float** out);
 
@@ -71,6 +89,7 @@ class Model {
   std::vector<AlignedBuffer> bf16_copies_;
   std::vector<std::vector<float>> biases_;  // fp32, exactly the checkpoint's values
   std::vector<tcpu_layer_weights> layers_;
+  std::vector<HeldTensor> held_;
   tcpu_model_weights weights_{};
   int64_t bytes_per_token_ = 0;
 };

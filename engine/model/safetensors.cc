@@ -22,13 +22,15 @@ bool ParseDType(const std::string& s, DType* dtype, std::string* problem) {
     *dtype = DType::kF16;
   } else if (s == "F32") {
     *dtype = DType::kF32;
+  } else if (s == "U8") {
+    *dtype = DType::kU8;
   } else {
-    static const char* const kOther[] = {"BOOL", "U8",  "I8",      "I16",     "U16", "I32",
-                                         "U32",  "I64", "U64",     "F64",     "F8_E4M3",
-                                         "F8_E5M2", "F8_E8M0", "F4", "F6_E2M3", "F6_E3M2"};
+    static const char* const kOther[] = {"BOOL",    "I8",      "I16", "U16",     "I32",
+                                         "U32",     "I64",     "U64", "F64",     "F8_E4M3",
+                                         "F8_E5M2", "F8_E8M0", "F4",  "F6_E2M3", "F6_E3M2"};
     const bool known = std::find(std::begin(kOther), std::end(kOther), s) != std::end(kOther);
     *problem = std::string(known ? "unsupported" : "unknown") + " dtype '" + s.substr(0, 32) +
-               "' (supported: BF16, F16, F32)";
+               "' (supported: BF16, F16, F32, U8)";
     return false;
   }
   return true;
@@ -65,13 +67,18 @@ const char* DTypeName(DType dtype) {
       return "F16";
     case DType::kF32:
       return "F32";
+    case DType::kU8:
+      return "U8";
   }
   return "?";
 }
 
-int64_t DTypeBytes(DType dtype) { return dtype == DType::kF32 ? 4 : 2; }
+int64_t DTypeBytes(DType dtype) { return dtype == DType::kF32 ? 4 : dtype == DType::kU8 ? 1 : 2; }
+
+bool IsFloatDType(DType dtype) { return dtype != DType::kU8; }
 
 float ReadElementAsFloat(const TensorView& t, int64_t i) {
+  if (t.dtype == DType::kU8) return static_cast<float>(t.data[i]);
   if (t.dtype == DType::kF32) {
     float f;
     std::memcpy(&f, t.data + 4 * i, 4);
@@ -118,6 +125,9 @@ bool ParseSafetensors(const uint8_t* data, int64_t size, const std::string& name
     const std::string& tensor = it.key();
     if (tensor == "__metadata__") {
       if (!it->is_object()) return fail("__metadata__ is not an object");
+      for (auto entry = it->begin(); entry != it->end(); ++entry) {
+        if (entry->is_string()) parsed.metadata[entry.key()] = entry->get<std::string>();
+      }
       continue;
     }
     const std::string label = "tensor '" + tensor.substr(0, 200) + "'";

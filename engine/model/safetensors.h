@@ -13,10 +13,12 @@
 
 namespace tcpu::model {
 
-enum class DType { kBF16, kF16, kF32 };
+// U8 holds packed bytes (a pre-quantized checkpoint's matrices), never numbers to convert.
+enum class DType { kBF16, kF16, kF32, kU8 };
 
 const char* DTypeName(DType dtype);
 int64_t DTypeBytes(DType dtype);
+bool IsFloatDType(DType dtype);  // BF16, F16 or F32
 
 struct TensorView {
   DType dtype = DType::kBF16;
@@ -28,19 +30,21 @@ struct TensorView {
 
 struct SafetensorsFile {
   std::map<std::string, TensorView> tensors;
+  // The string entries of `__metadata__` (the format's values are strings; others are skipped).
+  std::map<std::string, std::string> metadata;
 };
 
 // Parses `size` bytes at `data` (the file, usually memory-mapped). `name` labels errors.
 // Returns true, or false with *error naming the file, the tensor and what is wrong. A dtype
-// other than BF16, F16 and F32 is an error naming it ("unsupported" for the other
-// safetensors dtypes, "unknown" for anything else).
+// other than BF16, F16, F32 and U8 (packed bytes) is an error naming it ("unsupported" for the
+// other safetensors dtypes, "unknown" for anything else).
 bool ParseSafetensors(const uint8_t* data, int64_t size, const std::string& name,
                       SafetensorsFile* file, std::string* error);
 
 // An IEEE binary16 value as fp32 (exact: every fp16 value, subnormals included, is an fp32).
 float HalfToFloat(uint16_t h);
 
-// Element i of a BF16/F16/F32 tensor as fp32 (unaligned-safe).
+// Element i of a tensor as fp32 (unaligned-safe; a U8 element is its byte's value).
 float ReadElementAsFloat(const TensorView& tensor, int64_t i);
 
 }  // namespace tcpu::model

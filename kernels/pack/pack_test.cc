@@ -129,6 +129,26 @@ TEST_F(PackTest, RepackingOverwritesEverything) {
   EXPECT_EQ(std::memcmp(buffer.data() + 64, model.data(), model.size()), 0);
 }
 
+// The check a loader runs on packed bytes from a file: the header and the size, nothing else.
+TEST_F(PackTest, CheckAcceptsExactlyAPackingOfThisShape) {
+  const int64_t n = 6, k = 13;
+  const int64_t size = tcpu_packed_weights_size(n, k);
+  std::vector<uint8_t> buffer(size);
+  const std::vector<int8_t> w = RandomInt8(n * k, 4);
+  ASSERT_EQ(tcpu_pack_weights_i8(w.data(), n, k, buffer.data(), size), TCPU_OK);
+  EXPECT_EQ(tcpu_check_packed_weights(buffer.data(), size, n, k), TCPU_OK);
+  EXPECT_EQ(tcpu_check_packed_weights(buffer.data(), size + 1, n, k), TCPU_ERR_INVALID_ARGUMENT);
+  EXPECT_STREQ(tcpu_last_error_detail(),
+               "tcpu_check_packed_weights: 193 bytes, expected 192 for n = 6, k = 13");
+  EXPECT_EQ(tcpu_check_packed_weights(buffer.data(), size, n - 1, k), TCPU_ERR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(tcpu_last_error_detail()).find("holds n = 6, k = 13"), std::string::npos);
+  EXPECT_EQ(tcpu_check_packed_weights(buffer.data(), size, n, -1), TCPU_ERR_INVALID_SIZE);
+  buffer[0] ^= 1;  // the magic
+  EXPECT_EQ(tcpu_check_packed_weights(buffer.data(), size, n, k), TCPU_ERR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(tcpu_last_error_detail()).find("is not a tcpu_pack_weights_i8 buffer"),
+            std::string::npos);
+}
+
 // --- Bad arguments: one test per case, each with its exact status. ---
 
 class PackArgsTest : public PackTest {

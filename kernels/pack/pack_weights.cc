@@ -81,6 +81,26 @@ extern "C" int64_t tcpu_packed_weights_size(int64_t n, int64_t k) {
   return layout.total_bytes;
 }
 
+extern "C" int tcpu_check_packed_weights(const void* packed, int64_t packed_bytes, int64_t n,
+                                         int64_t k) {
+  constexpr const char* kFn = "tcpu_check_packed_weights";
+  tcpu::PackedWeightsLayout layout;
+  if (const int status = tcpu::ComputePackedLayout(kFn, n, k, &layout); status != TCPU_OK) {
+    return status;
+  }
+  if (packed_bytes != layout.total_bytes) {  // before the header is read: it may not be there
+    return tcpu::Fail(
+        TCPU_ERR_INVALID_ARGUMENT, "%s: %lld bytes, expected %lld for n = %lld, k = %lld", kFn,
+        static_cast<long long>(packed_bytes), static_cast<long long>(layout.total_bytes),
+        static_cast<long long>(n), static_cast<long long>(k));
+  }
+  tcpu::PackedWeightsView view;
+  if (const int status = tcpu::ViewPackedWeights(kFn, packed, n, k, &view); status != TCPU_OK) {
+    return status;
+  }
+  return tcpu::Succeed();
+}
+
 extern "C" int tcpu_pack_weights_i8(const int8_t* w, int64_t n, int64_t k, void* packed,
                                     int64_t packed_bytes) {
   constexpr const char* kFn = "tcpu_pack_weights_i8";

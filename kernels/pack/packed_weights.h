@@ -21,7 +21,7 @@ inline constexpr int64_t kPackBytes = TCPU_PACK_KR;                // k bytes pe
 inline constexpr int64_t kPackTileBytes = kPackRows * kPackBytes;  // one (block, chunk)
 // "TCPUW8P\0" little-endian: a buffer that was never packed fails validation.
 inline constexpr uint64_t kPackedMagic = 0x0050385755504354ull;
-inline constexpr uint32_t kPackedVersion = 1;
+inline constexpr uint32_t kPackedVersion = TCPU_PACKED_WEIGHTS_VERSION;
 
 // The header as stored (little-endian, 64 bytes; the rest is zero).
 struct PackedWeightsHeader {

@@ -104,6 +104,23 @@ extern "C" int tcpu_pack_q4(const int8_t* q, const float* scales, int64_t n, int
   return tcpu::Succeed();
 }
 
+extern "C" int tcpu_check_q4_packed(const void* packed, int64_t packed_bytes, int64_t n,
+                                    int64_t k) {
+  using namespace tcpu::q4;
+  constexpr const char* kFn = "tcpu_check_q4_packed";
+  Q4Layout l;
+  if (const int status = ComputeQ4Layout(kFn, n, k, &l); status != TCPU_OK) return status;
+  if (packed_bytes != l.total_bytes) {  // before the header is read: it may not be there
+    return tcpu::Fail(TCPU_ERR_INVALID_ARGUMENT,
+                      "%s: %lld bytes, expected %lld for n = %lld, k = %lld", kFn,
+                      static_cast<long long>(packed_bytes), static_cast<long long>(l.total_bytes),
+                      static_cast<long long>(n), static_cast<long long>(k));
+  }
+  Q4View view;
+  if (const int status = ViewQ4(kFn, packed, n, k, &view); status != TCPU_OK) return status;
+  return tcpu::Succeed();
+}
+
 extern "C" int tcpu_unpack_q4(const void* packed, int64_t n, int64_t k, int8_t* q, float* scales) {
   using namespace tcpu::q4;
   constexpr const char* kFn = "tcpu_unpack_q4";

@@ -34,7 +34,7 @@ inline constexpr int64_t kScaleBytes = 64;        // 16 fp32 scales
 inline constexpr int64_t kTileGroupBytes = kUnits * kUnitBytes + kScaleBytes;  // 320
 // "TCPUQ4P\0" little-endian: a buffer that was never packed fails validation.
 inline constexpr uint64_t kMagic = 0x0050345155504354ull;
-inline constexpr uint32_t kVersion = 1;
+inline constexpr uint32_t kVersion = TCPU_Q4_PACKED_VERSION;
 
 struct Q4PackedHeader {
   uint64_t magic;

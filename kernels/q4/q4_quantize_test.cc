@@ -219,6 +219,26 @@ TEST(Q4PackTest, UnpackReturnsWhatWasPacked) {
             TCPU_ERR_INVALID_ARGUMENT);
 }
 
+// The check a loader runs on packed bytes from a file: the header and the size, nothing else.
+TEST(Q4PackTest, CheckAcceptsExactlyAPackingOfThisShape) {
+  const int64_t n = 20, k = 40;
+  const std::vector<int8_t> q = testing::RandomInt8(n * k, 5, -8, 7);
+  const std::vector<float> scales(n * 2, 0.5f);
+  std::vector<uint8_t> packed = Pack(q, scales, n, k);
+  const int64_t size = static_cast<int64_t>(packed.size());
+  EXPECT_EQ(tcpu_check_q4_packed(packed.data(), size, n, k), TCPU_OK);
+  EXPECT_EQ(tcpu_check_q4_packed(packed.data(), size - 1, n, k), TCPU_ERR_INVALID_ARGUMENT);
+  EXPECT_STREQ(tcpu_last_error_detail(),
+               "tcpu_check_q4_packed: 1343 bytes, expected 1344 for n = 20, k = 40");
+  EXPECT_EQ(tcpu_check_q4_packed(packed.data(), size, n - 1, k), TCPU_ERR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(tcpu_last_error_detail()).find("holds n = 20, k = 40"), std::string::npos);
+  EXPECT_EQ(tcpu_check_q4_packed(packed.data(), size, 0, k), TCPU_ERR_INVALID_SIZE);
+  packed[8] ^= 1;  // the version
+  EXPECT_EQ(tcpu_check_q4_packed(packed.data(), size, n, k), TCPU_ERR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(tcpu_last_error_detail()).find("is not a tcpu_pack_q4 buffer"),
+            std::string::npos);
+}
+
 TEST(Q4PackTest, BadArguments) {
   const int64_t n = 4, k = 32;
   std::vector<int8_t> q(n * k, 1);

@@ -2,7 +2,8 @@
  * model.safetensors or sharded model-0000i-of-0000n.safetensors with
  * model.safetensors.index.json; BF16, F16 or F32 weights) or a GGUF file (llama, qwen2 or
  * qwen3; F32, F16, BF16, Q8_0 or Q4_0 tensors), quantize and pack its linear weights once
- * (int8 or int4), then decode token by token on tcpu_decode_step. */
+ * (int8 or int4) — or map them from a pre-quantized checkpoint (tcpu/quantize_checkpoint.h)
+ * — then decode token by token on tcpu_decode_step. */
 #ifndef TCPU_DECODER_H_
 #define TCPU_DECODER_H_
 
@@ -22,7 +23,8 @@ typedef struct tcpu_decoder tcpu_decoder;
  * key), TCPU_ERR_INVALID_ARGUMENT (max_tokens), TCPU_ERR_OUT_OF_MEMORY. */
 int tcpu_decoder_open(const char* model, int64_t max_tokens, tcpu_decoder** decoder);
 
-/* How the linear weights (attention, MLP, lm_head) are quantized at load. */
+/* How the linear weights (attention, MLP, lm_head) are quantized at load. A pre-quantized
+ * checkpoint is opened with the format it holds (another is TCPU_ERR_INVALID_ARGUMENT). */
 typedef enum tcpu_weight_format {
   /* W8A8: per output channel, absmax / 127 (tcpu/gemv.h); ~1 byte per weight. */
   TCPU_WEIGHTS_INT8 = 0,

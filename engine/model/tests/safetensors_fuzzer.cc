@@ -1,12 +1,14 @@
 // libFuzzer target: any bytes as a safetensors file (and as config.json text). A parse that
 // succeeds must describe tensors that lie wholly inside the input, which reading every element
-// checks (under ASan, a read outside the input buffer is a crash).
+// checks (under ASan, a read outside the input buffer is a crash); its metadata goes through the
+// pre-quantized checks, with the input as the config.json to compare.
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "engine/model/model_config.h"
+#include "engine/model/prequantized_format.h"
 #include "engine/model/safetensors.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -21,6 +23,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       for (int64_t i = 0; i < tensor.elements; ++i) {
         sink = sink + tcpu::model::ReadElementAsFloat(tensor, i);
       }
+    }
+    bool prequantized = false;
+    tcpu::model::PrequantizedInfo info;
+    const std::string config(reinterpret_cast<const char*>(data), size);
+    if (!tcpu::model::ReadPrequantizedMetadata(file.metadata, "fuzz", config, &prequantized, &info,
+                                               &error) &&
+        error.empty()) {
+      __builtin_trap();
     }
   } else if (error.empty()) {
     __builtin_trap();  // every refusal must say why

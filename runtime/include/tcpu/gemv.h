@@ -19,6 +19,11 @@ extern "C" {
 #define TCPU_PACK_NR 4
 #define TCPU_PACK_KR 8
 
+/* The version of the packed format above, stored in every packed header. It changes whenever
+ * the layout does, so packed bytes kept in a file (a pre-quantized checkpoint) from another
+ * SDK are refused instead of misread. */
+#define TCPU_PACKED_WEIGHTS_VERSION 1
+
 /* Bytes a packed [n, k] int8 matrix needs, or a negative tcpu_status. */
 int64_t tcpu_packed_weights_size(int64_t n, int64_t k);
 
@@ -26,6 +31,11 @@ int64_t tcpu_packed_weights_size(int64_t n, int64_t k);
  * Multithreaded over row blocks. */
 int tcpu_pack_weights_i8(const int8_t* w, int64_t n, int64_t k, void* packed,
                          int64_t packed_bytes);
+
+/* Checks that packed[0, packed_bytes) is a whole [n, k] matrix from tcpu_pack_weights_i8 of this
+ * version: packed_bytes == tcpu_packed_weights_size(n, k) and the header's magic, version, n
+ * and k. Reads the header only. TCPU_ERR_INVALID_ARGUMENT with what differs in the detail. */
+int tcpu_check_packed_weights(const void* packed, int64_t packed_bytes, int64_t n, int64_t k);
 
 /* y[i] = sum_j w[i][j] * x[j] in int32, exact (bit-identical on every variant).
  * packed_w: from tcpu_pack_weights_i8 with the same n and k (checked). x: k int8.

@@ -30,6 +30,11 @@ extern "C" {
 
 #define TCPU_Q4_GROUP 32
 
+/* The version of the packed format above, stored in every packed header. It changes whenever
+ * the layout does, so packed bytes kept in a file (a pre-quantized checkpoint) from another
+ * SDK are refused instead of misread. */
+#define TCPU_Q4_PACKED_VERSION 1
+
 /* Groups per row: k / 32 rounded up (k >= 1), or a negative tcpu_status. */
 int64_t tcpu_q4_groups(int64_t k);
 
@@ -49,6 +54,11 @@ int64_t tcpu_q4_packed_size(int64_t n, int64_t k);
  * TCPU_ERR_INVALID_ARGUMENT naming the first one; the buffer then does not validate. */
 int tcpu_pack_q4(const int8_t* q, const float* scales, int64_t n, int64_t k, void* packed,
                  int64_t packed_bytes);
+
+/* Checks that packed[0, packed_bytes) is a whole [n, k] matrix from tcpu_pack_q4 of this
+ * version: packed_bytes == tcpu_q4_packed_size(n, k) and the header's magic, version, n and k.
+ * Reads the header only (not the scales). TCPU_ERR_INVALID_ARGUMENT with what differs. */
+int tcpu_check_q4_packed(const void* packed, int64_t packed_bytes, int64_t n, int64_t k);
 
 /* Reads q[n][k] and scales[n][groups] back out of a packed matrix (checked like the GEMV). */
 int tcpu_unpack_q4(const void* packed, int64_t n, int64_t k, int8_t* q, float* scales);
