@@ -16,7 +16,8 @@
 //   tcpu-decode --model MODEL --prompt-ids 1,2,3 --max-new-tokens N
 //     no tokenizer: generates exactly N ids (no EOS stop) and prints them (one comma-separated
 //     line), then the report, on stdout.
-// --weights int8 (default) | int4 chooses how the linear weights are quantized at load.
+// --weights int8 (default) | int4 chooses how the linear weights are quantized at load (a
+// pre-quantized checkpoint from tcpu-quantize must hold that kind: it is mapped, not converted).
 // Greedy by default; --temperature > 0 samples (with --top-k, --top-p, --min-p,
 // --repetition-penalty, --seed: the same seed gives the same text). The report: load time,
 // prefill and decode speed, the bytes of weights each token reads and the kernel variants.
@@ -71,7 +72,8 @@ ABSL_FLAG(bool, verbose, false, "--chat: a line of statistics after each answer,
 ABSL_FLAG(int32_t, threads, 0, "worker threads (0: the runtime's default)");
 ABSL_FLAG(std::string, weights, "int8",
           "int8 (W8A8, per-channel scales) or int4 (W4A8, a scale per 32 weights): how the "
-          "linear weights are quantized at load");
+          "linear weights are quantized at load, or which a pre-quantized checkpoint "
+          "(tcpu-quantize) must hold");
 ABSL_FLAG(std::string, dump_logits, "", "write the fp32 logits of every token fed to this file");
 ABSL_FLAG(double, temperature, 0.0, "0: greedy; > 0: sample from softmax(logits / T)");
 ABSL_FLAG(int32_t, top_k, 0, "sample among the k most likely tokens (0: all)");
