@@ -299,3 +299,19 @@ func.func @f(%t: vector<16xi8>) {
   %0 = tcpu.lookup_bytes %t, %t, %t, %t, %t[%t]
   return
 }
+
+// -----
+
+func.func @f(%acc: vector<4xi32>, %a: vector<8xbf16>) {
+  // expected-error @+1 {{operand 'acc' must be 'vector<4xf32>', got 'vector<4xi32>'}}
+  %0 = tcpu.bfmmla %acc, %a, %a : vector<8xbf16> into vector<4xi32>
+  return
+}
+
+// -----
+
+func.func @f(%acc: vector<4xf32>, %a: vector<16xi8>) {
+  // expected-error @+1 {{operand 'a' must be 'vector<8xbf16>' (two rows of 4 k), got 'vector<16xi8>'}}
+  %0 = tcpu.bfmmla %acc, %a, %a : vector<16xi8> into vector<4xf32>
+  return
+}

@@ -1,6 +1,6 @@
 // --tcpu-lower-vector-ops: tcpu.sdot / tcpu.smmla become arm_neon / arm_sve intrinsic ops,
-// tcpu.lookup_bytes the TBL intrinsic of its table count, and a target without the
-// instruction is a diagnostic.
+// tcpu.bfmmla the BFMMLA intrinsic (MLIR 19's arm_neon has none), tcpu.lookup_bytes the TBL
+// intrinsic of its table count, and a target without the instruction is a diagnostic.
 // RUN: tcpu-opt %s --split-input-file --tcpu-lower-vector-ops --verify-diagnostics | FileCheck %s
 
 module attributes {tcpu.target = #tcpu.target<arch = "armv9-a", features = ["sve2", "i8mm", "dotprod"], vector_bits = 0>} {
@@ -82,4 +82,27 @@ func.func @no_target(%acc: vector<4xi32>, %a: vector<16xi8>) -> vector<4xi32> {
   // expected-error @+1 {{'tcpu.smmla' on 'vector<16xi8>' needs target feature "i8mm", which the Armv8-A baseline lacks (the module has no 'tcpu.target')}}
   %0 = tcpu.smmla %acc, %a, %a : vector<16xi8> into vector<4xi32>
   return %0 : vector<4xi32>
+}
+
+// -----
+
+module attributes {tcpu.target = #tcpu.target<arch = "armv8.6-a", features = ["bf16"], vector_bits = 0>} {
+  // CHECK-LABEL: func @bfmmla
+  // CHECK: %[[M:.*]] = llvm.call_intrinsic "llvm.aarch64.neon.bfmmla"(%arg0, %arg1, %arg2) : (vector<4xf32>, vector<8xbf16>, vector<8xbf16>) -> vector<4xf32>
+  // CHECK: return %[[M]]
+  // CHECK-NOT: tcpu.bfmmla
+  func.func @bfmmla(%acc: vector<4xf32>, %a: vector<8xbf16>, %b: vector<8xbf16>) -> vector<4xf32> {
+    %0 = tcpu.bfmmla %acc, %a, %b : vector<8xbf16> into vector<4xf32>
+    return %0 : vector<4xf32>
+  }
+}
+
+// -----
+
+module attributes {tcpu.target = #tcpu.target<arch = "armv8.6-a", features = ["i8mm"], vector_bits = 0>} {
+  func.func @no_bf16(%acc: vector<4xf32>, %a: vector<8xbf16>) -> vector<4xf32> {
+    // expected-error @+1 {{'tcpu.bfmmla' on 'vector<8xbf16>' needs target feature "bf16"}}
+    %0 = tcpu.bfmmla %acc, %a, %a : vector<8xbf16> into vector<4xf32>
+    return %0 : vector<4xf32>
+  }
 }

@@ -73,6 +73,13 @@ func.func @vector_ops(%acc: vector<4xi32>, %a: vector<16xi8>, %sacc: vector<[4]x
   return %2, %3 : vector<4xi32>, vector<[4]xi32>
 }
 
+// CHECK-LABEL: func @bfmmla
+func.func @bfmmla(%acc: vector<4xf32>, %a: vector<8xbf16>) -> vector<4xf32> {
+  // CHECK: tcpu.bfmmla %{{.*}}, %{{.*}}, %{{.*}} : vector<8xbf16> into vector<4xf32>
+  %0 = tcpu.bfmmla %acc, %a, %a : vector<8xbf16> into vector<4xf32>
+  return %0 : vector<4xf32>
+}
+
 // CHECK-LABEL: func @debug_ops
 func.func @debug_ops(%i: i32, %f: f32, %n: index, %c: i1) {
   // CHECK: tcpu.print "i f n =" %{{.*}}, %{{.*}}, %{{.*}} : i32, f32, index

@@ -1,7 +1,9 @@
 // tt-to-tcpu-dot: tt.dot by what the module's #tcpu.target offers. i8 x i8 -> i32 becomes
 // 2x2 output blocks on tcpu.smmla with i8mm (4 SMMLA for a 4x8 x 8x4 product), 4-wide rows on
 // tcpu.sdot with dotprod (8 SDOT), and outer products of widened operands (one broadcast
-// FMA per k) otherwise; f32 and bf16 dots are f32 outer products (bf16 widened first).
+// FMA per k) otherwise; f32 dots are f32 outer products, bf16 x bf16 -> f32 the same 2x2
+// blocks on tcpu.bfmmla with bf16 (4 k per instruction), else f32 outer products (bf16 widened
+// first).
 // `tcpu.hints = {dot = "fma"}` forces the outer products; fp8 operands (i8 bits after the
 // type conversion) are decoded to f32 exactly (FloatBits.h) and take the f32 path.
 // RUN: tcpu-opt %s -split-input-file --tt-to-tcpu-dot -verify-diagnostics | FileCheck %s
@@ -174,6 +176,83 @@ module {
   // CHECK-COUNT-4: vector.outerproduct %{{.*}}, %{{.*}}, %{{.*}} {kind = #vector.kind<add>} : vector<2xf32>, vector<8xf32>
   tt.func @dot_fp8(%a: tensor<2x4xf8E4M3FN>, %b: tensor<4x8xf8E5M2>, %c: tensor<2x8xf32>) -> tensor<2x8xf32> {
     %d = tt.dot %a, %b, %c : tensor<2x4xf8E4M3FN> * tensor<4x8xf8E5M2> -> tensor<2x8xf32>
+    tt.return %d : tensor<2x8xf32>
+  }
+}
+
+// -----
+
+// bf16 x bf16 -> f32 with bf16: the SMMLA mechanism on tcpu.bfmmla. An operand is
+// vector<8xbf16>, two rows of 4 k; b is transposed 8 columns at a time by two TRN stages on
+// 16- and 32-bit lanes (column_stride 4); 8 blocks x 2 chunks of 4 k are 16 BFMMLA.
+module attributes {tcpu.target = #tcpu.target<arch = "armv8.6-a", features = ["bf16"], vector_bits = 0>} {
+  // CHECK-LABEL: tt.func @dot_bfmmla(
+  // CHECK: tcpu.to_mmla_blocks %{{.*}} {column_stride = 4 : i64} : vector<4x8xf32> to vector<2x4x4xf32>
+  // CHECK: vector.shuffle %{{.*}}, %{{.*}} [0, 8, 2, 10, 4, 12, 6, 14] : vector<8xbf16>, vector<8xbf16>
+  // CHECK: vector.shuffle %{{.*}}, %{{.*}} [0, 1, 8, 9, 4, 5, 12, 13] : vector<8xbf16>, vector<8xbf16>
+  // CHECK-COUNT-16: tcpu.bfmmla %{{.*}}, %{{.*}}, %{{.*}} : vector<8xbf16> into vector<4xf32>
+  // CHECK-NOT: tcpu.bfmmla
+  // CHECK-NOT: vector.outerproduct
+  // CHECK: tcpu.from_mmla_blocks %{{.*}} {column_stride = 4 : i64} : vector<2x4x4xf32> to vector<4x8xf32>
+  tt.func @dot_bfmmla(%a: tensor<4x8xbf16>, %b: tensor<8x8xbf16>, %c: tensor<4x8xf32>) -> tensor<4x8xf32> {
+    %d = tt.dot %a, %b, %c : tensor<4x8xbf16> * tensor<8x8xbf16> -> tensor<4x8xf32>
+    tt.return %d : tensor<4x8xf32>
+  }
+
+  // 32 blocks: the accumulator in a stack buffer of f32 tiles, the operands packed as
+  // [tile][chunk][4 pairs or columns][8 bf16], 16 BFMMLA per chunk and tile; K = 16 gives a's
+  // rows whole q registers, so a row pair's first chunk is a TBL of the rows as bytes.
+  // CHECK-LABEL: tt.func @dot_bfmmla_in_memory(
+  // CHECK-DAG: memref.alloca() {alignment = 16 : i64} : memref<1x4x4x8xbf16>
+  // CHECK-DAG: memref.alloca() {alignment = 16 : i64} : memref<2x4x4x8xbf16>
+  // CHECK-DAG: memref.alloca() {alignment = 16 : i64} : memref<2x4x4x4xf32>
+  // CHECK: tcpu.lookup_bytes
+  // CHECK: scf.for
+  // CHECK-COUNT-64: tcpu.bfmmla
+  // CHECK-NOT: tcpu.bfmmla
+  // CHECK: tcpu.from_mmla_blocks
+  tt.func @dot_bfmmla_in_memory(%a: tensor<8x16xbf16>, %b: tensor<16x16xbf16>, %c: tensor<8x16xf32>) -> tensor<8x16xf32> {
+    %d = tt.dot %a, %b, %c : tensor<8x16xbf16> * tensor<16x16xbf16> -> tensor<8x16xf32>
+    tt.return %d : tensor<8x16xf32>
+  }
+
+  // b as the transpose of an [N, K] tile: b's operands are pairs of w's rows, like a's.
+  // TRANS-LABEL: tt.func @dot_bfmmla_transposed(
+  // TRANS-COUNT-4: vector.shuffle %{{.*}}, %{{.*}} [0, 1, 2, 3, 8, 9, 10, 11] : vector<8xbf16>, vector<8xbf16>
+  // TRANS-COUNT-4: tcpu.bfmmla
+  // TRANS: tcpu.from_mmla_blocks %{{.*}} {column_stride = 1 : i64}
+  tt.func @dot_bfmmla_transposed(%a: tensor<4x8xbf16>, %w: tensor<4x8xbf16>, %c: tensor<4x4xf32>) -> tensor<4x4xf32> {
+    %b = tt.trans %w {order = array<i32: 1, 0>} : tensor<4x8xbf16> -> tensor<8x4xbf16>
+    %d = tt.dot %a, %b, %c : tensor<4x8xbf16> * tensor<8x4xbf16> -> tensor<4x4xf32>
+    tt.return %d : tensor<4x4xf32>
+  }
+
+  // K not a multiple of 4, an f16 dot and a bf16 result keep the outer products.
+  // CHECK-LABEL: tt.func @dot_bf16_outer_products(
+  // CHECK-NOT: tcpu.bfmmla
+  // CHECK-COUNT-6: vector.outerproduct %{{.*}}, %{{.*}}, %{{.*}} {kind = #vector.kind<add>} : vector<2xf32>, vector<8xf32>
+  // CHECK-COUNT-4: vector.outerproduct %{{.*}}, %{{.*}}, %{{.*}} {kind = #vector.kind<add>} : vector<2xf32>, vector<8xf32>
+  // CHECK-COUNT-4: vector.outerproduct %{{.*}}, %{{.*}}, %{{.*}} {kind = #vector.kind<add>} : vector<2xf32>, vector<8xf32>
+  // CHECK-NOT: tcpu.bfmmla
+  // CHECK: tt.return
+  tt.func @dot_bf16_outer_products(%a6: tensor<2x6xbf16>, %b6: tensor<6x8xbf16>, %c: tensor<2x8xf32>,
+                                   %ah: tensor<2x4xf16>, %bh: tensor<4x8xf16>,
+                                   %ab: tensor<2x4xbf16>, %bb: tensor<4x8xbf16>, %cb: tensor<2x8xbf16>)
+      -> (tensor<2x8xf32>, tensor<2x8xf32>, tensor<2x8xbf16>) {
+    %d = tt.dot %a6, %b6, %c : tensor<2x6xbf16> * tensor<6x8xbf16> -> tensor<2x8xf32>
+    %h = tt.dot %ah, %bh, %c : tensor<2x4xf16> * tensor<4x8xf16> -> tensor<2x8xf32>
+    %e = tt.dot %ab, %bb, %cb : tensor<2x4xbf16> * tensor<4x8xbf16> -> tensor<2x8xbf16>
+    tt.return %d, %h, %e : tensor<2x8xf32>, tensor<2x8xf32>, tensor<2x8xbf16>
+  }
+}
+
+// -----
+
+module attributes {tcpu.target = #tcpu.target<arch = "armv8.6-a", features = ["bf16"], vector_bits = 0>} {
+  tt.func @dot_hint_bfmmla_misfit(%a: tensor<2x6xbf16>, %b: tensor<6x8xbf16>, %c: tensor<2x8xf32>) -> tensor<2x8xf32> {
+    // expected-error @+2 {{failed to legalize operation 'tt.dot'}}
+    // expected-error @+1 {{hint dot = "bfmmla" needs 2-D bf16 x bf16 -> f32 with M and N even and K a multiple of 4; got 2x6 x 6x8 of 'bf16' into 'f32'}}
+    %d = tt.dot %a, %b, %c {tcpu.hints = {dot = "bfmmla"}} : tensor<2x6xbf16> * tensor<6x8xbf16> -> tensor<2x8xf32>
     tt.return %d : tensor<2x8xf32>
   }
 }

@@ -182,4 +182,13 @@ TEST(TritonMatmulTest, Int8RunsTheBestVariantForThisCpu) {
   EXPECT_STREQ(tcpu_variant_matmul_kernel_f32(), "matmul_kernel_f32:baseline");
 }
 
+// The bf16 kernel is also compiled as BFMMLA tiles: run wherever the CPU has bf16.
+TEST(TritonMatmulTest, Bf16RunsBfmmlaWhereTheCpuHasBf16) {
+  const char* features = std::getenv("TCPU_EXPECT_FEATURES");
+  if (features == nullptr) GTEST_SKIP() << "not run by the QEMU matrix";
+  const bool bf16 = (std::string(",") + features + ",").find(",bf16,") != std::string::npos;
+  EXPECT_EQ(tcpu_variant_matmul_kernel_bf16(),
+            std::string("matmul_kernel_bf16:") + (bf16 ? "bf16" : "baseline"));
+}
+
 }  // namespace

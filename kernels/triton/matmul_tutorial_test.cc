@@ -7,6 +7,8 @@
 // nothing outside C's M x N block is written.
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
+#include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -105,5 +107,19 @@ void ExpectProduct() {
 TEST(TritonMatmulTutorialTest, Bf16At128x256x64) { ExpectProduct<Bf16>(); }
 TEST(TritonMatmulTutorialTest, F16At128x256x64) { ExpectProduct<F16>(); }
 TEST(TritonMatmulTutorialTest, PersistentBf16At128x128x64) { ExpectProduct<PersistentBf16>(); }
+
+// The bf16 kernels are also compiled as BFMMLA tiles: the launchers must run them wherever the
+// QEMU variant's CPU has bf16 (TCPU_EXPECT_FEATURES, set by the matrix), the baseline
+// elsewhere; f16 has no such variant.
+TEST(TritonMatmulTutorialTest, Bf16RunsBfmmlaWhereTheCpuHasBf16) {
+  const char* features = std::getenv("TCPU_EXPECT_FEATURES");
+  if (features == nullptr) GTEST_SKIP() << "not run by the QEMU matrix";
+  const bool bf16 = (std::string(",") + features + ",").find(",bf16,") != std::string::npos;
+  const std::string variant = bf16 ? "bf16" : "baseline";
+  EXPECT_EQ(tcpu_variant_matmul_tutorial_kernel_bf16(), "matmul_tutorial_kernel_bf16:" + variant);
+  EXPECT_EQ(tcpu_variant_matmul_persistent_kernel_bf16(),
+            "matmul_persistent_kernel_bf16:" + variant);
+  EXPECT_STREQ(tcpu_variant_matmul_tutorial_kernel_f16(), "matmul_tutorial_kernel_f16:baseline");
+}
 
 }  // namespace

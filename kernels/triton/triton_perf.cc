@@ -6,9 +6,11 @@
 // Regions: the int8 matmul (TTIR: b as [K, N], tutorial 03) and linear layer (TTIR: x times
 // w transposed, w as [N, K]) and tcpu_gemm_i8 (x times w transposed, w packed) at M=16 N=512
 // K=2048 (MACs);
-// the float matmuls at their own tiles (16x32x32) and at GPU configurations strip-mined by
-// tt-strip-mine-tiles (tutorial 03 at 128x256x64, tutorial 09's persistent 128x128x64) and the
-// split-K int8 matmul, table shapes only (MACs);
+// tutorial 03 in bf16 (128x256x64, strip-mined by tt-strip-mine-tiles; BFMMLA tiles where the
+// CPU has bf16) at m=128 n=256, k 512 in the table and 256 in the gate (MACs);
+// the other float matmuls at their own tiles (16x32x32) and at GPU configurations (tutorial 03
+// in f16, tutorial 09's persistent 128x128x64) and the split-K int8 matmul, table shapes only
+// (MACs);
 // softmax and layer norm (TTIR, vectorized) and the same TTIR compiled without NEON
 // (NAME__scalar, from tcpu-compile --mattr=-neon), per element.
 #include <cmath>
@@ -57,21 +59,25 @@ bool Check(int status, const char* what) {
 // The problem sizes of one run: the table's (default) or the gate's (--shapes=gate).
 struct Shapes {
   int32_t m, n, k;     // matmul and linear layer; m a multiple of 16, n of 32, k of 32
+  int32_t tutorial_k;  // k of the bf16 tutorial matmul (one 128x256 block); a multiple of 64
   int32_t rows, cols;  // softmax and layer norm; cols at most the kernels' block (1024)
 };
 
-constexpr Shapes kTableShapes = {16, 512, 2048, 64, 1024};
-constexpr Shapes kGateShapes = {16, 64, 256, 4, 1024};
+constexpr Shapes kTableShapes = {16, 512, 2048, 512, 64, 1024};
+constexpr Shapes kGateShapes = {16, 64, 256, 256, 4, 1024};
 
 // A region's name: what ran and at which sizes, e.g. "triton matmul_i8 m=16 n=512 k=2048".
 std::string Region(const char* what, const std::string& sizes) {
   return std::string(what) + " " + sizes;
 }
 
+std::string MatmulSizes(int32_t m, int32_t n, int32_t k) {
+  return "m=" + std::to_string(m) + " n=" + std::to_string(n) + " k=" + std::to_string(k);
+}
+
 bool Matmul(const Shapes& shapes) {
   const int32_t m = shapes.m, n = shapes.n, k = shapes.k;
-  const std::string sizes =
-      "m=" + std::to_string(m) + " n=" + std::to_string(n) + " k=" + std::to_string(k);
+  const std::string sizes = MatmulSizes(m, n, k);
   const std::string triton_matmul_i8_region = Region("triton matmul_i8", sizes);
   const std::string triton_linear_i8_region = Region("triton linear_i8", sizes);
   const std::string tcpu_gemm_i8_region = Region("tcpu_gemm_i8", sizes);
@@ -113,14 +119,38 @@ bool Matmul(const Shapes& shapes) {
   return true;
 }
 
-// The float matmuls at m=128 n=256 k=512 (table only: the gate's baselines hold the int8 ones).
+// The float matmuls' inputs: a[i] = sin(0.7 i), b[i] = cos(0.3 i).
+void FloatInputs(std::vector<float>& a, std::vector<float>& b) {
+  for (size_t i = 0; i < a.size(); ++i) a[i] = std::sin(0.7f * static_cast<float>(i));
+  for (size_t i = 0; i < b.size(); ++i) b[i] = std::cos(0.3f * static_cast<float>(i));
+}
+
+// Tutorial 03 in bf16 on its one 128x256 block (grid 1): in the gate too, so that its
+// instructions per MAC (BFMMLA where the CPU has bf16) are held beside the int8 matmul's.
+bool TutorialBf16Matmul(const Shapes& shapes) {
+  const int32_t m = 128, n = 256, k = shapes.tutorial_k;
+  std::vector<float> a32(static_cast<size_t>(m) * k), b32(static_cast<size_t>(k) * n);
+  FloatInputs(a32, b32);
+  std::vector<uint16_t> a(a32.size()), b(b32.size()), c(static_cast<size_t>(m) * n);
+  for (size_t i = 0; i < a.size(); ++i) a[i] = tcpu_f32_to_bf16(a32[i]);
+  for (size_t i = 0; i < b.size(); ++i) b[i] = tcpu_f32_to_bf16(b32[i]);
+  const std::string region = Region("triton matmul_tutorial_bf16 128x256x64", MatmulSizes(m, n, k));
+  tcpu_perf_region_begin(region.c_str());
+  const int status = tcpu_launch_matmul_tutorial_kernel_bf16(a.data(), b.data(), c.data(), m, n, k,
+                                                             k, n, n, 1, 1, 1);
+  tcpu_perf_region_end(region.c_str());
+  if (!Check(status, "tcpu_launch_matmul_tutorial_kernel_bf16")) return false;
+  std::printf("matmul_tutorial_bf16 (%s): %lld MACs per call\n",
+              tcpu_variant_matmul_tutorial_kernel_bf16(), static_cast<long long>(m) * n * k);
+  return true;
+}
+
+// The other float matmuls at m=128 n=256 k=512 (table only).
 bool FloatMatmul() {
   const int32_t m = 128, n = 256, k = 512;
-  const std::string sizes =
-      "m=" + std::to_string(m) + " n=" + std::to_string(n) + " k=" + std::to_string(k);
+  const std::string sizes = MatmulSizes(m, n, k);
   std::vector<float> a32(static_cast<size_t>(m) * k), b32(static_cast<size_t>(k) * n);
-  for (size_t i = 0; i < a32.size(); ++i) a32[i] = std::sin(0.7f * static_cast<float>(i));
-  for (size_t i = 0; i < b32.size(); ++i) b32[i] = std::cos(0.3f * static_cast<float>(i));
+  FloatInputs(a32, b32);
   std::vector<uint16_t> a16(a32.size()), b16(b32.size());
   std::vector<_Float16> ah(a32.size()), bh(b32.size());
   for (size_t i = 0; i < a32.size(); ++i) a16[i] = tcpu_f32_to_bf16(a32[i]), ah[i] = a32[i];
@@ -143,10 +173,6 @@ bool FloatMatmul() {
   ok = ok && timed("triton matmul_bf16 16x32x32", [&] {
     return tcpu_launch_matmul_kernel_bf16(a16.data(), b16.data(), c16.data(), m, n, k, k, n, n,
                                           small_grid, 1, 1);
-  });
-  ok = ok && timed("triton matmul_tutorial_bf16 128x256x64", [&] {
-    return tcpu_launch_matmul_tutorial_kernel_bf16(a16.data(), b16.data(), c16.data(), m, n, k, k,
-                                                   n, n, 1, 1, 1);
   });
   ok = ok && timed("triton matmul_tutorial_f16 128x256x64", [&] {
     return tcpu_launch_matmul_tutorial_kernel_f16(ah.data(), bh.data(), ch.data(), m, n, k, k, n,
@@ -250,6 +276,8 @@ int main(int argc, char** argv) {
   }
   if (!Check(tcpu_set_num_threads(1), "tcpu_set_num_threads")) return 1;
   const bool table = shapes.m == kTableShapes.m && shapes.n == kTableShapes.n;
-  return Matmul(shapes) && (!table || FloatMatmul()) && Softmax(shapes) && LayerNorm(shapes) ? 0
-                                                                                            : 1;
+  return Matmul(shapes) && TutorialBf16Matmul(shapes) && (!table || FloatMatmul()) &&
+                 Softmax(shapes) && LayerNorm(shapes)
+             ? 0
+             : 1;
 }

@@ -170,6 +170,23 @@ def Tcpu_SmmlaOp : Tcpu_Int8MatOp<"smmla",
   }];
 }
 
+def Tcpu_BfmmlaOp : Tcpu_Op<"bfmmla",
+    [Pure, AllTypesMatch<["acc", "res"]>, AllTypesMatch<["a", "b"]>]> {
+  let summary = "acc(2x2) += a(2x4) . b(2x4)^T in f32 from bf16 (BFMMLA)";
+  let description = [{
+    `vector<4xf32>` accumulator (rows 0 and 1 of a 2x2 block, row-major) with `vector<8xbf16>`
+    operands, each two rows of 4 k (NEON BFMMLA, needs bf16). Arm ARM (FPCR.EBF 0): each
+    element accumulates two unfused 2-way dot products, the products (exact for bf16 unless
+    out of range) and the pair's sum rounded before the sum is added; every rounding is
+    round-to-odd, denormal inputs and results are flushed to zero, NaNs are the default NaN.
+    So a k-long sum differs from f32 FMAs by a few f32 ulps of the terms' magnitude.
+  }];
+  let arguments = (ins AnyVector:$acc, AnyVector:$a, AnyVector:$b);
+  let results = (outs AnyVector:$res);
+  let assemblyFormat = "$acc `,` $a `,` $b attr-dict `:` type($a) `into` type($acc)";
+  let hasVerifier = 1;
+}
+
 // A vector<16xi8> (one NEON register of bytes), which the parser can build from nothing.
 def Tcpu_ByteVector : VectorOfLengthAndType<[16], [I8]>,
     BuildableType<"::mlir::VectorType::get({16}, $_builder.getI8Type())">;

@@ -5,7 +5,7 @@
 //  17. tcpu-carry-in-buffers     loop values stay in their stack buffers across iterations
 //  tcpu -> LLVM (lib/TcpuToLLVM/): the tcpu-to-llvm pipeline, stages 23-27 (TcpuToLLVM.cpp)
 //  23. tcpu-lower-to-runtime     memref-level ops as calls of the runtime's C ABI
-//  24. tcpu-lower-vector-ops     tcpu.sdot / tcpu.smmla / tcpu.lookup_bytes as Arm intrinsics
+//  24. tcpu-lower-vector-ops     tcpu.sdot / smmla / bfmmla / lookup_bytes as Arm intrinsics
 //  25. MLIR's conversions to scf, cf and the LLVM dialect's vector ops
 //  26. tcpu-lower-vector-lists   tcpu.load_vectors / store_vectors as LD1 / ST1 of register lists
 //  27. MLIR's conversions of memref, math, arith, index, cf and func to the LLVM dialect
@@ -61,12 +61,13 @@ def TcpuLowerToRuntime : Pass<"tcpu-lower-to-runtime", "::mlir::ModuleOp"> {
 
 // 24. tcpu -> LLVM: lib/TcpuToLLVM/LowerVectorOps.cpp
 def TcpuLowerVectorOps : Pass<"tcpu-lower-vector-ops", "::mlir::ModuleOp"> {
-  let summary = "Lower tcpu.sdot / tcpu.smmla / tcpu.lookup_bytes to Arm intrinsics";
+  let summary = "Lower tcpu.sdot / smmla / bfmmla / lookup_bytes to Arm intrinsics";
   let description = [{
     Fixed-length forms become arm_neon.intr.sdot / arm_neon.intr.smmla, scalable forms
-    arm_sve.sdot / arm_sve.smmla, tcpu.lookup_bytes the TBL intrinsic of its table count
-    (llvm.aarch64.neon.tblN). The module's #tcpu.target must have the features the
-    instruction needs (dotprod, i8mm, sve); otherwise the pass fails with a diagnostic.
+    arm_sve.sdot / arm_sve.smmla, tcpu.bfmmla llvm.aarch64.neon.bfmmla, tcpu.lookup_bytes the
+    TBL intrinsic of its table count (llvm.aarch64.neon.tblN). The module's #tcpu.target must
+    have the features the instruction needs (dotprod, i8mm, bf16, sve); otherwise the pass
+    fails with a diagnostic.
   }];
   let dependentDialects = ["::mlir::arm_neon::ArmNeonDialect", "::mlir::LLVM::LLVMDialect",
                            "::mlir::arm_sve::ArmSVEDialect", "::mlir::arith::ArithDialect",

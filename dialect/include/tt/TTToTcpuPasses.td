@@ -15,12 +15,12 @@
 //   9. tt-to-tcpu-shapes             make_range, splat, broadcast, expand_dims, reshape, trans, ...
 //  10. tt-to-tcpu-elementwise        arith/math on tensors, clampf, precise_*, extern_elementwise
 //  11. tt-to-tcpu-reductions         tt.reduce and tt.scan as log-step vector code
-//  12. tt-to-tcpu-dot                tt.dot as vector contractions (fp) or SDOT/SMMLA tiles (i8)
+//  12. tt-to-tcpu-dot                tt.dot as contractions (fp) or SDOT/SMMLA/BFMMLA tiles
 //  13. tt-to-tcpu-debug              tt.print / tt.assert / llvm.intr.assume / barriers
 //  14. tt-to-tcpu-funcs              tt.func with the kernel ABI, tt.call, program ids, scf/cf
 //  15. reconcile-unrealized-casts    (MLIR's) the end of the conversion
 //  tcpu -> tcpu (lib/TcpuTransforms/)
-//  16. tcpu-hoist-mmla-layouts       (TcpuPasses.td) K-loop accumulators stay in SMMLA blocks
+//  16. tcpu-hoist-mmla-layouts       (TcpuPasses.td) K-loop accumulators stay in MMLA blocks
 //  17. tcpu-carry-in-buffers         (TcpuPasses.td) loop values stay in their stack buffers
 //  18. canonicalize                  (MLIR's)
 //  19. control-flow-sink             (MLIR's) ops used in one branch of an scf.if move into it
@@ -137,8 +137,8 @@ def TTVersionMaskedLoops : TTToTcpuPass<"tt-version-masked-loops",
     test, in one region }`, and the original loop finishes from where it stopped (the edge
     iterations), so the hot loop holds neither masks nor a second version. A larger carried
     tensor lives in memory either way and splitting measured slower; its body is versioned per
-    iteration instead, except that a K loop whose int8 dot keeps SMMLA blocks in a stack
-    buffer (masks that depend on the induction variable alone) first runs its unmasked
+    iteration instead, except that a K loop whose int8 or bf16 dot keeps SMMLA / BFMMLA blocks
+    in a stack buffer (masks that depend on the induction variable alone) first runs its unmasked
     iterations as many at a time as make a K depth of 256 (eight of BLOCK_K 32) as such a
     do-while (the bodies one after another, then the test of as many iterations ahead), for
     tt-to-tcpu-dot to sum their dots into one. Versioned per iteration: from the
@@ -197,15 +197,16 @@ def TTToTcpuReductions : TTToTcpuPass<"tt-to-tcpu-reductions",
 
 // 12. tt -> tcpu: lib/TTToTcpu/ConvertDot.cpp
 def TTToTcpuDot : TTToTcpuPass<"tt-to-tcpu-dot",
-    "tt.dot as fp32 FMA contractions, or int8 SDOT/SMMLA tiles as the target allows",
+    "tt.dot as fp32 FMA contractions, or SDOT/SMMLA (i8) and BFMMLA (bf16) tiles as the target allows",
     ["::mlir::memref::MemRefDialect"]> {
   let description = [{
-    An SMMLA accumulator of more than 16 blocks (registers) lives in a stack buffer, in tiles
+    An SMMLA or BFMMLA accumulator of more than 16 blocks (registers) lives in a stack buffer, in tiles
     of up to 4x4 blocks each contiguous: stored whole before the dot and loaded whole after
     it, the operands packed into buffers of their own, and a loop over the tiles in between.
     tcpu-carry-in-buffers keeps the buffer across the K loop. Dots summed into one another
     (the unmasked iterations of a K loop that tt-version-masked-loops runs several at a time)
-    are one dot as deep as all of them, exact for integer sums: the buffer is read and written
+    are one dot as deep as all of them, each element's additions in their order (exact for
+    integers, rounded as the separate dots would for bf16): the buffer is read and written
     once for all, and each tile runs its chunks as a loop with post-indexed operand loads.
   }];
 }

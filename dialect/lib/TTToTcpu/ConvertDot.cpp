@@ -1,17 +1,18 @@
 // tt-to-tcpu-dot: d = a x b + c on vectors, by what the module's #tcpu.target offers:
-//   i8 x i8 -> i32 with i8mm:    2x2 output blocks on tcpu.smmla (8 k per instruction), the
+//   i8 x i8 -> i32 with i8mm:    2x2 output blocks on tcpu.smmla (8 k per instruction), and
+//   bf16 x bf16 -> f32 with bf16: the same on tcpu.bfmmla (4 k per instruction): the
 //                                accumulator in tcpu.to_mmla_blocks' layout (kept across a K
 //                                loop by tcpu-hoist-mmla-layouts), b transposed by TRN stages,
-//                                a large accumulator in a stack buffer (SmmlaTiles.h);
+//                                a large accumulator in a stack buffer (MmlaTiles.h);
 //   i8 x i8 -> i32 with dotprod: 4-wide output rows on tcpu.sdot (4 k per instruction);
 //   otherwise: inputs widened to the accumulator type (f16/bf16/fp8 -> f32, i8 -> i32) and K outer
 //   products of a's columns and b's rows (vector.outerproduct: one broadcast FMA per row of
 //   c, FMLA/MLA by element in the backend).
 // Operands are rearranged in registers with shuffles: the tile in memory stays Triton's.
 // A batched (3-D) dot runs batch by batch.
+#include "DotPath.h"
 #include "FloatBits.h"
-#include "Int8DotPath.h"
-#include "SmmlaTiles.h"
+#include "MmlaTiles.h"
 #include "TypeConverter.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -119,16 +120,17 @@ Value SdotTiles(OpBuilder& b, Location loc, Value a, Value bm, Value c) {
 }
 
 // Whether `dot` is summed into `next`, its only user (next's accumulator), and the two run as
-// one SMMLA dot with an accumulator in memory: the dots of a K loop's unrolled iterations
-// (tt-version-masked-loops), whose buffer is then read and written once for all of them.
+// one SMMLA or BFMMLA dot with an accumulator in memory: the dots of a K loop's unrolled
+// iterations (tt-version-masked-loops), whose buffer is then read and written once for all of
+// them (each element's additions in the same order, MmlaTiles.h).
 bool SumsInto(DotOp dot, Operation* next) {
   auto user = dyn_cast_or_null<DotOp>(next);
   if (!user || !dot->hasOneUse() || user.getC() != dot.getResult() ||
-      !accumulatesSmmlaInMemory(dot) || !accumulatesSmmlaInMemory(user)) {
+      !accumulatesMmlaInMemory(dot) || !accumulatesMmlaInMemory(user)) {
     return false;
   }
   DotTerm terms[] = {{dot.getA(), dot.getB()}, {user.getA(), user.getB()}};
-  return smmlaTermsMatch(terms);
+  return mmlaTermsMatch(terms);
 }
 
 struct Dot : OpConversionPattern<DotOp> {
@@ -144,10 +146,11 @@ struct Dot : OpConversionPattern<DotOp> {
     auto c_type = cast<VectorType>(adaptor.getC().getType());
     Type acc = c_type.getElementType();
     if (acc.getIntOrFloatBitWidth() < 32 && isa<FloatType>(acc)) acc = rewriter.getF32Type();
-    FailureOr<Int8Path> path = chooseInt8Path(op);
+    FailureOr<DotPath> path = chooseDotPath(op);
     if (failed(path)) return failure();
     switch (*path) {
-      case Int8Path::kSmmla: {
+      case DotPath::kSmmla:
+      case DotPath::kBfmmla: {
         // With the dots this one is summed into (left legal until now): one dot, built where
         // the last of them is.
         SmallVector<DotOp> chain{op};
@@ -162,15 +165,15 @@ struct Dot : OpConversionPattern<DotOp> {
         }
         OpBuilder::InsertionGuard guard(rewriter);
         rewriter.setInsertionPoint(chain.back());
-        rewriter.replaceOp(chain.back(), SmmlaTiles(rewriter, loc, terms, adaptor.getC()));
+        rewriter.replaceOp(chain.back(), MmlaTiles(rewriter, loc, terms, adaptor.getC()));
         for (DotOp dot : llvm::reverse(ArrayRef<DotOp>(chain).drop_back())) rewriter.eraseOp(dot);
         return success();
       }
-      case Int8Path::kSdot:
+      case DotPath::kSdot:
         rewriter.replaceOp(
             op, SdotTiles(rewriter, loc, adaptor.getA(), adaptor.getB(), adaptor.getC()));
         return success();
-      case Int8Path::kOuterProducts:
+      case DotPath::kOuterProducts:
         break;
     }
     Value a = Widen(rewriter, loc, Fp8AsF32(rewriter, loc, adaptor.getA(), op.getA()), acc);

@@ -6,7 +6,7 @@
 // (MaskBounds.h), built once per iteration; in the unmasked copy the masks are constants.
 #include <algorithm>
 
-#include "dialect/lib/TTToTcpu/Int8DotPath.h"
+#include "dialect/lib/TTToTcpu/DotPath.h"
 #include "dialect/lib/TTToTcpu/MaskBounds.h"
 #include "llvm/ADT/SetVector.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -75,22 +75,22 @@ bool CarriesInRegisters(scf::ForOp loop) {
   return bits <= kSplitMaxCarriedRegisters * 128;
 }
 
-// A K loop whose int8 dot keeps its SMMLA accumulator in a stack buffer (SmmlaTiles.h) reads
-// and writes that buffer, 128 registers for the tutorial matmul's 16x32 tile, in every
-// iteration. Its unmasked iterations run several at a time, as many as make a K depth of
-// kSummedDepth: tt-to-tcpu-dot sums their dots into one that deep (exact, the sums are
-// integer), whose tiles go through the buffer once for all of them, each running its 32
-// chunks of 8 k as a loop. Measured on the tutorial matmul (BLOCK_K 32): four steps at a time
-// 1.53x tcpu_gemm_i8's instructions, eight 1.49x. The edge iterations and the rest of a run
-// are the original loop's.
+// A K loop whose int8 or bf16 dot keeps its SMMLA / BFMMLA accumulator in a stack buffer
+// (MmlaTiles.h) reads and writes that buffer, 128 registers for the tutorial matmul's 16x32
+// tile, in every iteration. Its unmasked iterations run several at a time, as many as make a K
+// depth of kSummedDepth: tt-to-tcpu-dot sums their dots into one that deep (each element's
+// additions in the loop's order, so floats round as the loop would), whose tiles go through
+// the buffer once for all of them, each running its chunks (32 of 8 k on SMMLA) as a loop.
+// Measured on the int8 tutorial matmul (BLOCK_K 32): four steps at a time 1.53x tcpu_gemm_i8's
+// instructions, eight 1.49x. The edge iterations and the rest of a run are the original loop's.
 constexpr int64_t kSummedDepth = 256;
 
 // How many unmasked iterations of `loop` run at a time: kSummedDepth over the K of its
-// in-memory SMMLA dot, or 1.
+// in-memory SMMLA or BFMMLA dot, or 1.
 int64_t SummedSteps(scf::ForOp loop) {
   for (Operation& op : loop.getBody()->without_terminator()) {
     auto dot = dyn_cast<DotOp>(op);
-    if (!dot || !accumulatesSmmlaInMemory(dot)) continue;
+    if (!dot || !accumulatesMmlaInMemory(dot)) continue;
     int64_t k = cast<RankedTensorType>(dot.getA().getType()).getDimSize(1);
     return std::max<int64_t>(1, kSummedDepth / k);
   }

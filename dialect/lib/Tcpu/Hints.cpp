@@ -77,7 +77,7 @@ InFlightDiagnostic LacksFeature(Operation* op, llvm::StringRef what, llvm::Strin
 // on the tt dialect:
 //   tt.func               threads = N            the launcher runs the grid with N threads
 //   tt.load / tt.store    vector_width = N       at most N elements per vector access (2^k)
-//   tt.dot                dot = "smmla" | "sdot" | "fma"   the instructions of the product
+//   tt.dot                dot = "smmla" | "sdot" | "bfmmla" | "fma"   the product's instructions
 LogicalResult VerifyTritonHints(Operation* op, DictionaryAttr hints) {
   llvm::StringRef name = op->getName().getStringRef();
   for (NamedAttribute hint : hints) {
@@ -94,13 +94,15 @@ LogicalResult VerifyTritonHints(Operation* op, DictionaryAttr hints) {
       }
     } else if (name == "tt.dot" && key == "dot") {
       auto kind = dyn_cast<StringAttr>(hint.getValue());
-      if (!kind || !llvm::is_contained({"smmla", "sdot", "fma"}, kind.getValue())) {
-        return op->emitError() << "hint 'dot' must be \"smmla\", \"sdot\" or \"fma\", got "
-                               << hint.getValue();
+      if (!kind || !llvm::is_contained({"smmla", "sdot", "bfmmla", "fma"}, kind.getValue())) {
+        return op->emitError()
+               << "hint 'dot' must be \"smmla\", \"sdot\", \"bfmmla\" or \"fma\", got "
+               << hint.getValue();
       }
-      llvm::StringRef feature = kind.getValue() == "smmla"  ? "i8mm"
-                                : kind.getValue() == "sdot" ? "dotprod"
-                                                            : "";
+      llvm::StringRef feature = kind.getValue() == "smmla"    ? "i8mm"
+                                : kind.getValue() == "sdot"   ? "dotprod"
+                                : kind.getValue() == "bfmmla" ? "bf16"
+                                                              : "";
       if (!targetHasFeature(getEnclosingTarget(op), feature)) {
         return LacksFeature(op, ("hint dot = \"" + kind.getValue() + "\"").str(), feature);
       }

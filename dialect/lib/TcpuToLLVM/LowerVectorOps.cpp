@@ -1,7 +1,8 @@
 // --tcpu-lower-vector-ops: tcpu.sdot and tcpu.smmla become MLIR's own Arm intrinsic ops,
 // arm_neon.intr.sdot / arm_neon.intr.smmla (fixed vector<16xi8>) or arm_sve.sdot /
 // arm_sve.smmla (scalable vector<[16]xi8>), once the module's #tcpu.target is known to have
-// the instruction; tcpu.to_mmla_blocks / tcpu.from_mmla_blocks become shuffles.
+// the instruction; tcpu.bfmmla becomes llvm.aarch64.neon.bfmmla (MLIR 19's arm_neon has no
+// BFMMLA op); tcpu.to_mmla_blocks / tcpu.from_mmla_blocks become shuffles.
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ArmNeon/ArmNeonDialect.h"
 #include "mlir/Dialect/ArmSVE/IR/ArmSVEDialect.h"
@@ -85,7 +86,7 @@ class LowerVectorOpsPass : public impl::TcpuLowerVectorOpsBase<LowerVectorOpsPas
   void runOnOperation() override {
     SmallVector<Operation*> ops;
     getOperation().walk([&](Operation* op) {
-      if (isa<SdotOp, SmmlaOp, ToMmlaBlocksOp, FromMmlaBlocksOp, LookupBytesOp>(op)) {
+      if (isa<SdotOp, SmmlaOp, BfmmlaOp, ToMmlaBlocksOp, FromMmlaBlocksOp, LookupBytesOp>(op)) {
         ops.push_back(op);
       }
     });
@@ -117,6 +118,15 @@ class LowerVectorOpsPass : public impl::TcpuLowerVectorOpsBase<LowerVectorOpsPas
       auto call = b.create<LLVM::CallIntrinsicOp>(loc, lookup.getType(), name, operands);
       lookup.getResult().replaceAllUsesWith(call.getResult(0));
       lookup->erase();
+      return success();
+    }
+    if (auto bfmmla = dyn_cast<BfmmlaOp>(op)) {
+      if (failed(RequireFeatures(op, {"bf16"}))) return failure();
+      auto call = b.create<LLVM::CallIntrinsicOp>(
+          loc, bfmmla.getType(), "llvm.aarch64.neon.bfmmla",
+          ValueRange{bfmmla.getAcc(), bfmmla.getA(), bfmmla.getB()});
+      bfmmla.getResult().replaceAllUsesWith(call.getResult(0));
+      bfmmla->erase();
       return success();
     }
     Value acc = op->getOperand(0), lhs = op->getOperand(1), rhs = op->getOperand(2);

@@ -1,6 +1,6 @@
-// tt-to-tcpu-dot's SMMLA tiles (SmmlaTiles.h). Operands are rearranged in registers with
-// shuffles: the tiles in memory stay Triton's.
-#include "SmmlaTiles.h"
+// tt-to-tcpu-dot's SMMLA and BFMMLA tiles (MmlaTiles.h). Operands are rearranged in registers
+// with shuffles: the tiles in memory stay Triton's.
+#include "MmlaTiles.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -12,67 +12,87 @@
 #include "tcpu/VectorConcat.h"
 
 namespace mlir::tt {
-namespace smmla_tiles {
+namespace mmla_tiles {
 namespace {
 
-// TRN1 (odd = 0) or TRN2 (odd = 1) of two vector<16xi8> on elements of `bytes` bytes: result
-// element 2j is x's element 2j + odd, element 2j + 1 is y's.
-Value Trn(OpBuilder& b, Location loc, Value x, Value y, int64_t bytes, int64_t odd) {
+// The k of one instruction for operands of `element`: an operand is one 128-bit register
+// holding two rows of it (SMMLA: 8 bytes, BFMMLA: 4 bf16). A chunk is that many k.
+int64_t ChunkDepth(Type element) { return 64 / element.getIntOrFloatBitWidth(); }
+
+Type ElementOf(Value vector) { return cast<VectorType>(vector.getType()).getElementType(); }
+
+// acc += the 2x2 block product of two operands: SMMLA on bytes, BFMMLA on bf16.
+Value Mmla(OpBuilder& b, Location loc, Value acc, Value lhs, Value rhs) {
+  if (ElementOf(lhs).isBF16()) return b.create<tcpu::BfmmlaOp>(loc, acc.getType(), acc, lhs, rhs);
+  return b.create<tcpu::SmmlaOp>(loc, acc.getType(), acc, lhs, rhs);
+}
+
+// TRN1 (odd = 0) or TRN2 (odd = 1) of two 128-bit vectors on groups of `group` elements: result
+// group 2j is x's group 2j + odd, group 2j + 1 is y's.
+Value Trn(OpBuilder& b, Location loc, Value x, Value y, int64_t group, int64_t odd) {
+  int64_t lanes = cast<VectorType>(x.getType()).getNumElements();
   SmallVector<int64_t> indices;
-  for (int64_t element = 0; element < 16 / bytes; ++element) {
-    int64_t source = element - element % 2 + odd, offset = element % 2 == 0 ? 0 : 16;
-    for (int64_t byte = 0; byte < bytes; ++byte) indices.push_back(offset + source * bytes + byte);
+  for (int64_t g = 0; g < lanes / group; ++g) {
+    int64_t source = g - g % 2 + odd, offset = g % 2 == 0 ? 0 : lanes;
+    for (int64_t e = 0; e < group; ++e) indices.push_back(offset + source * group + e);
   }
   return b.create<vector::ShuffleOp>(loc, x, y, indices);
 }
 
-// SMMLA b operands of 8 rows (k) x 16 columns of b: a byte transpose in three TRN stages.
-// Result i holds [column i, k 0..7][column i + 8, k 0..7] (the column_stride 8 blocks).
-SmallVector<Value> TransposeColumnPairs(OpBuilder& b, Location loc, ArrayRef<Value> rows) {
-  SmallVector<Value> columns(8);
-  for (int64_t o1 = 0; o1 < 2; ++o1) {
-    // Stage 1: 16-bit lane j of pairs[q] is (row 2q, row 2q + 1) at column 2j + o1.
-    SmallVector<Value> pairs;
-    for (int64_t q = 0; q < 4; ++q)
-      pairs.push_back(Trn(b, loc, rows[2 * q], rows[2 * q + 1], 1, o1));
-    for (int64_t o2 = 0; o2 < 2; ++o2) {
-      // Stage 2: 32-bit lane j of quads[h] is rows 4h..4h+3 at column 4j + 2 o2 + o1.
-      Value quads[2] = {Trn(b, loc, pairs[0], pairs[1], 2, o2),
-                        Trn(b, loc, pairs[2], pairs[3], 2, o2)};
-      for (int64_t o3 = 0; o3 < 2; ++o3) {
-        // Stage 3: 64-bit lane w is rows 0..7 at column 8w + 4 o3 + 2 o2 + o1.
-        columns[4 * o3 + 2 * o2 + o1] = Trn(b, loc, quads[0], quads[1], 4, o3);
-      }
-    }
+// One TRN stage and the stages after it. Each group of `group` elements of `vectors` holds
+// consecutive rows of one column; TRN of neighbours doubles the groups until one vector holds
+// all the rows. Its 64-bit lane w is then column `column` + d w (d the chunk depth), `column`
+// summing what each TRN1/TRN2 choice so far contributed (`weight` is the next one's).
+void TransposeStages(OpBuilder& b, Location loc, ArrayRef<Value> vectors, int64_t group,
+                     int64_t column, int64_t weight, SmallVector<Value>& columns) {
+  if (vectors.size() == 1) {
+    columns[column] = vectors.front();
+    return;
   }
+  for (int64_t odd = 0; odd < 2; ++odd) {
+    SmallVector<Value> next;
+    for (size_t q = 0; q < vectors.size() / 2; ++q) {
+      next.push_back(Trn(b, loc, vectors[2 * q], vectors[2 * q + 1], group, odd));
+    }
+    TransposeStages(b, loc, next, 2 * group, column + odd * weight, 2 * weight, columns);
+  }
+}
+
+// b operands of d rows (k) x 2d columns of b, d the chunk depth (8 bytes or 4 bf16): a
+// transpose in log2(d) TRN stages (3 on bytes, 2 on bf16). Result i holds [column i, k
+// 0..d-1][column i + d, k 0..d-1] (the column_stride d blocks).
+SmallVector<Value> TransposeColumnPairs(OpBuilder& b, Location loc, ArrayRef<Value> rows) {
+  SmallVector<Value> columns(rows.size());
+  TransposeStages(b, loc, rows, 1, 0, 1, columns);
   return columns;
 }
 
-// Receives the SMMLA operand of index i (a row pair or a block column) and 8-k chunk, in the
-// order the operands are built.
+// Receives the operand of index i (a row pair or a block column) and k chunk, in the order the
+// operands are built.
 using OperandSink = llvm::function_ref<void(int64_t i, int64_t chunk, Value operand)>;
 
-// b's SMMLA operands: operand (t, chunk) holds the 8 k of chunk for the two columns of block
-// column t (tcpu/MmlaLayout.h), from 16-column transposes when N allows (stride 8), else
-// from shuffles of neighbouring columns (stride 1). (A TBL over four rows + ZIP, 16
-// instructions per 8 operands instead of 24 TRN, measured 7% fewer instructions on the
-// tutorial matmul but TBL of four registers is four micro-ops: llvm-mca gives its K step 11%
-// more cycles on cortex-a720, 27% on neoverse-v2.)
+// b's operands: operand (t, chunk) holds the d k of chunk (d the chunk depth) for the two
+// columns of block column t (tcpu/MmlaLayout.h), from 2d-column transposes when N allows
+// (stride d), else from shuffles of neighbouring columns (stride 1). (A TBL over four rows + ZIP,
+// 16 instructions per 8 operands instead of 24 TRN, measured 7% fewer instructions on the tutorial
+// matmul but TBL of four registers is four micro-ops: llvm-mca gives its K step 11% more cycles on
+// cortex-a720, 27% on neoverse-v2.)
 void MmlaOperandsOfB(OpBuilder& b, Location loc, Value bm, int64_t stride, OperandSink sink) {
   SmallVector<Value> rows = tcpu::VectorRows(b, loc, bm);
   int64_t k = rows.size(), n = cast<VectorType>(bm.getType()).getDimSize(1);
-  for (int64_t chunk = 0; chunk < k / 8; ++chunk) {
-    ArrayRef<Value> chunk_rows = ArrayRef<Value>(rows).slice(8 * chunk, 8);
-    if (stride == 8) {
-      for (int64_t group = 0; group < n / 16; ++group) {
+  int64_t depth = ChunkDepth(ElementOf(bm)), lanes = 2 * depth;
+  for (int64_t chunk = 0; chunk < k / depth; ++chunk) {
+    ArrayRef<Value> chunk_rows = ArrayRef<Value>(rows).slice(depth * chunk, depth);
+    if (stride == depth) {
+      for (int64_t group = 0; group < n / lanes; ++group) {
         SmallVector<Value> slices;
         for (Value row : chunk_rows) {
-          slices.push_back(
-              b.create<vector::ExtractStridedSliceOp>(loc, row, ArrayRef<int64_t>{16 * group},
-                                                      ArrayRef<int64_t>{16}, ArrayRef<int64_t>{1}));
+          slices.push_back(b.create<vector::ExtractStridedSliceOp>(
+              loc, row, ArrayRef<int64_t>{lanes * group}, ArrayRef<int64_t>{lanes},
+              ArrayRef<int64_t>{1}));
         }
         for (auto [i, column] : llvm::enumerate(TransposeColumnPairs(b, loc, slices))) {
-          sink(8 * group + i, chunk, column);
+          sink(depth * group + i, chunk, column);
         }
       }
       continue;
@@ -81,7 +101,7 @@ void MmlaOperandsOfB(OpBuilder& b, Location loc, Value bm, int64_t stride, Opera
     for (int64_t t = 0; t < n / 2; ++t) {
       SmallVector<int64_t> indices;
       for (int64_t j = 0; j < 2; ++j) {
-        for (int64_t kk = 0; kk < 8; ++kk) {
+        for (int64_t kk = 0; kk < depth; ++kk) {
           indices.push_back(kk * n + tcpu::MmlaBlockColumn(t, j, stride));
         }
       }
@@ -90,39 +110,49 @@ void MmlaOperandsOfB(OpBuilder& b, Location loc, Value bm, int64_t stride, Opera
   }
 }
 
-// SMMLA operands of the rows of `matrix` [R, K] taken in pairs: operand (p, chunk) holds rows
-// 2p and 2p + 1 at k 8 chunk .. 8 chunk + 7, one ZIP1/ZIP2 of 64-bit lanes of the rows' 16-byte
-// parts each. These are a's operands, and b's when b is the transpose of an [N, K] tile (x
-// times a weight matrix). With `lookup`, the low halves' ZIP1 is a TBL of the two parts:
-// LLVM emits that ZIP1 as a copy and an INS, but the copies cost less than the index vector's
-// register beside an accumulator in registers.
+// Operands of the rows of `matrix` [R, K] taken in pairs: operand (p, chunk) holds rows 2p and
+// 2p + 1 at k d chunk .. d chunk + d - 1 (d the chunk depth), one ZIP1/ZIP2 of 64-bit lanes of
+// the rows' 128-bit parts each. These are a's operands, and b's when b is the transpose of an
+// [N, K] tile (x times a weight matrix). With `lookup`, the low halves' ZIP1 is a TBL of the
+// two parts (as bytes): LLVM emits that ZIP1 as a copy and an INS, but the copies cost less
+// than the index vector's register beside an accumulator in registers.
 void MmlaOperandsOfRowPairs(OpBuilder& b, Location loc, Value matrix, bool lookup,
                             OperandSink sink) {
   SmallVector<Value> rows = tcpu::VectorRows(b, loc, matrix);
   int64_t k = cast<VectorType>(matrix.getType()).getDimSize(1);
-  int64_t part = k % 16 == 0 ? 16 : k;  // the rows in q-register parts when they have them
+  int64_t depth = ChunkDepth(ElementOf(matrix)), lanes = 2 * depth;
+  int64_t part = k % lanes == 0 ? lanes : k;  // the rows in q-register parts when they have them
   auto part_of = [&](Value row, int64_t chunk) -> Value {
     if (part == k) return row;
     return b.create<vector::ExtractStridedSliceOp>(loc, row,
-                                                   ArrayRef<int64_t>{8 * chunk / part * part},
+                                                   ArrayRef<int64_t>{depth * chunk / part * part},
                                                    ArrayRef<int64_t>{part}, ArrayRef<int64_t>{1});
   };
   auto bytes = VectorType::get({16}, b.getI8Type());
+  auto operand_type = VectorType::get({lanes}, ElementOf(matrix));
+  auto bitcast = [&](Value v, VectorType type) -> Value {
+    if (v.getType() == type) return v;
+    return b.create<vector::BitCastOp>(loc, type, v);
+  };
   Value low_halves;  // TBL indices of both rows' bytes 0..7
   for (size_t p = 0; p < rows.size() / 2; ++p) {
-    for (int64_t chunk = 0; chunk < k / 8; ++chunk) {
-      int64_t first = 8 * chunk % part;
+    for (int64_t chunk = 0; chunk < k / depth; ++chunk) {
+      int64_t first = depth * chunk % part;
       SmallVector<int64_t> indices;
-      for (int64_t kk = 0; kk < 8; ++kk) indices.push_back(first + kk);
-      for (int64_t kk = 0; kk < 8; ++kk) indices.push_back(part + first + kk);
+      for (int64_t kk = 0; kk < depth; ++kk) indices.push_back(first + kk);
+      for (int64_t kk = 0; kk < depth; ++kk) indices.push_back(part + first + kk);
       Value x = part_of(rows[2 * p], chunk), y = part_of(rows[2 * p + 1], chunk);
-      if (lookup && part == 16 && first == 0) {
+      if (lookup && part == lanes && first == 0) {
         if (!low_halves) {  // the same indices for every pair: one constant, at its first use
-          SmallVector<int8_t> lanes(indices.begin(), indices.end());
+          SmallVector<int8_t> table;
+          for (int8_t byte = 0; byte < 8; ++byte) table.push_back(byte);
+          for (int8_t byte = 0; byte < 8; ++byte) table.push_back(16 + byte);
           low_halves = b.create<arith::ConstantOp>(
-              loc, DenseElementsAttr::get(bytes, ArrayRef<int8_t>(lanes)));
+              loc, DenseElementsAttr::get(bytes, ArrayRef<int8_t>(table)));
         }
-        sink(p, chunk, b.create<tcpu::LookupBytesOp>(loc, bytes, ValueRange{x, y}, low_halves));
+        Value joined = b.create<tcpu::LookupBytesOp>(
+            loc, bytes, ValueRange{bitcast(x, bytes), bitcast(y, bytes)}, low_halves);
+        sink(p, chunk, bitcast(joined, operand_type));
         continue;
       }
       sink(p, chunk, b.create<vector::ShuffleOp>(loc, x, y, indices));
@@ -145,12 +175,11 @@ Value TransposedSource(Value matrix) {
 // Builds all of a's or all of b's operands into a sink.
 using OperandBuilder = llvm::function_ref<void(OperandSink)>;
 
-// Every block in registers: one 8-k chunk of every block at a time, so only that chunk's
+// Every block in registers: one k chunk of every block at a time, so only that chunk's
 // operands are live beside them.
 Value InRegisters(OpBuilder& b, Location loc, Value blocks, OperandBuilder build_a,
                   OperandBuilder build_b) {
   auto type = cast<VectorType>(blocks.getType());
-  auto acc_type = VectorType::get({4}, type.getElementType());
   int64_t pairs = type.getDimSize(0), columns = type.getDimSize(1);
   SmallVector<SmallVector<Value>> a(pairs), bv(columns);  // [pair or column][chunk]
   build_b([&](int64_t t, int64_t, Value operand) { bv[t].push_back(operand); });
@@ -164,7 +193,7 @@ Value InRegisters(OpBuilder& b, Location loc, Value blocks, OperandBuilder build
   for (size_t chunk = 0; chunk < a.front().size(); ++chunk) {
     for (int64_t p = 0; p < pairs; ++p) {
       for (int64_t t = 0; t < columns; ++t) {
-        acc[p][t] = b.create<tcpu::SmmlaOp>(loc, acc_type, acc[p][t], a[p][chunk], bv[t][chunk]);
+        acc[p][t] = Mmla(b, loc, acc[p][t], a[p][chunk], bv[t][chunk]);
       }
     }
   }
@@ -190,12 +219,13 @@ Value StackBuffer(OpBuilder& b, Location loc, ArrayRef<int64_t> shape, Type elem
   return b.create<memref::AllocaOp>(loc, MemRefType::get(shape, element), b.getI64IntegerAttr(16));
 }
 
-// The operands in tile-major order, buffer[i / side][chunk][i % side] (16 bytes each): a
-// tile's operands of one chunk are one ST1/LD1 list. Each list is stored as soon as its
-// operands are built, so few are live at once.
-Value PackOperands(OpBuilder& b, Location loc, int64_t count, int64_t side, int64_t chunks,
-                   OperandBuilder build) {
-  Value buffer = StackBuffer(b, loc, {count / side, chunks, side, 16}, b.getI8Type());
+// The operands (of `operand_type`, 16 bytes each) in tile-major order,
+// buffer[i / side][chunk][i % side]: a tile's operands of one chunk are one ST1/LD1 list. Each
+// list is stored as soon as its operands are built, so few are live at once.
+Value PackOperands(OpBuilder& b, Location loc, VectorType operand_type, int64_t count, int64_t side,
+                   int64_t chunks, OperandBuilder build) {
+  Value buffer = StackBuffer(b, loc, {count / side, chunks, side, operand_type.getNumElements()},
+                             operand_type.getElementType());
   llvm::DenseMap<std::pair<int64_t, int64_t>, SmallVector<Value, 4>> lists;
   build([&](int64_t i, int64_t chunk, Value operand) {
     SmallVector<Value, 4>& list = lists[{i / side, chunk}];
@@ -210,8 +240,8 @@ Value PackOperands(OpBuilder& b, Location loc, int64_t count, int64_t side, int6
   return buffer;
 }
 
-// Up to this many 8-k chunks (one K step of 32) run unrolled in a tile; more (a dot summing
-// several K steps) run as a loop over the chunks.
+// Up to this many k chunks (one K step of 32 on SMMLA) run unrolled in a tile; more (a dot
+// summing several K steps) run as a loop over the chunks.
 constexpr int64_t kUnrolledChunks = 4;
 
 // The largest of 4, 3, 2 and 1 that divides `count`.
@@ -228,14 +258,13 @@ int64_t TileSide(int64_t count) {
 // column's runs in theirs. Up to kUnrolledChunks chunks are unrolled (a row of blocks per
 // LD1, a chunk's operands of a and of b one LD1 each); more (a dot summing several K steps)
 // are a loop carrying the tile's blocks, whose two operand pointers step 64 bytes a chunk
-// (post-indexed LD1s: 19 instructions per 16 SMMLA, tcpu_gemm_i8's inner loop). The loop index
-// addresses every buffer, so LLVM neither promotes a hundred vectors to registers nor hoists
-// a tile row's operands out of an inner loop and spills them.
-Value InMemory(OpBuilder& b, Location loc, Value blocks, int64_t pairs, int64_t columns,
-               int64_t chunks, OperandBuilder build_a, OperandBuilder build_b) {
+// (post-indexed LD1s: 19 instructions per 16 SMMLA or BFMMLA, tcpu_gemm_i8's inner loop). The
+// loop index addresses every buffer, so LLVM neither promotes a hundred vectors to registers nor
+// hoists a tile row's operands out of an inner loop and spills them.
+Value InMemory(OpBuilder& b, Location loc, Value blocks, VectorType operand_type, int64_t pairs,
+               int64_t columns, int64_t chunks, OperandBuilder build_a, OperandBuilder build_b) {
   auto type = cast<VectorType>(blocks.getType());
   auto acc_type = VectorType::get({4}, type.getElementType());
-  auto operand_type = VectorType::get({16}, b.getI8Type());
   int64_t tiles = type.getDimSize(0), rows = type.getDimSize(1), cols = type.getDimSize(2);
   Value acc_buffer = StackBuffer(b, loc, type.getShape(), type.getElementType());
   Value whole;
@@ -245,8 +274,8 @@ Value InMemory(OpBuilder& b, Location loc, Value blocks, int64_t pairs, int64_t 
     whole = b.create<vector::TypeCastOp>(loc, acc_buffer);
   }
   b.create<memref::StoreOp>(loc, blocks, whole, ValueRange{});
-  Value b_buffer = PackOperands(b, loc, columns, cols, chunks, build_b);
-  Value a_buffer = PackOperands(b, loc, pairs, rows, chunks, build_a);
+  Value b_buffer = PackOperands(b, loc, operand_type, columns, cols, chunks, build_b);
+  Value a_buffer = PackOperands(b, loc, operand_type, pairs, rows, chunks, build_a);
   int64_t tile_columns = columns / cols;
   auto tile = [&](OpBuilder& body, Location loc, Value index, ValueRange) {
     Value zero = Index(body, loc, 0);
@@ -269,7 +298,7 @@ Value InMemory(OpBuilder& b, Location loc, Value blocks, int64_t pairs, int64_t 
         llvm::append_range(acc[i], list.getResults());
       }
     }
-    // One chunk's SMMLAs on the tile: its operands of a and of b are one LD1 each.
+    // One chunk's SMMLAs or BFMMLAs on the tile: its operands of a and of b are one LD1 each.
     auto run_chunk = [&](OpBuilder& at, Location loc, Value c) {
       auto a = at.create<tcpu::LoadVectorsOp>(loc, SmallVector<Type>(rows, operand_type), a_buffer,
                                               ValueRange{row, c, zero, zero});
@@ -277,8 +306,7 @@ Value InMemory(OpBuilder& b, Location loc, Value blocks, int64_t pairs, int64_t 
                                                ValueRange{column, c, zero, zero});
       for (int64_t i = 0; i < rows; ++i) {
         for (int64_t j = 0; j < cols; ++j) {
-          acc[i][j] =
-              at.create<tcpu::SmmlaOp>(loc, acc_type, acc[i][j], a.getResult(i), bv.getResult(j));
+          acc[i][j] = Mmla(at, loc, acc[i][j], a.getResult(i), bv.getResult(j));
         }
       }
     };
@@ -321,65 +349,69 @@ Value InMemory(OpBuilder& b, Location loc, Value blocks, int64_t pairs, int64_t 
 }
 
 }  // namespace
-}  // namespace smmla_tiles
+}  // namespace mmla_tiles
 
-bool smmlaTermsMatch(ArrayRef<DotTerm> terms) {
+bool mmlaTermsMatch(ArrayRef<DotTerm> terms) {
   for (const DotTerm& term : terms) {
     if (term.a.getType() != terms.front().a.getType() ||
         term.b.getType() != terms.front().b.getType() ||
-        !smmla_tiles::TransposedSource(term.b) != !smmla_tiles::TransposedSource(terms.front().b)) {
+        !mmla_tiles::TransposedSource(term.b) != !mmla_tiles::TransposedSource(terms.front().b)) {
       return false;
     }
   }
   return true;
 }
 
-Value SmmlaTiles(OpBuilder& b, Location loc, ArrayRef<DotTerm> terms, Value c) {
+Value MmlaTiles(OpBuilder& b, Location loc, ArrayRef<DotTerm> terms, Value c) {
   auto c_type = cast<VectorType>(c.getType());
   int64_t m = c_type.getDimSize(0), n = c_type.getDimSize(1);
+  Type element = mmla_tiles::ElementOf(terms.front().a);
+  int64_t depth = mmla_tiles::ChunkDepth(element);
+  auto operand_type = VectorType::get({2 * depth}, element);
   // Chunk `offset[t]` is term t's first: the terms' chunks one after another.
   SmallVector<int64_t> offset;
   int64_t chunks = 0;
   for (const DotTerm& term : terms) {
     offset.push_back(chunks);
-    chunks += cast<VectorType>(term.a.getType()).getDimSize(1) / 8;
+    chunks += cast<VectorType>(term.a.getType()).getDimSize(1) / depth;
   }
-  bool transposed = smmla_tiles::TransposedSource(terms.front().b) != nullptr;
-  bool in_memory = smmlaBlocksInMemory(m, n);
+  bool transposed = mmla_tiles::TransposedSource(terms.front().b) != nullptr;
+  bool in_memory = mmlaBlocksInMemory(m, n);
   // Column blocks of neighbouring columns for the transposed form (its operands pair columns
-  // 2t and 2t + 1); otherwise blocks 8 columns apart when N allows the 16-column transposes.
-  int64_t stride = !transposed && n % 16 == 0 ? 8 : 1;
+  // 2t and 2t + 1); otherwise blocks `depth` columns apart when N allows the transposes of
+  // 2 x depth columns.
+  int64_t stride = !transposed && n % (2 * depth) == 0 ? depth : 1;
   int64_t pairs = m / 2, columns = n / 2;
   // In memory, tiles of up to 4x4 blocks, each contiguous (tcpu/MmlaLayout.h).
-  int64_t rows = smmla_tiles::TileSide(pairs), cols = smmla_tiles::TileSide(columns);
+  int64_t rows = mmla_tiles::TileSide(pairs), cols = mmla_tiles::TileSide(columns);
   auto blocks_type = in_memory ? VectorType::get({pairs / rows * (columns / cols), rows, cols, 4},
                                                  c_type.getElementType())
                                : VectorType::get({pairs, columns, 4}, c_type.getElementType());
   IntegerAttr stride_attr = b.getI64IntegerAttr(stride);
   Value blocks = b.create<tcpu::ToMmlaBlocksOp>(loc, blocks_type, c, stride_attr);
-  auto build_b = [&](smmla_tiles::OperandSink sink) {
+  auto build_b = [&](mmla_tiles::OperandSink sink) {
     for (auto [term, first] : llvm::zip(terms, offset)) {
       auto shifted = [&, first = first](int64_t t, int64_t chunk, Value operand) {
         sink(t, first + chunk, operand);
       };
-      if (Value rows_of_n = smmla_tiles::TransposedSource(term.b)) {
-        smmla_tiles::MmlaOperandsOfRowPairs(b, loc, rows_of_n, in_memory, shifted);
+      if (Value rows_of_n = mmla_tiles::TransposedSource(term.b)) {
+        mmla_tiles::MmlaOperandsOfRowPairs(b, loc, rows_of_n, in_memory, shifted);
       } else {
-        smmla_tiles::MmlaOperandsOfB(b, loc, term.b, stride, shifted);
+        mmla_tiles::MmlaOperandsOfB(b, loc, term.b, stride, shifted);
       }
     }
   };
-  auto build_a = [&](smmla_tiles::OperandSink sink) {
+  auto build_a = [&](mmla_tiles::OperandSink sink) {
     for (auto [term, first] : llvm::zip(terms, offset)) {
-      smmla_tiles::MmlaOperandsOfRowPairs(
+      mmla_tiles::MmlaOperandsOfRowPairs(
           b, loc, term.a, in_memory, [&, first = first](int64_t p, int64_t chunk, Value operand) {
             sink(p, first + chunk, operand);
           });
     }
   };
-  Value result =
-      in_memory ? smmla_tiles::InMemory(b, loc, blocks, pairs, columns, chunks, build_a, build_b)
-                : smmla_tiles::InRegisters(b, loc, blocks, build_a, build_b);
+  Value result = in_memory ? mmla_tiles::InMemory(b, loc, blocks, operand_type, pairs, columns,
+                                                  chunks, build_a, build_b)
+                           : mmla_tiles::InRegisters(b, loc, blocks, build_a, build_b);
   return b.create<tcpu::FromMmlaBlocksOp>(loc, c_type, result, stride_attr);
 }
 
