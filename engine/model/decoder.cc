@@ -28,16 +28,13 @@ int OpenDecoder(const char* fn, const char* model_dir, int64_t max_tokens,
   TCPU_CHECK_NOT_NULL(fn, decoder);
   *decoder = nullptr;
   TCPU_CHECK_POSITIVE(fn, max_tokens);
-  const int32_t weights = options != nullptr ? options->weights : TCPU_WEIGHTS_INT8;
-  if (weights != TCPU_WEIGHTS_INT8 && weights != TCPU_WEIGHTS_INT4) {
-    return tcpu::Fail(TCPU_ERR_INVALID_ARGUMENT,
-                      "%s: options->weights = %d is neither TCPU_WEIGHTS_INT8 (0) nor "
-                      "TCPU_WEIGHTS_INT4 (1)",
-                      fn, static_cast<int>(weights));
+  tcpu::model::WeightFormat format;
+  if (int s = tcpu::model::WeightFormatFromC(
+          fn, "options->weights", options != nullptr ? options->weights : TCPU_WEIGHTS_INT8,
+          &format);
+      s != TCPU_OK) {
+    return s;
   }
-  const tcpu::model::WeightFormat format = weights == TCPU_WEIGHTS_INT4
-                                               ? tcpu::model::WeightFormat::kInt4
-                                               : tcpu::model::WeightFormat::kInt8;
   auto d = std::unique_ptr<tcpu_decoder>(new (std::nothrow) tcpu_decoder());
   if (d == nullptr) return tcpu::Fail(TCPU_ERR_OUT_OF_MEMORY, "%s: out of memory", fn);
   if (int s = tcpu::model::Model::Load(model_dir, format, &d->model); s != TCPU_OK) return s;

@@ -10,10 +10,22 @@
 #include "runtime/check.h"
 #include "runtime/scratch_arena.h"
 #include "tcpu/bf16.h"
+#include "tcpu/decoder.h"
 #include "tcpu/gemv.h"
 #include "tcpu/gemv_q4.h"
 
 namespace tcpu::model {
+
+int WeightFormatFromC(const char* fn, const char* argument, int32_t weights,
+                      WeightFormat* format) {
+  if (weights != TCPU_WEIGHTS_INT8 && weights != TCPU_WEIGHTS_INT4) {
+    return Fail(TCPU_ERR_INVALID_ARGUMENT,
+                "%s: %s = %d is neither TCPU_WEIGHTS_INT8 (0) nor TCPU_WEIGHTS_INT4 (1)", fn,
+                argument, static_cast<int>(weights));
+  }
+  *format = weights == TCPU_WEIGHTS_INT4 ? WeightFormat::kInt4 : WeightFormat::kInt8;
+  return TCPU_OK;
+}
 
 AlignedBuffer::AlignedBuffer(AlignedBuffer&& other) noexcept
     : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)) {}

@@ -16,6 +16,11 @@
 
 namespace tcpu::model {
 
+// The C ABI's TCPU_WEIGHTS_* value `weights` (argument `argument` of `fn`) as a WeightFormat;
+// TCPU_ERR_INVALID_ARGUMENT naming the argument for any other value.
+int WeightFormatFromC(const char* fn, const char* argument, int32_t weights,
+                      WeightFormat* format);
+
 // 64-byte aligned bytes (packed weights, bf16 copies).
 class AlignedBuffer {
  public:

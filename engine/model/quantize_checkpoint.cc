@@ -50,12 +50,8 @@ int QuantizeCheckpoint(const char* fn, const char* model_dir, int32_t weights,
                        const char* out_dir) {
   TCPU_CHECK_NOT_NULL(fn, model_dir);
   TCPU_CHECK_NOT_NULL(fn, out_dir);
-  if (weights != TCPU_WEIGHTS_INT8 && weights != TCPU_WEIGHTS_INT4) {
-    return Fail(TCPU_ERR_INVALID_ARGUMENT,
-                "%s: weights = %d is neither TCPU_WEIGHTS_INT8 (0) nor "
-                "TCPU_WEIGHTS_INT4 (1)",
-                fn, static_cast<int>(weights));
-  }
+  WeightFormat format;
+  if (int s = WeightFormatFromC(fn, "weights", weights, &format); s != TCPU_OK) return s;
   const std::string source = model_dir, out = out_dir;
   if (!engine::IsDirectory(source)) {
     return Fail(TCPU_ERR_INVALID_ARGUMENT,
@@ -73,8 +69,6 @@ int QuantizeCheckpoint(const char* fn, const char* model_dir, int32_t weights,
     return Fail(TCPU_ERR_INVALID_ARGUMENT, "%s: out '%s' is the model directory itself", fn,
                 out_dir);
   }
-  const WeightFormat format =
-      weights == TCPU_WEIGHTS_INT4 ? WeightFormat::kInt4 : WeightFormat::kInt8;
   std::unique_ptr<Model> model;
   if (int s = Model::Load(source, format, &model); s != TCPU_OK) return s;
 
