@@ -3,6 +3,9 @@
 #include <cerrno>
 #include <cstdlib>
 
+#include "tcpu/decoder.h"
+#include "tools/cli/weights.h"
+
 namespace tcpu::decode {
 namespace {
 
@@ -85,11 +88,9 @@ bool ParseDecodeArgs(int argc, char** argv, DecodeArgs* args, std::string* error
     } else if (flag == "--dump-logits") {
       args->dump_logits = value;
     } else if (flag == "--weights") {
-      if (value != "int8" && value != "int4") {
-        *error = "--weights: '" + value.substr(0, 32) + "' is not int8 or int4";
-        return false;
-      }
-      args->int4 = value == "int4";
+      int32_t weights;
+      if (!tcpu::cli::ParseWeights(value, &weights, error)) return false;
+      args->int4 = weights == TCPU_WEIGHTS_INT4;
     } else {
       *error = "unknown flag '" + flag.substr(0, 64) + "' (" + kDecodeUsage + ")";
       return false;

@@ -44,6 +44,7 @@
 #include "tcpu/threads.h"
 #include "tcpu/tokenizer.h"
 #include "tools/cli/flags.h"
+#include "tools/cli/weights.h"
 #include "tools/decode/chat_messages.h"
 #include "tools/decode/context_ids.h"
 #include "tools/decode/decode_args.h"
@@ -234,13 +235,9 @@ Options ReadOptions(int argc, char** argv) {
   if (o.threads < 0 || o.threads > 1024) {
     return usage_error("--threads: " + std::to_string(o.threads) + " is not in [0, 1024]");
   }
-  const std::string weights = absl::GetFlag(FLAGS_weights);
-  if (weights == "int8") {
-    o.decoder.weights = TCPU_WEIGHTS_INT8;
-  } else if (weights == "int4") {
-    o.decoder.weights = TCPU_WEIGHTS_INT4;
-  } else {
-    return usage_error("--weights: '" + weights.substr(0, 32) + "' is not int8 or int4");
+  if (std::string error;
+      !tcpu::cli::ParseWeights(absl::GetFlag(FLAGS_weights), &o.decoder.weights, &error)) {
+    return usage_error(error);
   }
   tcpu_sampler_default_params(&o.sampling);
   o.sampling.temperature = static_cast<float>(absl::GetFlag(FLAGS_temperature));

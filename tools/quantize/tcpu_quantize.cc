@@ -13,6 +13,7 @@
 #include "tcpu/quantize_checkpoint.h"
 #include "tcpu/status.h"
 #include "tools/cli/flags.h"
+#include "tools/cli/weights.h"
 
 ABSL_FLAG(std::string, model, "", "checkpoint directory (config.json, *.safetensors)");
 ABSL_FLAG(std::string, weights, "int8",
@@ -52,13 +53,7 @@ int main(int argc, char** argv) {
   if (model.empty()) return UsageError("--model is required");
   if (out.empty()) return UsageError("-o (--out) is required");
   int32_t format;
-  if (weights == "int8") {
-    format = TCPU_WEIGHTS_INT8;
-  } else if (weights == "int4") {
-    format = TCPU_WEIGHTS_INT4;
-  } else {
-    return UsageError("--weights: '" + weights.substr(0, 32) + "' is not int8 or int4");
-  }
+  if (!tcpu::cli::ParseWeights(weights, &format, &error)) return UsageError(error);
   if (tcpu_quantize_checkpoint(model.c_str(), format, out.c_str()) != TCPU_OK) {
     std::fprintf(stderr, "tcpu-quantize: %s\n", tcpu_last_error_detail());
     return 1;
