@@ -4,6 +4,10 @@
 // sleeping on a condition variable), run their static range, and count down a shared
 // counter the caller waits on. Worker t is pinned to cpus_[t]; the calling thread only
 // waits, so a caller on a little core never becomes the straggler.
+//
+// Each parallel region is marked for tools/perf's counting plugin (tcpu/perf.h): the caller's
+// wait as kParallelRegion, every worker's range (empty ones too: an idle core is part of the
+// balance) as kShareRegion. Without the plugin a marker is a call of three instructions.
 #include "runtime/thread_pool.h"
 
 #include <pthread.h>
@@ -19,6 +23,7 @@
 
 #include "runtime/check.h"
 #include "runtime/cpu_topology.h"
+#include "tcpu/perf.h"
 #include "tcpu/threads.h"
 
 namespace tcpu {
@@ -27,6 +32,8 @@ namespace {
 constexpr int kMaxThreads = 1024;
 constexpr int kSpinIterations = 2000;
 constexpr int kYieldIterations = 200;
+constexpr char kParallelRegion[] = TCPU_PERF_PARALLEL_REGION;
+constexpr char kShareRegion[] = TCPU_PERF_PARALLEL_SHARE_REGION;
 
 thread_local bool in_pool_task = false;
 
@@ -132,6 +139,7 @@ class Pool {
     context_ = context;
     count_ = count;
     ranges_ = static_cast<int>(max_ranges < threads ? max_ranges : threads);
+    tcpu_perf_region_begin(kParallelRegion);
     pending_.store(static_cast<int>(threads), std::memory_order_relaxed);
     {
       std::lock_guard<std::mutex> sleep_lock(sleep_mutex_);
@@ -145,6 +153,7 @@ class Pool {
         std::this_thread::yield();
       }
     }
+    tcpu_perf_region_end(kParallelRegion);
     return TCPU_OK;
   }
 
@@ -227,11 +236,13 @@ class Pool {
       }
       if (stop_.load(std::memory_order_acquire)) return;
       seen = now;
+      tcpu_perf_region_begin(kShareRegion);
       if (t < ranges_) {
         const int64_t begin = count_ * t / ranges_;
         const int64_t end = count_ * (t + 1) / ranges_;
         if (begin < end) fn_(context_, begin, end);
       }
+      tcpu_perf_region_end(kShareRegion);
       pending_.fetch_sub(1, std::memory_order_acq_rel);
     }
   }

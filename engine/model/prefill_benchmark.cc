@@ -10,6 +10,8 @@
 //   --benchmark_filter='BM_Prompt128/mode:0/threads:1/' --benchmark_min_time=0   (stepwise)
 //   --benchmark_filter='BM_BuildModel' --benchmark_min_time=0                    (setup only)
 // each makes exactly one iteration; (count - setup count) / 128 is instructions per token.
+// Each prompt is the perf region "prompt"; with --threads=N (and threads:0 in the filter) the
+// count also says how evenly its parallel regions spread over N workers.
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
@@ -19,6 +21,7 @@
 #include "engine/model/prefill.h"
 #include "runtime/testing/benchmark_util.h"
 #include "tcpu/gemv.h"
+#include "tcpu/perf.h"
 #include "tcpu/scratch.h"
 #include "tcpu/status.h"
 #include "tcpu/threads.h"
@@ -120,6 +123,7 @@ void BM_Prompt128(benchmark::State& state) {
   int32_t next = 0;
   for (auto _ : state) {
     int status = TCPU_OK;
+    tcpu_perf_region_begin("prompt");
     if (batched) {
       status = tcpu::model::Prefill(w, k_cache.data(), v_cache.data(), kPrompt, 0, prompt.data(),
                                     kPrompt, logits.data(), &next, ws.get());
@@ -129,6 +133,7 @@ void BM_Prompt128(benchmark::State& state) {
                                   logits.data(), &next, ws.get(), ws_bytes);
       }
     }
+    tcpu_perf_region_end("prompt");
     if (status != TCPU_OK) {
       state.SkipWithError(tcpu_last_error_detail());
       return;

@@ -8,6 +8,11 @@
 // (550 MB: 0.625 bytes per weight, the fp32 group scales included).
 //   bazel build --config=aarch64 //kernels/decode_step:decode_step_benchmark
 //   bazel run //kernels/decode_step:decode_step_benchmark_qemu   (emulated: time means little)
+// Each step is the perf region "decode_step": instructions per token, and at more than one
+// thread how evenly the step's parallel regions spread over the workers:
+//   bazel build --config=aarch64 -c opt //kernels/decode_step:decode_step_benchmark
+//   bazel run //tools/perf:count -- --threads=8 bazel-bin/kernels/decode_step/decode_step_benchmark \
+//       --benchmark_filter='threads:0/weights:0' --benchmark_min_time=0
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
@@ -17,6 +22,7 @@
 #include "runtime/testing/benchmark_util.h"
 #include "tcpu/gemv.h"
 #include "tcpu/gemv_q4.h"
+#include "tcpu/perf.h"
 #include "tcpu/status.h"
 #include "tcpu/threads.h"
 #include "tcpu/transformer.h"
@@ -122,9 +128,12 @@ void BM_DecodeStepMiniCPM5_1B(benchmark::State& state) {
   int32_t token = 17;
   for (auto _ : state) {
     // The last position of the context: attention reads all 512 cached tokens.
-    if (tcpu_decode_step(&model->weights, k_cache.data(), v_cache.data(), kContext,
-                         kContext - 1, token, logits.data(), &token, ws.get(),
-                         ws_bytes) != TCPU_OK) {
+    tcpu_perf_region_begin("decode_step");
+    const int status =
+        tcpu_decode_step(&model->weights, k_cache.data(), v_cache.data(), kContext, kContext - 1,
+                         token, logits.data(), &token, ws.get(), ws_bytes);
+    tcpu_perf_region_end("decode_step");
+    if (status != TCPU_OK) {
       state.SkipWithError(tcpu_last_error_detail());
       return;
     }

@@ -1,9 +1,12 @@
-"""bazel run //tools/perf:count -- [--variant=vl128] [--top=25] [--json=FILE] PROGRAM [ARGS...]
+"""bazel run //tools/perf:count -- [--variant=vl128] [--threads=1] [--top=25] [--json=FILE] PROGRAM [ARGS...]
 
 Runs an aarch64 program under the pinned qemu-aarch64 in one QEMU variant (tests/qemu/
-variants.bzl) with the instruction-counting plugin, one guest thread (TCPU_NUM_THREADS=1),
-and prints the guest instructions per region (tcpu/perf.h markers) and per symbol.
-PROGRAM is a path (relative to the workspace), e.g. bazel-bin/kernels/gemv/gemv_benchmark
+variants.bzl) with the instruction-counting plugin, with --threads worker threads
+(TCPU_NUM_THREADS, default 1), and prints the guest instructions per region (tcpu/perf.h
+markers) and per symbol. With more than one thread, regions that ran parallel regions also get
+their balance: the busiest worker's instructions over the mean worker's, summed over the
+parallel regions (1.00 is perfect), and the instructions the region's own thread ran outside
+them. PROGRAM is a path (relative to the workspace), e.g. bazel-bin/kernels/gemv/gemv_benchmark
 built with --config=aarch64.
 """
 
@@ -20,6 +23,8 @@ def main(argv):
     parser = argparse.ArgumentParser(prog="count", description=__doc__.split("\n\n")[1],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--variant", default="vl128", help="QEMU variant (default vl128)")
+    parser.add_argument("--threads", type=int, default=1,
+                        help="guest worker threads, TCPU_NUM_THREADS (default 1)")
     parser.add_argument("--top", type=int, default=25, help="symbols to print (default 25)")
     parser.add_argument("--json", help="also write the counts to this file")
     parser.add_argument("program")
@@ -29,7 +34,10 @@ def main(argv):
     program = os.path.join(workspace, options.program)
     try:
         runfiles = perf_run.Runfiles.from_environment()
-        counts = perf_run.run_counted(runfiles, program, options.args, options.variant)
+        if options.threads < 1:
+            raise perf_run.PerfError(f"--threads wants a positive count, got {options.threads}")
+        counts = perf_run.run_counted(runfiles, program, options.args, options.variant,
+                                      env={"TCPU_NUM_THREADS": str(options.threads)})
     except perf_run.PerfError as e:
         print(f"count: {e}", file=sys.stderr)
         return 1
@@ -39,6 +47,14 @@ def main(argv):
         for r in counts.regions.values():
             per_call = r.instructions / r.calls if r.calls else 0
             print(f"{r.name:<48} {r.calls:>7} {r.instructions:>14} {per_call:>12.1f}")
+        parallel = [r for r in counts.regions.values() if r.parallel]
+        if parallel:
+            print(f"\n{'region (parallel balance)':<48} {'regions':>7} {'busiest/mean':>12} "
+                  f"{'work':>14} {'serial':>14}")
+            for r in parallel:
+                p = r.parallel
+                print(f"{r.name:<48} {p.groups:>7} {p.balance:>12.4f} {p.work:>14} "
+                      f"{p.serial:>14}")
     print(f"\n{'instructions':>14} {'share':>7}  symbol")
     for name, n in counts.symbols[:options.top]:
         print(f"{n:>14} {100.0 * n / counts.total:>6.2f}%  {name}")
@@ -47,6 +63,7 @@ def main(argv):
     if options.json:
         with open(os.path.join(workspace, options.json), "w") as f:
             json.dump({"program": options.program, "variant": options.variant,
+                       "threads": options.threads,
                        "total": counts.total, "symbols": counts.symbols,
                        "regions": [dataclasses.asdict(r) for r in counts.regions.values()],
                        "errors": counts.errors}, f, indent=2)

@@ -13,6 +13,15 @@
  * that load receives the guest address of the name; in user mode guest memory is host memory
  * at a fixed offset, which the plugin learns from any instruction (host minus guest address).
  *
+ * Parallel balance: the thread pool marks each parallel region on its calling thread
+ * (TCPU_PERF_PARALLEL_REGION) and each worker's share of it (TCPU_PERF_PARALLEL_SHARE_REGION;
+ * runtime/include/tcpu/perf.h). The shares that end while a parallel region is open form its
+ * group; when the region ends, the group's largest share, its mean share and its total are
+ * added to every region then open on the calling thread (the parallel region's own name
+ * included). A region's `serial` count is its thread's instructions outside the parallel
+ * regions it enclosed (those are the caller's wait). The pool runs one parallel region at a
+ * time; shares outside one, or two open at once, are reported as errors.
+ *
  * At exit the counts are written as JSON to `out` (stderr without it); tools/perf/count.py
  * prints them. Errors (an end without its begin, a region left open) are listed in the JSON.
  */
@@ -38,6 +47,9 @@ enum {
 
 static const char kBeginSymbol[] = "tcpu_perf_region_begin";
 static const char kEndSymbol[] = "tcpu_perf_region_end";
+/* The thread pool's markers, TCPU_PERF_PARALLEL_REGION and TCPU_PERF_PARALLEL_SHARE_REGION. */
+static const char kParallelRegion[] = "tcpu.parallel_for";
+static const char kShareRegion[] = "tcpu.parallel_for.share";
 
 /* Symbols: names interned at translation time (serialised by `lock`), counts added atomically
  * at execution time. Symbol 0 is instructions outside any symbol. */
@@ -53,6 +65,13 @@ struct Region {
   uint64_t instructions;
   uint64_t min;
   uint64_t max;
+  /* Parallel regions run inside this one (see the header comment). */
+  uint64_t groups;      /* parallel regions with at least one share */
+  uint64_t shares;      /* worker shares in them */
+  uint64_t busiest;     /* sum over groups of the largest share */
+  double mean;          /* sum over groups of the mean share */
+  uint64_t work;        /* sum of all shares */
+  uint64_t serial;      /* the opener's instructions outside enclosed parallel regions */
 };
 static struct Region regions[kMaxRegions];
 static int n_regions;
@@ -60,6 +79,7 @@ static int n_regions;
 struct OpenRegion {
   int region;
   uint64_t start;
+  uint64_t in_parallel; /* the thread's instructions inside enclosed parallel regions */
 };
 struct Vcpu {
   uint64_t total; /* written only by its own thread */
@@ -70,6 +90,10 @@ static struct Vcpu vcpus[kMaxVcpus];
 
 static char* errors[kMaxErrors];
 static int n_errors;
+
+/* The open parallel region's group of shares (one at a time; owner -1: none open). */
+static int parallel_owner = -1;
+static uint64_t group_shares, group_busiest, group_work;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static intptr_t guest_to_host; /* host address - guest address of guest memory */
@@ -155,6 +179,47 @@ static void ReadGuestString(uint64_t guest_address, char* out) {
   out[i] = '\0';
 }
 
+/* The parallel-balance bookkeeping of MarkerLoad; all called with `lock` held. */
+static void ParallelBegun(unsigned int vcpu_index) {
+  if (parallel_owner >= 0) {
+    AddError("guest thread %u began a parallel region while guest thread %d's was open",
+             vcpu_index, parallel_owner);
+    return;
+  }
+  parallel_owner = (int)vcpu_index;
+  group_shares = group_busiest = group_work = 0;
+}
+
+static void ShareEnded(unsigned int vcpu_index, uint64_t count) {
+  if (parallel_owner < 0) {
+    AddError("guest thread %u ended a share of a parallel region while none was open",
+             vcpu_index);
+    return;
+  }
+  ++group_shares;
+  group_work += count;
+  if (count > group_busiest) group_busiest = count;
+}
+
+/* The parallel region `region` of `vcpu_index` (already popped) ended after `count`
+ * instructions of its thread: its group goes to every region still open on that thread and to
+ * the parallel region itself; its instructions (the wait) are no region's serial work. */
+static void ParallelEnded(unsigned int vcpu_index, uint64_t count, int region) {
+  if (parallel_owner != (int)vcpu_index) return; /* reported when it began */
+  struct Vcpu* vcpu = &vcpus[vcpu_index];
+  for (int d = 0; d <= vcpu->depth; ++d) {
+    struct Region* r = &regions[d < vcpu->depth ? vcpu->open[d].region : region];
+    if (d < vcpu->depth) vcpu->open[d].in_parallel += count;
+    if (group_shares == 0) continue;
+    ++r->groups;
+    r->shares += group_shares;
+    r->busiest += group_busiest;
+    r->mean += (double)group_work / (double)group_shares;
+    r->work += group_work;
+  }
+  parallel_owner = -1;
+}
+
 static void MarkerLoad(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64_t vaddr,
                        void* userdata) {
   if (qemu_plugin_mem_is_store(info)) return;
@@ -178,7 +243,9 @@ static void MarkerLoad(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint
     } else {
       vcpu->open[vcpu->depth].region = region;
       vcpu->open[vcpu->depth].start = vcpu->total;
+      vcpu->open[vcpu->depth].in_parallel = 0;
       ++vcpu->depth;
+      if (strcmp(name, kParallelRegion) == 0) ParallelBegun(vcpu_index);
     }
   } else if (vcpu->depth == 0 || vcpu->open[vcpu->depth - 1].region != region) {
     AddError("tcpu_perf_region_end(\"%s\") on guest thread %u: the innermost open region is %s%s%s",
@@ -193,6 +260,12 @@ static void MarkerLoad(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint
     r->instructions += count;
     if (count < r->min) r->min = count;
     if (count > r->max) r->max = count;
+    if (strcmp(name, kParallelRegion) == 0) {
+      ParallelEnded(vcpu_index, count, region);
+    } else {
+      r->serial += count - vcpu->open[vcpu->depth].in_parallel;
+      if (strcmp(name, kShareRegion) == 0) ShareEnded(vcpu_index, count);
+    }
   }
   pthread_mutex_unlock(&lock);
 }
@@ -304,8 +377,16 @@ static void WriteCounts(qemu_plugin_id_t id, void* userdata) {
     WriteJsonString(f, r->name);
     fprintf(f,
             ", \"calls\": %" PRIu64 ", \"instructions\": %" PRIu64 ", \"min\": %" PRIu64
-            ", \"max\": %" PRIu64 "}",
+            ", \"max\": %" PRIu64,
             r->calls, r->instructions, r->calls ? r->min : 0, r->max);
+    if (r->groups > 0) {
+      fprintf(f,
+              ",\n     \"parallel\": {\"groups\": %" PRIu64 ", \"shares\": %" PRIu64
+              ", \"busiest\": %" PRIu64 ", \"mean\": %.1f, \"work\": %" PRIu64
+              ", \"serial\": %" PRIu64 "}",
+              r->groups, r->shares, r->busiest, r->mean, r->work, r->serial);
+    }
+    fputc('}', f);
   }
   fprintf(f, "\n  ],\n  \"errors\": [");
   for (int i = 0; i < n_errors; ++i) {

@@ -53,12 +53,29 @@ class Runfiles:
 
 
 @dataclasses.dataclass
+class Parallel:
+    """The thread pool's parallel regions run inside a region (count_plugin.c's header)."""
+    groups: int    # parallel regions
+    shares: int    # worker shares in them
+    busiest: int   # sum over the parallel regions of the largest share
+    mean: float    # sum over the parallel regions of the mean share
+    work: int      # all shares together
+    serial: int    # the region's own thread outside parallel regions
+
+    @property
+    def balance(self):
+        """Busiest over mean: 1.0 when every worker got the same instructions."""
+        return self.busiest / self.mean if self.mean else 1.0
+
+
+@dataclasses.dataclass
 class Region:
     name: str
     calls: int
     instructions: int  # summed over the calls
     min: int
     max: int
+    parallel: Parallel = None  # None: no parallel region ran inside
 
 
 @dataclasses.dataclass
@@ -117,7 +134,8 @@ def run_counted(runfiles, binary, args=(), variant="vl128", env=None, stdout=Non
     names = demangle(runfiles.cxxfilt, [s["name"] for s in raw["symbols"]])
     symbols = [(name, s["instructions"]) for name, s in zip(names, raw["symbols"])]
     regions = {
-        r["name"]: Region(r["name"], r["calls"], r["instructions"], r["min"], r["max"])
+        r["name"]: Region(r["name"], r["calls"], r["instructions"], r["min"], r["max"],
+                          Parallel(**r["parallel"]) if "parallel" in r else None)
         for r in raw["regions"]
     }
     return Counts(raw["total"], symbols, regions, raw["errors"])

@@ -13,9 +13,18 @@
  * Regions nest; an end must name the innermost open region of its thread (the plugin reports
  * a mismatch). A NULL name is ignored. Counting: `bazel run //tools/perf:count -- ...`
  * (tools/perf/README.md).
+ *
+ * The thread pool (tcpu/threads.h) marks every parallel region it runs on its workers: the
+ * calling thread's wait as TCPU_PERF_PARALLEL_REGION and each worker's share of the range as
+ * TCPU_PERF_PARALLEL_SHARE_REGION. From those the plugin reports, for every region open on the
+ * calling thread, how evenly the work was spread: the sum over parallel regions of the
+ * busiest worker's instructions against the sum of the workers' mean.
  */
 #ifndef TCPU_PERF_H_
 #define TCPU_PERF_H_
+
+#define TCPU_PERF_PARALLEL_REGION "tcpu.parallel_for"
+#define TCPU_PERF_PARALLEL_SHARE_REGION "tcpu.parallel_for.share"
 
 #ifdef __cplusplus
 extern "C" {

@@ -51,6 +51,46 @@ class CountPluginTest(unittest.TestCase):
         for variant in ("vl2048", "nosve", "a53"):
             self.assertEqual(self.count(500, variant).regions["loop"].instructions, base)
 
+    def parallel(self, threads, units, iterations, regions):
+        runfiles = perf_run.Runfiles.from_environment()
+        probe = runfiles.path("tcpu_sdk/tools/perf/tests/parallel_probe_aarch64/parallel_probe")
+        counts = perf_run.run_counted(runfiles, probe, [str(units), str(iterations),
+                                                        str(regions)], "vl128",
+                                      env={"TCPU_NUM_THREADS": str(threads)})
+        self.assertEqual(counts.errors, [])
+        return counts
+
+    def test_parallel_balance_of_even_shares_is_one(self):
+        n, loop = 5000, 2 * 5000 + 2
+        counts = self.parallel(threads=4, units=8, iterations=n, regions=3)
+        p = counts.regions["step"].parallel
+        self.assertEqual((p.groups, p.shares), (3, 12))
+        self.assertEqual(p.balance, 1.0)  # equal ranges run identical instructions
+        self.assertGreaterEqual(p.work, 3 * 8 * loop)
+        self.assertLess(p.work, 3 * 8 * (loop + 40))
+        # The step's own loop, and the pool's start and each region's posting around it; never
+        # the caller's wait, whose length depends on the host's scheduling.
+        self.assertGreaterEqual(p.serial, loop)
+        self.assertLess(p.serial, loop + 100000)
+        shares = counts.regions["tcpu.parallel_for.share"]
+        self.assertEqual(shares.calls, 12)
+        self.assertEqual(counts.regions["tcpu.parallel_for"].parallel.groups, 3)
+
+    def test_parallel_balance_sees_the_busiest_share(self):
+        n = 20000
+        # 5 units on 4 workers: one worker runs 2, the mean is 5/4: 2 / 1.25 = 1.6.
+        p = self.parallel(threads=4, units=5, iterations=n, regions=2).regions["step"].parallel
+        self.assertEqual((p.groups, p.shares), (2, 8))
+        self.assertAlmostEqual(p.balance, 1.6, delta=0.002)
+        # 2 units on 4 workers: two idle workers count, as idle cores do: 1 / 0.5 = 2.
+        p = self.parallel(threads=4, units=2, iterations=n, regions=1).regions["step"].parallel
+        self.assertAlmostEqual(p.balance, 2.0, delta=0.002)
+
+    def test_one_thread_runs_no_parallel_region(self):
+        counts = self.parallel(threads=1, units=8, iterations=100, regions=2)
+        self.assertIsNone(counts.regions["step"].parallel)
+        self.assertNotIn("tcpu.parallel_for", counts.regions)
+
     def test_a_failing_program_is_an_error(self):
         runfiles = perf_run.Runfiles.from_environment()
         probe = runfiles.path("tcpu_sdk/tools/perf/tests/count_probe_aarch64/count_probe")

@@ -6,21 +6,7 @@
 #include <cstdlib>
 
 #include "tcpu/perf.h"
-
-// Executes 1 + 2 * iterations + 1 instructions (iterations >= 1): mov, (subs, b.ne) x n, ret.
-extern "C" void tcpu_count_probe_loop(long iterations);
-__asm__(
-    ".text\n"
-    ".p2align 2\n"
-    ".globl tcpu_count_probe_loop\n"
-    ".type tcpu_count_probe_loop, %function\n"
-    "tcpu_count_probe_loop:\n"
-    "  mov x1, x0\n"
-    "1:\n"
-    "  subs x1, x1, #1\n"
-    "  b.ne 1b\n"
-    "  ret\n"
-    ".size tcpu_count_probe_loop, . - tcpu_count_probe_loop\n");
+#include "tools/perf/tests/probe_loop.h"
 
 int main(int argc, char** argv) {
   if (argc != 2) {
