@@ -20,8 +20,7 @@
 
 #include "benchmark/benchmark.h"
 #include "runtime/testing/benchmark_util.h"
-#include "tcpu/gemv.h"
-#include "tcpu/gemv_q4.h"
+#include "kernels/decode_step/synthetic_model.h"
 #include "tcpu/perf.h"
 #include "tcpu/status.h"
 #include "tcpu/threads.h"
@@ -29,99 +28,37 @@
 
 namespace {
 
-constexpr tcpu_layer_shape kShape = {1536, 4608, 16, 2, 128, 1e-6f, 1000000.0f, 0.0f, nullptr, 0.0};
-constexpr int64_t kLayers = 24, kVocab = 130560, kContext = 512;
+using tcpu::testing::kMiniCpm5_1BLayer;
+using tcpu::testing::kMiniCpm5_1BLayers;
+using tcpu::testing::kMiniCpm5_1BVocab;
+using tcpu::testing::SyntheticModel;
 
-struct Linear {
-  std::unique_ptr<uint8_t, decltype(&std::free)> packed{nullptr, &std::free};
-  std::vector<float> scales;  // int8 only
-  int64_t bytes = 0;          // packed bytes plus the scales the step reads
-};
-
-// Cheap deterministic weights (random generators are far too slow under emulation at
-// 880 MB), packed into 64-byte aligned memory: int8, or int4 (the same values / 16, one scale
-// per group).
-bool MakeLinear(int64_t n, int64_t k, uint32_t seed, bool int4, Linear* l) {
-  std::vector<int8_t> w = tcpu::testing::CheapInt8(n * k, seed);
-  const int64_t packed = int4 ? tcpu_q4_packed_size(n, k) : tcpu_packed_weights_size(n, k);
-  l->packed.reset(static_cast<uint8_t*>(std::aligned_alloc(64, (packed + 63) / 64 * 64)));
-  if (l->packed == nullptr) return false;
-  if (int4) {
-    for (int8_t& v : w) v = static_cast<int8_t>(v >> 4);  // [-8, 7]
-    const std::vector<float> scales(n * tcpu_q4_groups(k), 1.0f / 128);
-    l->bytes = packed;  // the scales are inside
-    return tcpu_pack_q4(w.data(), scales.data(), n, k, l->packed.get(), packed) == TCPU_OK;
-  }
-  l->scales.assign(n, 1.0f / 2048);
-  l->bytes = packed + 4 * n;
-  return tcpu_pack_weights_i8(w.data(), n, k, l->packed.get(), packed) == TCPU_OK;
-}
-
-tcpu_linear View(const Linear& l) {
-  return {l.packed.get(), l.scales.empty() ? nullptr : l.scales.data()};
-}
-
-struct Model {
-  std::vector<uint16_t> embed, norm;
-  std::vector<Linear> linears;
-  std::vector<tcpu_layer_weights> layers;
-  tcpu_model_weights weights{};
-  int64_t bytes_per_token = 0;
-};
-
-bool MakeModel(bool int4, Model* m) {
-  const int64_t h = kShape.hidden, qd = kShape.num_heads * kShape.head_dim;
-  const int64_t kvd = kShape.num_kv_heads * kShape.head_dim, i = kShape.intermediate;
-  m->embed.assign(kVocab * h, 0x3c00);  // 2^-7
-  m->norm.assign(h, 0x3f80);            // 1.0
-  m->linears.resize(7 * kLayers + 1);
-  const int64_t shapes[7][2] = {{qd, h}, {kvd, h}, {kvd, h}, {h, qd}, {i, h}, {i, h}, {h, i}};
-  uint32_t seed = 1;
-  for (int64_t layer = 0; layer < kLayers; ++layer) {
-    Linear* l = &m->linears[7 * layer];
-    for (int j = 0; j < 7; ++j) {
-      if (!MakeLinear(shapes[j][0], shapes[j][1], seed++, int4, &l[j])) return false;
-      m->bytes_per_token += l[j].bytes;
-    }
-    m->layers.push_back({m->norm.data(), View(l[0]), View(l[1]), View(l[2]), nullptr, nullptr,
-                         View(l[3]), m->norm.data(), View(l[4]), View(l[5]), View(l[6]), nullptr,
-                         nullptr, nullptr, nullptr});
-    m->bytes_per_token += 2 * 2 * h;  // the two norms
-  }
-  Linear& head = m->linears.back();
-  if (!MakeLinear(kVocab, h, seed, int4, &head)) return false;
-  m->bytes_per_token += head.bytes + 2 * h /* final norm */ + 2 * h /* embedding */;
-  m->weights = {kShape,     kLayers, kVocab, m->embed.data(), m->layers.data(), m->norm.data(),
-                View(head), 0.0f,    0.0f};
-  return true;
-}
+constexpr int64_t kContext = 512;
 
 // Built on first use (only the formats a run's filter selects take memory).
-Model* GetModel(bool int4) {
-  static Model* models[2] = {nullptr, nullptr};
+SyntheticModel* GetModel(bool int4) {
+  static std::unique_ptr<SyntheticModel> models[2];
   static bool tried[2] = {false, false};
   if (!tried[int4]) {
     tried[int4] = true;
-    auto* m = new Model();
-    if (MakeModel(int4, m)) {
-      models[int4] = m;
-    } else {
-      delete m;
-    }
+    models[int4] =
+        tcpu::testing::MakeSyntheticModel(kMiniCpm5_1BLayer, kMiniCpm5_1BLayers, kMiniCpm5_1BVocab,
+                                          int4);
   }
-  return models[int4];
+  return models[int4].get();
 }
 
 void BM_DecodeStepMiniCPM5_1B(benchmark::State& state) {
   if (!tcpu::testing::SetBenchmarkThreads(state, state.range(0))) return;
-  Model* model = GetModel(state.range(1) != 0);
+  SyntheticModel* model = GetModel(state.range(1) != 0);
   if (model == nullptr) {
     state.SkipWithError("cannot build the model (out of memory?)");
     return;
   }
-  const int64_t cache = kLayers * kShape.num_kv_heads * kContext * kShape.head_dim;
+  const int64_t cache =
+      kMiniCpm5_1BLayers * kMiniCpm5_1BLayer.num_kv_heads * kContext * kMiniCpm5_1BLayer.head_dim;
   std::vector<uint16_t> k_cache(cache, 0x3c00), v_cache(cache, 0x3c00);
-  std::vector<float> logits(kVocab);
+  std::vector<float> logits(kMiniCpm5_1BVocab);
   const int64_t ws_bytes = tcpu_decode_step_workspace_size(&model->weights);
   std::unique_ptr<uint8_t, decltype(&std::free)> ws(
       static_cast<uint8_t*>(std::aligned_alloc(64, (ws_bytes + 63) / 64 * 64)), &std::free);

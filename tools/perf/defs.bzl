@@ -16,6 +16,7 @@ new or gone); `bazel run //tools/perf:update_baselines` rewrites the baselines o
 listed in its `gates`.
 """
 
+load("//platforms:aarch64_binary.bzl", "to_aarch64")
 load("//tests/qemu:variants.bzl", "QEMU_VARIANTS")
 
 PerfGateInfo = provider(
@@ -172,6 +173,45 @@ perf_mca_gate_test = rule(
         "tolerance": attr.string(default = "0.01"),
     }),
     doc = "Fails when llvm-mca's cycles per iteration of a marked loop rise over `baseline`.",
+)
+
+def _perf_balance_gate_test_impl(ctx):
+    program = ctx.attr.program[0][DefaultInfo].files_to_run.executable
+    if ctx.attr.variant not in QEMU_VARIANTS:
+        fail("%s: unknown variant '%s'" % (ctx.label, ctx.attr.variant))
+    manifest = ctx.actions.declare_file(ctx.label.name + ".manifest.json")
+    ctx.actions.write(manifest, json.encode({
+        "name": ctx.label.name,
+        "program": _runfiles_path(ctx, program),
+        "args": ctx.attr.program_args,
+        "variant": ctx.attr.variant,
+        "threads": ctx.attr.threads,
+        "regions": ctx.attr.regions,
+        "max_balance": ctx.attr.max_balance,
+    }))
+    launcher = _write_launcher(ctx, "balance_gate.py", manifest)
+    runfiles = ctx.runfiles(files = [program, manifest, ctx.file._launcher])
+    return [DefaultInfo(executable = launcher, runfiles = runfiles.merge(_tool_runfiles(ctx)))]
+
+perf_balance_gate_test = rule(
+    implementation = _perf_balance_gate_test_impl,
+    test = True,
+    attrs = dict(_TOOL_ATTRS, **{
+        # Built as the QEMU tests are (the command line's compilation mode), not at -c opt: a
+        # balance is a ratio of one build's counts, and the program shares the tests' objects
+        # (the engine) instead of compiling them once more.
+        "program": attr.label(mandatory = True, executable = True, cfg = to_aarch64),
+        "program_args": attr.string_list(doc = "Arguments of the program."),
+        "variant": attr.string(default = "vl128"),
+        "threads": attr.int_list(mandatory = True, doc = "TCPU_NUM_THREADS values to run."),
+        "regions": attr.string_list(mandatory = True, doc = "Regions whose balance is held."),
+        "max_balance": attr.string(default = "1.05", doc = "Busiest over mean worker, at most."),
+        "_allowlist_function_transition": attr.label(
+            default = "@bazel_tools//tools/allowlists/function_transition_allowlist",
+        ),
+    }),
+    doc = "Fails when a region's work spreads over the thread pool's workers less evenly than " +
+          "`max_balance` (tools/perf/balance_gate.py).",
 )
 
 def _perf_update_impl(ctx):
