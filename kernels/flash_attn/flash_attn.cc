@@ -112,11 +112,16 @@ int CheckCommon(const char* fn, const Attention& a, const char* positions_name,
 
 int64_t Chunks(int64_t positions) { return (positions + kChunk - 1) / kChunk; }
 
+// Output elements the merge accumulates at once (float64 sums on the stack): the loop over
+// them is the inner one, so it vectorizes, and each chunk's weight is computed once per block.
+constexpr int64_t kMergeBlock = 256;
+
 // The state of (query t, head h, chunk c) in the scratch: [acc[head_dim], max, sum] at
 // index (t * max_chunks + c) * num_heads + h, so the q heads of one group are adjacent.
+// The merge is cheap (chunks * head_dim), so it runs in float64, each sum in chunk order:
+// out = sum_c acc_c w_c / sum_c l_c w_c with w_c = e^(m_c - M), M = max_c m_c.
 void MergeChunks(const float* first, int64_t chunks, int64_t chunk_stride, int64_t head_dim,
                  uint16_t* out) {
-  // The merge is cheap (chunks * head_dim), so it runs in float64 in chunk order.
   double m = -INFINITY;
   for (int64_t c = 0; c < chunks; ++c) m = std::fmax(m, first[c * chunk_stride + head_dim]);
   double l = 0.0;
@@ -124,13 +129,16 @@ void MergeChunks(const float* first, int64_t chunks, int64_t chunk_stride, int64
     const float* part = first + c * chunk_stride;
     l += part[head_dim + 1] * std::exp(part[head_dim] - m);
   }
-  for (int64_t i = 0; i < head_dim; ++i) {
-    double o = 0.0;
+  for (int64_t i0 = 0; i0 < head_dim; i0 += kMergeBlock) {
+    const int64_t len = std::min(kMergeBlock, head_dim - i0);
+    double o[kMergeBlock];
+    for (int64_t i = 0; i < len; ++i) o[i] = 0.0;
     for (int64_t c = 0; c < chunks; ++c) {
       const float* part = first + c * chunk_stride;
-      o += part[i] * std::exp(part[head_dim] - m);
+      const double w = std::exp(part[head_dim] - m);
+      for (int64_t i = 0; i < len; ++i) o[i] += part[i0 + i] * w;
     }
-    out[i] = tcpu_f32_to_bf16(static_cast<float>(o / l));
+    for (int64_t i = 0; i < len; ++i) out[i0 + i] = tcpu_f32_to_bf16(static_cast<float>(o[i] / l));
   }
 }
 

@@ -53,17 +53,25 @@ inline void ForRowTiles(int64_t rows, Tile&& tile) {
   if (r < rows) tile(std::integral_constant<int, 1>(), r);
 }
 
+// Weights per position in a tile's interleaved copy of its softmax weights: at least 4, so a
+// 4-float load at any position stays inside the copy.
+constexpr int WeightLanes(int rows) { return rows < 4 ? 4 : rows; }
+
 // The step between a vector kernel's scores and its p * v pass: R rows of chunk scores become
-// softmax weights in place (exp_shifted by the row's max) and each row's state gets its max
-// and sum of weights (added in position order).
+// softmax weights in place (exp_shifted by the row's max); each row's state gets its max and
+// sum of weights (added in position order); weights[s * WeightLanes(R) + r] = score[r][s], so
+// the p * v pass reads the weights of all rows at one position with one or two vector loads.
 template <int R>
 inline void SoftmaxWeights(void (*exp_shifted)(float*, int64_t, float), float (*score)[kChunk],
                            const float* max, int64_t n, int64_t d, float* part,
-                           int64_t part_stride) {
+                           int64_t part_stride, float* weights) {
   for (int r = 0; r < R; ++r) {
     exp_shifted(score[r], n, max[r]);
     float l = 0.0f;
-    for (int64_t s = 0; s < n; ++s) l += score[r][s];
+    for (int64_t s = 0; s < n; ++s) {
+      l += score[r][s];
+      weights[s * WeightLanes(R) + r] = score[r][s];
+    }
     part[r * part_stride + d] = max[r];
     part[r * part_stride + d + 1] = l;
   }

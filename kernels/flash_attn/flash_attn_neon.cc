@@ -76,11 +76,27 @@ void ScoresNeon(const float* q, int64_t q_stride, const uint16_t* k, int64_t d, 
   }
 }
 
-// acc_r[i] = sum_s p[r][s] * v[s][i] in position order, for R rows: 8 (then 4) lanes of every
-// row's accumulator stay in registers over the chunk, each v load serving all rows.
+// c + v * p[lane], the lane a constant once R's loop is unrolled.
+inline float32x4_t FmaLane(float32x4_t c, float32x4_t v, float32x4_t p, int lane) {
+  switch (lane) {
+    case 0:
+      return vfmaq_laneq_f32(c, v, p, 0);
+    case 1:
+      return vfmaq_laneq_f32(c, v, p, 1);
+    case 2:
+      return vfmaq_laneq_f32(c, v, p, 2);
+    default:
+      return vfmaq_laneq_f32(c, v, p, 3);
+  }
+}
+
+// acc_r[i] = sum_s w[s][r] * v[s][i] in position order (w: SoftmaxWeights' interleaved copy),
+// for R rows: 8 (then 4) lanes of every row's accumulator stay in registers over the chunk,
+// each v load and each 4 weights serving all rows.
 template <int R>
-void AccumulateNeon(const float (*p)[kChunk], const uint16_t* v, int64_t d, int64_t n,
-                    int64_t v_stride, float* part, int64_t part_stride) {
+void AccumulateNeon(const float* w, const uint16_t* v, int64_t d, int64_t n, int64_t v_stride,
+                    float* part, int64_t part_stride) {
+  constexpr int kLanes = WeightLanes(R);
   int64_t i = 0;
   for (; i + 8 <= d; i += 8) {
     float32x4_t c0[R], c1[R];
@@ -89,8 +105,9 @@ void AccumulateNeon(const float (*p)[kChunk], const uint16_t* v, int64_t d, int6
       const uint16x8_t vv = vld1q_u16(v + s * v_stride + i);
       const float32x4_t lo = Widen(vget_low_u16(vv)), hi = Widen(vget_high_u16(vv));
       for (int r = 0; r < R; ++r) {
-        c0[r] = vfmaq_n_f32(c0[r], lo, p[r][s]);
-        c1[r] = vfmaq_n_f32(c1[r], hi, p[r][s]);
+        const float32x4_t p = vld1q_f32(w + s * kLanes + r / 4 * 4);
+        c0[r] = FmaLane(c0[r], lo, p, r % 4);
+        c1[r] = FmaLane(c1[r], hi, p, r % 4);
       }
     }
     for (int r = 0; r < R; ++r) {
@@ -103,7 +120,9 @@ void AccumulateNeon(const float (*p)[kChunk], const uint16_t* v, int64_t d, int6
     for (int r = 0; r < R; ++r) c0[r] = vdupq_n_f32(0.0f);
     for (int64_t s = 0; s < n; ++s) {
       const float32x4_t lo = Widen(vld1_u16(v + s * v_stride + i));
-      for (int r = 0; r < R; ++r) c0[r] = vfmaq_n_f32(c0[r], lo, p[r][s]);
+      for (int r = 0; r < R; ++r) {
+        c0[r] = FmaLane(c0[r], lo, vld1q_f32(w + s * kLanes + r / 4 * 4), r % 4);
+      }
     }
     for (int r = 0; r < R; ++r) vst1q_f32(part + r * part_stride + i, c0[r]);
     i += 4;
@@ -111,7 +130,7 @@ void AccumulateNeon(const float (*p)[kChunk], const uint16_t* v, int64_t d, int6
   for (; i < d; ++i) {
     for (int r = 0; r < R; ++r) {
       float acc = 0.0f;
-      for (int64_t s = 0; s < n; ++s) acc += p[r][s] * tcpu_bf16_to_f32(v[s * v_stride + i]);
+      for (int64_t s = 0; s < n; ++s) acc += w[s * kLanes + r] * tcpu_bf16_to_f32(v[s * v_stride + i]);
       part[r * part_stride + i] = acc;
     }
   }
@@ -122,9 +141,10 @@ void TileNeon(const float* q, int64_t q_stride, const uint16_t* k, const uint16_
               int64_t n, int64_t k_stride, int64_t v_stride, float* part, int64_t part_stride) {
   float score[R][kChunk];
   float max[R];
+  float weights[kChunk * WeightLanes(R)];
   ScoresNeon<R>(q, q_stride, k, d, n, k_stride, score, max);
-  SoftmaxWeights<R>(ExpShiftedNeon, score, max, n, d, part, part_stride);
-  AccumulateNeon<R>(score, v, d, n, v_stride, part, part_stride);
+  SoftmaxWeights<R>(ExpShiftedNeon, score, max, n, d, part, part_stride, weights);
+  AccumulateNeon<R>(weights, v, d, n, v_stride, part, part_stride);
 }
 
 void ChunkNeon(const float* q, int64_t q_stride, int64_t rows, const uint16_t* k,
