@@ -50,10 +50,24 @@ struct Attention {
   const uint16_t* k_cache;
   const uint16_t* v_cache;
   uint16_t* out;
-  int64_t num_queries, num_heads, num_kv_heads, head_dim, first_position;
-  int64_t k_head_stride, k_seq_stride, v_head_stride, v_seq_stride;
-  float sm_scale;
+  int64_t num_queries = 0, num_heads = 0, num_kv_heads = 0, head_dim = 0, first_position = 0;
+  int64_t k_head_stride = 0, k_seq_stride = 0, v_head_stride = 0, v_seq_stride = 0;
+  float sm_scale = 0.0f;
 };
+
+// The fields both entry points take alike.
+void SetShape(int64_t num_heads, int64_t num_kv_heads, int64_t head_dim, int64_t k_head_stride,
+              int64_t k_seq_stride, int64_t v_head_stride, int64_t v_seq_stride, float sm_scale,
+              Attention* a) {
+  a->num_heads = num_heads;
+  a->num_kv_heads = num_kv_heads;
+  a->head_dim = head_dim;
+  a->k_head_stride = k_head_stride;
+  a->k_seq_stride = k_seq_stride;
+  a->v_head_stride = v_head_stride;
+  a->v_seq_stride = v_seq_stride;
+  a->sm_scale = sm_scale;
+}
 
 // Strides must keep positions and heads from overlapping; the products bound the highest
 // element read, so checking them also rules out pointer-offset overflow. `positions` is how
@@ -62,15 +76,14 @@ int CheckStrides(const char* fn, const char* which, const char* positions_name,
                  int64_t num_kv_heads, int64_t head_dim, int64_t positions, int64_t head_stride,
                  int64_t seq_stride) {
   if (seq_stride < head_dim) {
-    return Fail(TCPU_ERR_INVALID_ARGUMENT, "%s: %s_seq_stride = %lld < head_dim = %lld", fn,
-                which, static_cast<long long>(seq_stride), static_cast<long long>(head_dim));
+    return Fail(TCPU_ERR_INVALID_ARGUMENT, "%s: %s_seq_stride = %lld < head_dim = %lld", fn, which,
+                static_cast<long long>(seq_stride), static_cast<long long>(head_dim));
   }
   int64_t per_head = 0;
   TCPU_CHECK_MUL(fn, positions, seq_stride, &per_head);
   if (head_stride < per_head) {
-    return Fail(TCPU_ERR_INVALID_ARGUMENT,
-                "%s: %s_head_stride = %lld < %s * %s_seq_stride = %lld", fn, which,
-                static_cast<long long>(head_stride), positions_name, which,
+    return Fail(TCPU_ERR_INVALID_ARGUMENT, "%s: %s_head_stride = %lld < %s * %s_seq_stride = %lld",
+                fn, which, static_cast<long long>(head_stride), positions_name, which,
                 static_cast<long long>(per_head));
   }
   int64_t total = 0;
@@ -79,8 +92,7 @@ int CheckStrides(const char* fn, const char* which, const char* positions_name,
 }
 
 // The checks both entry points share; sizes and `positions` (> 0) were checked by the caller.
-int CheckCommon(const char* fn, const Attention& a, const char* positions_name,
-                int64_t positions) {
+int CheckCommon(const char* fn, const Attention& a, const char* positions_name, int64_t positions) {
   TCPU_CHECK_NOT_NULL(fn, a.q);
   TCPU_CHECK_NOT_NULL(fn, a.k_cache);
   TCPU_CHECK_NOT_NULL(fn, a.v_cache);
@@ -89,9 +101,9 @@ int CheckCommon(const char* fn, const Attention& a, const char* positions_name,
   TCPU_CHECK_POSITIVE(fn, a.num_kv_heads);
   TCPU_CHECK_POSITIVE(fn, a.head_dim);
   if (a.num_heads % a.num_kv_heads != 0) {
-    return Fail(TCPU_ERR_INVALID_ARGUMENT, "%s: num_heads = %lld not a multiple of "
-                "num_kv_heads = %lld", fn, static_cast<long long>(a.num_heads),
-                static_cast<long long>(a.num_kv_heads));
+    return Fail(TCPU_ERR_INVALID_ARGUMENT,
+                "%s: num_heads = %lld not a multiple of num_kv_heads = %lld", fn,
+                static_cast<long long>(a.num_heads), static_cast<long long>(a.num_kv_heads));
   }
   if (int st = CheckStrides(fn, "k", positions_name, a.num_kv_heads, a.head_dim, positions,
                             a.k_head_stride, a.k_seq_stride);
@@ -182,8 +194,8 @@ int Run(const char* fn, const FlashAttnKernel& kernel, const Attention& a) {
   }
 
   int st = ParallelFor(items_before[queries], 1, [&](int64_t begin, int64_t end) {
-    int64_t t = std::upper_bound(items_before, items_before + queries + 1, begin) -
-                items_before - 1;
+    int64_t t =
+        std::upper_bound(items_before, items_before + queries + 1, begin) - items_before - 1;
     for (int64_t item = begin; item < end; ++item) {
       while (item >= items_before[t + 1]) ++t;
       const int64_t local = item - items_before[t];
@@ -192,11 +204,10 @@ int Run(const char* fn, const FlashAttnKernel& kernel, const Attention& a) {
       const int64_t rows = std::min(kRowsPerItem, (g + 1) * group - h);
       const int64_t s0 = c * kChunk;
       const int64_t n = std::min(kChunk, a.first_position + t + 1 - s0);
-      kernel.chunk(qf + (t * heads + h) * d, d, rows,
-                   a.k_cache + g * a.k_head_stride + s0 * a.k_seq_stride,
-                   a.v_cache + g * a.v_head_stride + s0 * a.v_seq_stride, d, n, a.k_seq_stride,
-                   a.v_seq_stride, parts + ((t * max_chunks + c) * heads + h) * part_stride,
-                   part_stride);
+      kernel.chunk(
+          qf + (t * heads + h) * d, d, rows, a.k_cache + g * a.k_head_stride + s0 * a.k_seq_stride,
+          a.v_cache + g * a.v_head_stride + s0 * a.v_seq_stride, d, n, a.k_seq_stride,
+          a.v_seq_stride, parts + ((t * max_chunks + c) * heads + h) * part_stride, part_stride);
     }
   });
   if (st != TCPU_OK) return st;
@@ -223,30 +234,33 @@ int FlashAttnWith(const FlashAttnKernel& kernel, const uint16_t* q, const uint16
                   int64_t head_dim, int64_t seq_len, int64_t k_head_stride, int64_t k_seq_stride,
                   int64_t v_head_stride, int64_t v_seq_stride, float sm_scale) {
   TCPU_CHECK_POSITIVE(kDecodeFn, seq_len);
-  const Attention a = {q,        k_cache,       v_cache,      out,           1,
-                       num_heads, num_kv_heads, head_dim,     seq_len - 1,   k_head_stride,
-                       k_seq_stride, v_head_stride, v_seq_stride, sm_scale};
+  Attention a{q, k_cache, v_cache, out};
+  a.num_queries = 1;
+  a.first_position = seq_len - 1;
+  SetShape(num_heads, num_kv_heads, head_dim, k_head_stride, k_seq_stride, v_head_stride,
+           v_seq_stride, sm_scale, &a);
   if (int st = CheckCommon(kDecodeFn, a, "seq_len", seq_len); st != TCPU_OK) return st;
   return Run(kDecodeFn, kernel, a);
 }
 
-int FlashAttnPrefillWith(const FlashAttnKernel& kernel, const uint16_t* q,
-                         const uint16_t* k_cache, const uint16_t* v_cache, uint16_t* out,
-                         int64_t num_queries, int64_t num_heads, int64_t num_kv_heads,
-                         int64_t head_dim, int64_t first_position, int64_t k_head_stride,
-                         int64_t k_seq_stride, int64_t v_head_stride, int64_t v_seq_stride,
-                         float sm_scale) {
+int FlashAttnPrefillWith(const FlashAttnKernel& kernel, const uint16_t* q, const uint16_t* k_cache,
+                         const uint16_t* v_cache, uint16_t* out, int64_t num_queries,
+                         int64_t num_heads, int64_t num_kv_heads, int64_t head_dim,
+                         int64_t first_position, int64_t k_head_stride, int64_t k_seq_stride,
+                         int64_t v_head_stride, int64_t v_seq_stride, float sm_scale) {
   TCPU_CHECK_POSITIVE(kPrefillFn, num_queries);
   if (first_position < 0 || first_position > INT64_MAX - num_queries) {
     return Fail(TCPU_ERR_INVALID_ARGUMENT,
                 "%s: first_position = %lld, expected >= 0 and first_position + num_queries "
-                "(%lld) within int64", kPrefillFn, static_cast<long long>(first_position),
+                "(%lld) within int64",
+                kPrefillFn, static_cast<long long>(first_position),
                 static_cast<long long>(num_queries));
   }
-  const Attention a = {q,           k_cache,      v_cache,       out,
-                       num_queries, num_heads,    num_kv_heads,  head_dim,
-                       first_position, k_head_stride, k_seq_stride, v_head_stride,
-                       v_seq_stride, sm_scale};
+  Attention a{q, k_cache, v_cache, out};
+  a.num_queries = num_queries;
+  a.first_position = first_position;
+  SetShape(num_heads, num_kv_heads, head_dim, k_head_stride, k_seq_stride, v_head_stride,
+           v_seq_stride, sm_scale, &a);
   if (int st = CheckCommon(kPrefillFn, a, "(first_position + num_queries)",
                            first_position + num_queries);
       st != TCPU_OK) {

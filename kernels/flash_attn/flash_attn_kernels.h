@@ -36,23 +36,6 @@ struct FlashAttnKernel {
   void (*exp_shifted)(float* x, int64_t n, float shift);
 };
 
-// Runs tile(std::integral_constant<int, R>(), first_row) over rows [0, rows) in tiles of
-// R = 8, 4, 2, 1 rows: the vector kernels keep R rows' accumulators in registers.
-template <typename Tile>
-inline void ForRowTiles(int64_t rows, Tile&& tile) {
-  int64_t r = 0;
-  for (; r + 8 <= rows; r += 8) tile(std::integral_constant<int, 8>(), r);
-  if (r + 4 <= rows) {
-    tile(std::integral_constant<int, 4>(), r);
-    r += 4;
-  }
-  if (r + 2 <= rows) {
-    tile(std::integral_constant<int, 2>(), r);
-    r += 2;
-  }
-  if (r < rows) tile(std::integral_constant<int, 1>(), r);
-}
-
 // Weights per position in a tile's interleaved copy of its softmax weights: at least 4, so a
 // 4-float load at any position stays inside the copy.
 constexpr int WeightLanes(int rows) { return rows < 4 ? 4 : rows; }
@@ -63,8 +46,8 @@ constexpr int WeightLanes(int rows) { return rows < 4 ? 4 : rows; }
 // the p * v pass reads the weights of all rows at one position with one or two vector loads.
 template <int R>
 inline void SoftmaxWeights(void (*exp_shifted)(float*, int64_t, float), float (*score)[kChunk],
-                           const float* max, int64_t n, int64_t d, float* part,
-                           int64_t part_stride, float* weights) {
+                           const float* max, int64_t n, int64_t d, float* part, int64_t part_stride,
+                           float* weights) {
   for (int r = 0; r < R; ++r) {
     exp_shifted(score[r], n, max[r]);
     float l = 0.0f;
@@ -75,6 +58,41 @@ inline void SoftmaxWeights(void (*exp_shifted)(float*, int64_t, float), float (*
     part[r * part_stride + d] = max[r];
     part[r * part_stride + d + 1] = l;
   }
+}
+
+// FlashAttnKernel::chunk for a vector kernel, from its per-tile passes: Tile is a struct with
+//   template <int R> static void Scores(q, q_stride, k, d, n, k_stride, score, max):
+//       score[r][s] = q_r . k[s], max[r] = the row's max, for R rows;
+//   static void ExpShifted(x, n, shift): FlashAttnKernel::exp_shifted;
+//   template <int R> static void Accumulate(weights, v, d, n, v_stride, part, part_stride):
+//       acc_r[i] = sum_s weights[s * WeightLanes(R) + r] * v[s][i] in position order.
+// Rows run in tiles of R = 8, 4, 2, 1 (the vector kernels keep R rows' accumulators in
+// registers); a tile's scores and weights live on the stack (at most 16 KB).
+template <typename Tile>
+void ChunkInTiles(const float* q, int64_t q_stride, int64_t rows, const uint16_t* k,
+                  const uint16_t* v, int64_t d, int64_t n, int64_t k_stride, int64_t v_stride,
+                  float* part, int64_t part_stride) {
+  auto run = [&](auto tile_rows, int64_t r0) {
+    constexpr int R = decltype(tile_rows)::value;
+    float score[R][kChunk];
+    float max[R];
+    float weights[kChunk * WeightLanes(R)];
+    float* tile_part = part + r0 * part_stride;
+    Tile::template Scores<R>(q + r0 * q_stride, q_stride, k, d, n, k_stride, score, max);
+    SoftmaxWeights<R>(Tile::ExpShifted, score, max, n, d, tile_part, part_stride, weights);
+    Tile::template Accumulate<R>(weights, v, d, n, v_stride, tile_part, part_stride);
+  };
+  int64_t r = 0;
+  for (; r + 8 <= rows; r += 8) run(std::integral_constant<int, 8>(), r);
+  if (r + 4 <= rows) {
+    run(std::integral_constant<int, 4>(), r);
+    r += 4;
+  }
+  if (r + 2 <= rows) {
+    run(std::integral_constant<int, 2>(), r);
+    r += 2;
+  }
+  if (r < rows) run(std::integral_constant<int, 1>(), r);
 }
 
 extern const FlashAttnKernel kFlashAttnRef;
@@ -93,12 +111,11 @@ int FlashAttnWith(const FlashAttnKernel& kernel, const uint16_t* q, const uint16
                   int64_t v_head_stride, int64_t v_seq_stride, float sm_scale);
 
 // tcpu_flash_attn_prefill_bf16 with a given kernel; checks arguments too.
-int FlashAttnPrefillWith(const FlashAttnKernel& kernel, const uint16_t* q,
-                         const uint16_t* k_cache, const uint16_t* v_cache, uint16_t* out,
-                         int64_t num_queries, int64_t num_heads, int64_t num_kv_heads,
-                         int64_t head_dim, int64_t first_position, int64_t k_head_stride,
-                         int64_t k_seq_stride, int64_t v_head_stride, int64_t v_seq_stride,
-                         float sm_scale);
+int FlashAttnPrefillWith(const FlashAttnKernel& kernel, const uint16_t* q, const uint16_t* k_cache,
+                         const uint16_t* v_cache, uint16_t* out, int64_t num_queries,
+                         int64_t num_heads, int64_t num_kv_heads, int64_t head_dim,
+                         int64_t first_position, int64_t k_head_stride, int64_t k_seq_stride,
+                         int64_t v_head_stride, int64_t v_seq_stride, float sm_scale);
 
 }  // namespace tcpu::flash_attn
 

@@ -43,39 +43,6 @@ void ExpShiftedNeon(float* x, int64_t n, float shift) {
   for (; s < n; ++s) x[s] = ExpPoly(x[s] - shift);
 }
 
-// score[r][s] = q_r . k[s] for R rows: each 8 (then 4) elements of k loaded and widened once.
-template <int R>
-void ScoresNeon(const float* q, int64_t q_stride, const uint16_t* k, int64_t d, int64_t n,
-                int64_t k_stride, float (*score)[kChunk], float* max) {
-  for (int r = 0; r < R; ++r) max[r] = -INFINITY;
-  for (int64_t s = 0; s < n; ++s) {
-    const uint16_t* ks = k + s * k_stride;
-    float32x4_t a0[R], a1[R];
-    for (int r = 0; r < R; ++r) a0[r] = a1[r] = vdupq_n_f32(0.0f);
-    int64_t i = 0;
-    for (; i + 8 <= d; i += 8) {
-      const uint16x8_t kk = vld1q_u16(ks + i);
-      const float32x4_t lo = Widen(vget_low_u16(kk)), hi = Widen(vget_high_u16(kk));
-      for (int r = 0; r < R; ++r) {
-        a0[r] = vfmaq_f32(a0[r], vld1q_f32(q + r * q_stride + i), lo);
-        a1[r] = vfmaq_f32(a1[r], vld1q_f32(q + r * q_stride + i + 4), hi);
-      }
-    }
-    if (i + 4 <= d) {
-      const float32x4_t lo = Widen(vld1_u16(ks + i));
-      for (int r = 0; r < R; ++r) a0[r] = vfmaq_f32(a0[r], vld1q_f32(q + r * q_stride + i), lo);
-      i += 4;
-    }
-    for (int r = 0; r < R; ++r) {
-      const float* qr = q + r * q_stride;
-      float dot = vaddvq_f32(vaddq_f32(a0[r], a1[r]));
-      for (int64_t j = i; j < d; ++j) dot += qr[j] * tcpu_bf16_to_f32(ks[j]);
-      score[r][s] = dot;
-      max[r] = std::fmax(max[r], dot);
-    }
-  }
-}
-
 // c + v * p[lane], the lane a constant once R's loop is unrolled.
 inline float32x4_t FmaLane(float32x4_t c, float32x4_t v, float32x4_t p, int lane) {
   switch (lane) {
@@ -90,74 +57,93 @@ inline float32x4_t FmaLane(float32x4_t c, float32x4_t v, float32x4_t p, int lane
   }
 }
 
-// acc_r[i] = sum_s w[s][r] * v[s][i] in position order (w: SoftmaxWeights' interleaved copy),
-// for R rows: 8 (then 4) lanes of every row's accumulator stay in registers over the chunk,
-// each v load and each 4 weights serving all rows.
-template <int R>
-void AccumulateNeon(const float* w, const uint16_t* v, int64_t d, int64_t n, int64_t v_stride,
-                    float* part, int64_t part_stride) {
-  constexpr int kLanes = WeightLanes(R);
-  int64_t i = 0;
-  for (; i + 8 <= d; i += 8) {
-    float32x4_t c0[R], c1[R];
-    for (int r = 0; r < R; ++r) c0[r] = c1[r] = vdupq_n_f32(0.0f);
+// The passes ChunkInTiles runs (flash_attn_kernels.h).
+struct TileNeon {
+  // score[r][s] = q_r . k[s] for R rows: each 8 (then 4) elements of k loaded and widened once.
+  template <int R>
+  static void Scores(const float* q, int64_t q_stride, const uint16_t* k, int64_t d, int64_t n,
+                     int64_t k_stride, float (*score)[kChunk], float* max) {
+    for (int r = 0; r < R; ++r) max[r] = -INFINITY;
     for (int64_t s = 0; s < n; ++s) {
-      const uint16x8_t vv = vld1q_u16(v + s * v_stride + i);
-      const float32x4_t lo = Widen(vget_low_u16(vv)), hi = Widen(vget_high_u16(vv));
+      const uint16_t* ks = k + s * k_stride;
+      float32x4_t a0[R], a1[R];
+      for (int r = 0; r < R; ++r) a0[r] = a1[r] = vdupq_n_f32(0.0f);
+      int64_t i = 0;
+      for (; i + 8 <= d; i += 8) {
+        const uint16x8_t kk = vld1q_u16(ks + i);
+        const float32x4_t lo = Widen(vget_low_u16(kk)), hi = Widen(vget_high_u16(kk));
+        for (int r = 0; r < R; ++r) {
+          a0[r] = vfmaq_f32(a0[r], vld1q_f32(q + r * q_stride + i), lo);
+          a1[r] = vfmaq_f32(a1[r], vld1q_f32(q + r * q_stride + i + 4), hi);
+        }
+      }
+      if (i + 4 <= d) {
+        const float32x4_t lo = Widen(vld1_u16(ks + i));
+        for (int r = 0; r < R; ++r) a0[r] = vfmaq_f32(a0[r], vld1q_f32(q + r * q_stride + i), lo);
+        i += 4;
+      }
       for (int r = 0; r < R; ++r) {
-        const float32x4_t p = vld1q_f32(w + s * kLanes + r / 4 * 4);
-        c0[r] = FmaLane(c0[r], lo, p, r % 4);
-        c1[r] = FmaLane(c1[r], hi, p, r % 4);
+        const float* qr = q + r * q_stride;
+        float dot = vaddvq_f32(vaddq_f32(a0[r], a1[r]));
+        for (int64_t j = i; j < d; ++j) dot += qr[j] * tcpu_bf16_to_f32(ks[j]);
+        score[r][s] = dot;
+        max[r] = std::fmax(max[r], dot);
       }
     }
-    for (int r = 0; r < R; ++r) {
-      vst1q_f32(part + r * part_stride + i, c0[r]);
-      vst1q_f32(part + r * part_stride + i + 4, c1[r]);
-    }
   }
-  if (i + 4 <= d) {
-    float32x4_t c0[R];
-    for (int r = 0; r < R; ++r) c0[r] = vdupq_n_f32(0.0f);
-    for (int64_t s = 0; s < n; ++s) {
-      const float32x4_t lo = Widen(vld1_u16(v + s * v_stride + i));
+
+  static void ExpShifted(float* x, int64_t n, float shift) { ExpShiftedNeon(x, n, shift); }
+
+  // acc_r[i] = sum_s w[s][r] * v[s][i] in position order (w: SoftmaxWeights' interleaved copy),
+  // for R rows: 8 (then 4) lanes of every row's accumulator stay in registers over the chunk,
+  // each v load and each 4 weights serving all rows.
+  template <int R>
+  static void Accumulate(const float* w, const uint16_t* v, int64_t d, int64_t n, int64_t v_stride,
+                         float* part, int64_t part_stride) {
+    constexpr int kLanes = WeightLanes(R);
+    int64_t i = 0;
+    for (; i + 8 <= d; i += 8) {
+      float32x4_t c0[R], c1[R];
+      for (int r = 0; r < R; ++r) c0[r] = c1[r] = vdupq_n_f32(0.0f);
+      for (int64_t s = 0; s < n; ++s) {
+        const uint16x8_t vv = vld1q_u16(v + s * v_stride + i);
+        const float32x4_t lo = Widen(vget_low_u16(vv)), hi = Widen(vget_high_u16(vv));
+        for (int r = 0; r < R; ++r) {
+          const float32x4_t p = vld1q_f32(w + s * kLanes + r / 4 * 4);
+          c0[r] = FmaLane(c0[r], lo, p, r % 4);
+          c1[r] = FmaLane(c1[r], hi, p, r % 4);
+        }
+      }
       for (int r = 0; r < R; ++r) {
-        c0[r] = FmaLane(c0[r], lo, vld1q_f32(w + s * kLanes + r / 4 * 4), r % 4);
+        vst1q_f32(part + r * part_stride + i, c0[r]);
+        vst1q_f32(part + r * part_stride + i + 4, c1[r]);
       }
     }
-    for (int r = 0; r < R; ++r) vst1q_f32(part + r * part_stride + i, c0[r]);
-    i += 4;
-  }
-  for (; i < d; ++i) {
-    for (int r = 0; r < R; ++r) {
-      float acc = 0.0f;
-      for (int64_t s = 0; s < n; ++s) acc += w[s * kLanes + r] * tcpu_bf16_to_f32(v[s * v_stride + i]);
-      part[r * part_stride + i] = acc;
+    if (i + 4 <= d) {
+      float32x4_t c0[R];
+      for (int r = 0; r < R; ++r) c0[r] = vdupq_n_f32(0.0f);
+      for (int64_t s = 0; s < n; ++s) {
+        const float32x4_t lo = Widen(vld1_u16(v + s * v_stride + i));
+        for (int r = 0; r < R; ++r) {
+          c0[r] = FmaLane(c0[r], lo, vld1q_f32(w + s * kLanes + r / 4 * 4), r % 4);
+        }
+      }
+      for (int r = 0; r < R; ++r) vst1q_f32(part + r * part_stride + i, c0[r]);
+      i += 4;
+    }
+    for (; i < d; ++i) {
+      for (int r = 0; r < R; ++r) {
+        float acc = 0.0f;
+        for (int64_t s = 0; s < n; ++s)
+          acc += w[s * kLanes + r] * tcpu_bf16_to_f32(v[s * v_stride + i]);
+        part[r * part_stride + i] = acc;
+      }
     }
   }
-}
-
-template <int R>
-void TileNeon(const float* q, int64_t q_stride, const uint16_t* k, const uint16_t* v, int64_t d,
-              int64_t n, int64_t k_stride, int64_t v_stride, float* part, int64_t part_stride) {
-  float score[R][kChunk];
-  float max[R];
-  float weights[kChunk * WeightLanes(R)];
-  ScoresNeon<R>(q, q_stride, k, d, n, k_stride, score, max);
-  SoftmaxWeights<R>(ExpShiftedNeon, score, max, n, d, part, part_stride, weights);
-  AccumulateNeon<R>(weights, v, d, n, v_stride, part, part_stride);
-}
-
-void ChunkNeon(const float* q, int64_t q_stride, int64_t rows, const uint16_t* k,
-               const uint16_t* v, int64_t d, int64_t n, int64_t k_stride, int64_t v_stride,
-               float* part, int64_t part_stride) {
-  ForRowTiles(rows, [&](auto tile, int64_t r) {
-    TileNeon<decltype(tile)::value>(q + r * q_stride, q_stride, k, v, d, n, k_stride, v_stride,
-                                    part + r * part_stride, part_stride);
-  });
-}
+};
 
 }  // namespace
 
-const FlashAttnKernel kFlashAttnNeon = {ChunkNeon, ExpShiftedNeon};
+const FlashAttnKernel kFlashAttnNeon = {ChunkInTiles<TileNeon>, ExpShiftedNeon};
 
 }  // namespace tcpu::flash_attn

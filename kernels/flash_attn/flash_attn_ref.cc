@@ -40,9 +40,9 @@ void RowRef(const float* q, const uint16_t* k, const uint16_t* v, int64_t d, int
   part[d + 1] = l;
 }
 
-void ChunkRef(const float* q, int64_t q_stride, int64_t rows, const uint16_t* k,
-              const uint16_t* v, int64_t d, int64_t n, int64_t k_stride, int64_t v_stride,
-              float* part, int64_t part_stride) {
+void ChunkRef(const float* q, int64_t q_stride, int64_t rows, const uint16_t* k, const uint16_t* v,
+              int64_t d, int64_t n, int64_t k_stride, int64_t v_stride, float* part,
+              int64_t part_stride) {
   for (int64_t r = 0; r < rows; ++r) {
     RowRef(q + r * q_stride, k, v, d, n, k_stride, v_stride, part + r * part_stride);
   }

@@ -54,8 +54,7 @@ void ExpShiftedSve2(float* x, int64_t n, float shift) {
 // loaded and widened once for all rows, each vector of q once for both positions.
 template <int R, int P>
 inline void ScorePositionsSve2(const float* q, int64_t q_stride, const uint16_t* k, int64_t d,
-                               int64_t s, int64_t k_stride, float (*score)[kChunk],
-                               float* max) {
+                               int64_t s, int64_t k_stride, float (*score)[kChunk], float* max) {
   const int64_t vl = static_cast<int64_t>(svcntw());
   const uint16_t* ka = k + s * k_stride;
   const uint16_t* kb = P > 1 ? ka + k_stride : ka;
@@ -72,103 +71,88 @@ inline void ScorePositionsSve2(const float* q, int64_t q_stride, const uint16_t*
     const svfloat32_t kka = Load(pg, ka + i);
     svfloat32_t kkb = kka;
     if constexpr (P > 1) kkb = Load(pg, kb + i);
-    // _m keeps inactive lanes of a unchanged, so the tail adds nothing.
-#define TCPU_DOT_ROW(j)                                           \
-  if constexpr (j < R) {                                          \
-    const svfloat32_t qv = svld1_f32(pg, q##j + i);               \
-    a##j = svmla_f32_m(pg, a##j, qv, kka);                        \
-    if constexpr (P > 1) b##j = svmla_f32_m(pg, b##j, qv, kkb);   \
+      // _m keeps inactive lanes of a unchanged, so the tail adds nothing.
+#define TCPU_DOT_ROW(j)                                         \
+  if constexpr (j < R) {                                        \
+    const svfloat32_t qv = svld1_f32(pg, q##j + i);             \
+    a##j = svmla_f32_m(pg, a##j, qv, kka);                      \
+    if constexpr (P > 1) b##j = svmla_f32_m(pg, b##j, qv, kkb); \
   }
     TCPU_FLASH_ATTN_ROWS(TCPU_DOT_ROW)
 #undef TCPU_DOT_ROW
   }
-#define TCPU_STORE_SCORE(j)                                   \
-  if constexpr (j < R) {                                      \
-    score[j][s] = svaddv_f32(svptrue_b32(), a##j);            \
-    max[j] = std::fmax(max[j], score[j][s]);                  \
-    if constexpr (P > 1) {                                    \
-      score[j][s + 1] = svaddv_f32(svptrue_b32(), b##j);      \
-      max[j] = std::fmax(max[j], score[j][s + 1]);            \
-    }                                                         \
+#define TCPU_STORE_SCORE(j)                              \
+  if constexpr (j < R) {                                 \
+    score[j][s] = svaddv_f32(svptrue_b32(), a##j);       \
+    max[j] = std::fmax(max[j], score[j][s]);             \
+    if constexpr (P > 1) {                               \
+      score[j][s + 1] = svaddv_f32(svptrue_b32(), b##j); \
+      max[j] = std::fmax(max[j], score[j][s + 1]);       \
+    }                                                    \
   }
   TCPU_FLASH_ATTN_ROWS(TCPU_STORE_SCORE)
 #undef TCPU_STORE_SCORE
 }
 
-// score[r][s] = q_r . k[s] for R rows, positions in pairs.
-template <int R>
-void ScoresSve2(const float* q, int64_t q_stride, const uint16_t* k, int64_t d, int64_t n,
-                int64_t k_stride, float (*score)[kChunk], float* max) {
-  for (int r = 0; r < R; ++r) max[r] = -INFINITY;
-  int64_t s = 0;
-  for (; s + 2 <= n; s += 2) ScorePositionsSve2<R, 2>(q, q_stride, k, d, s, k_stride, score, max);
-  if (s < n) ScorePositionsSve2<R, 1>(q, q_stride, k, d, s, k_stride, score, max);
-}
-
-// acc_r[i] = sum_s w[s][r] * v[s][i] in position order (w: SoftmaxWeights' interleaved copy),
-// for R rows: two vectors of every row's accumulator stay in registers over the chunk, each v
-// load serving all rows; the weights of 4 rows come in one LD1RQW (replicated to every 128-bit
-// segment) for FMLA by lane, so no per-row broadcast.
-template <int R>
-void AccumulateSve2(const float* w, const uint16_t* v, int64_t d, int64_t n, int64_t v_stride,
-                    float* part, int64_t part_stride) {
-  constexpr int kLanes = WeightLanes(R);
-  const int64_t vl = static_cast<int64_t>(svcntw());
-  const svbool_t all = svptrue_b32();
-  for (int64_t i = 0; i < d; i += 2 * vl) {
-    const svbool_t pg = svwhilelt_b32_s64(i, d), pg_hi = svwhilelt_b32_s64(i + vl, d);
-    const svfloat32_t zero = svdup_n_f32(0.0f);
-    svfloat32_t c0 = zero, c1 = zero, c2 = zero, c3 = zero, c4 = zero, c5 = zero, c6 = zero,
-                c7 = zero;
-    svfloat32_t e0 = zero, e1 = zero, e2 = zero, e3 = zero, e4 = zero, e5 = zero, e6 = zero,
-                e7 = zero;
-    for (int64_t s = 0; s < n; ++s) {
-      const uint16_t* vs = v + s * v_stride + i;
-      const svfloat32_t lo = Load(pg, vs), hi = Load(pg_hi, vs + vl);
-      const svfloat32_t w0 = svld1rq_f32(all, w + s * kLanes);
-      svfloat32_t w1 = w0;
-      if constexpr (R > 4) w1 = svld1rq_f32(all, w + s * kLanes + 4);
-      // Unpredicated FMLA by lane: inactive lanes hold loaded zeros and are never stored.
-#define TCPU_ACC_ROW(j)                                            \
-  if constexpr (j < R) {                                           \
-    c##j = svmla_lane_f32(c##j, lo, j < 4 ? w0 : w1, j % 4);       \
-    e##j = svmla_lane_f32(e##j, hi, j < 4 ? w0 : w1, j % 4);       \
+// The passes ChunkInTiles runs (flash_attn_kernels.h).
+struct TileSve2 {
+  // score[r][s] = q_r . k[s] for R rows, positions in pairs.
+  template <int R>
+  static void Scores(const float* q, int64_t q_stride, const uint16_t* k, int64_t d, int64_t n,
+                     int64_t k_stride, float (*score)[kChunk], float* max) {
+    for (int r = 0; r < R; ++r) max[r] = -INFINITY;
+    int64_t s = 0;
+    for (; s + 2 <= n; s += 2) ScorePositionsSve2<R, 2>(q, q_stride, k, d, s, k_stride, score, max);
+    if (s < n) ScorePositionsSve2<R, 1>(q, q_stride, k, d, s, k_stride, score, max);
   }
-      TCPU_FLASH_ATTN_ROWS(TCPU_ACC_ROW)
+
+  static void ExpShifted(float* x, int64_t n, float shift) { ExpShiftedSve2(x, n, shift); }
+
+  // acc_r[i] = sum_s w[s][r] * v[s][i] in position order (w: SoftmaxWeights' interleaved copy),
+  // for R rows: two vectors of every row's accumulator stay in registers over the chunk, each v
+  // load serving all rows; the weights of 4 rows come in one LD1RQW (replicated to every 128-bit
+  // segment) for FMLA by lane, so no per-row broadcast.
+  template <int R>
+  static void Accumulate(const float* w, const uint16_t* v, int64_t d, int64_t n, int64_t v_stride,
+                         float* part, int64_t part_stride) {
+    constexpr int kLanes = WeightLanes(R);
+    const int64_t vl = static_cast<int64_t>(svcntw());
+    const svbool_t all = svptrue_b32();
+    for (int64_t i = 0; i < d; i += 2 * vl) {
+      const svbool_t pg = svwhilelt_b32_s64(i, d), pg_hi = svwhilelt_b32_s64(i + vl, d);
+      const svfloat32_t zero = svdup_n_f32(0.0f);
+      svfloat32_t c0 = zero, c1 = zero, c2 = zero, c3 = zero, c4 = zero, c5 = zero, c6 = zero,
+                  c7 = zero;
+      svfloat32_t e0 = zero, e1 = zero, e2 = zero, e3 = zero, e4 = zero, e5 = zero, e6 = zero,
+                  e7 = zero;
+      for (int64_t s = 0; s < n; ++s) {
+        const uint16_t* vs = v + s * v_stride + i;
+        const svfloat32_t lo = Load(pg, vs), hi = Load(pg_hi, vs + vl);
+        const svfloat32_t w0 = svld1rq_f32(all, w + s * kLanes);
+        svfloat32_t w1 = w0;
+        if constexpr (R > 4) w1 = svld1rq_f32(all, w + s * kLanes + 4);
+          // Unpredicated FMLA by lane: inactive lanes hold loaded zeros and are never stored.
+#define TCPU_ACC_ROW(j)                                      \
+  if constexpr (j < R) {                                     \
+    c##j = svmla_lane_f32(c##j, lo, j < 4 ? w0 : w1, j % 4); \
+    e##j = svmla_lane_f32(e##j, hi, j < 4 ? w0 : w1, j % 4); \
+  }
+        TCPU_FLASH_ATTN_ROWS(TCPU_ACC_ROW)
 #undef TCPU_ACC_ROW
-    }
-#define TCPU_STORE_ACC(j)                                     \
-  if constexpr (j < R) {                                      \
-    svst1_f32(pg, part + j * part_stride + i, c##j);          \
-    svst1_f32(pg_hi, part + j * part_stride + i + vl, e##j);  \
+      }
+#define TCPU_STORE_ACC(j)                                    \
+  if constexpr (j < R) {                                     \
+    svst1_f32(pg, part + j * part_stride + i, c##j);         \
+    svst1_f32(pg_hi, part + j * part_stride + i + vl, e##j); \
   }
-    TCPU_FLASH_ATTN_ROWS(TCPU_STORE_ACC)
+      TCPU_FLASH_ATTN_ROWS(TCPU_STORE_ACC)
 #undef TCPU_STORE_ACC
+    }
   }
-}
-
-template <int R>
-void TileSve2(const float* q, int64_t q_stride, const uint16_t* k, const uint16_t* v, int64_t d,
-              int64_t n, int64_t k_stride, int64_t v_stride, float* part, int64_t part_stride) {
-  float score[R][kChunk];
-  float max[R];
-  float weights[kChunk * WeightLanes(R)];
-  ScoresSve2<R>(q, q_stride, k, d, n, k_stride, score, max);
-  SoftmaxWeights<R>(ExpShiftedSve2, score, max, n, d, part, part_stride, weights);
-  AccumulateSve2<R>(weights, v, d, n, v_stride, part, part_stride);
-}
-
-void ChunkSve2(const float* q, int64_t q_stride, int64_t rows, const uint16_t* k,
-               const uint16_t* v, int64_t d, int64_t n, int64_t k_stride, int64_t v_stride,
-               float* part, int64_t part_stride) {
-  ForRowTiles(rows, [&](auto tile, int64_t r) {
-    TileSve2<decltype(tile)::value>(q + r * q_stride, q_stride, k, v, d, n, k_stride, v_stride,
-                                    part + r * part_stride, part_stride);
-  });
-}
+};
 
 }  // namespace
 
-const FlashAttnKernel kFlashAttnSve2 = {ChunkSve2, ExpShiftedSve2};
+const FlashAttnKernel kFlashAttnSve2 = {ChunkInTiles<TileSve2>, ExpShiftedSve2};
 
 }  // namespace tcpu::flash_attn

@@ -128,9 +128,8 @@ struct Runner {
     const Shape& s = p.s;
     if (kernel == nullptr) {
       return tcpu_flash_attn_prefill_bf16(q, p.k.data(), p.v.data(), out, queries, s.heads,
-                                          s.kv_heads, s.dim, first, p.k_head_stride,
-                                          p.k_seq_stride, p.v_head_stride, p.v_seq_stride,
-                                          p.scale);
+                                          s.kv_heads, s.dim, first, p.k_head_stride, p.k_seq_stride,
+                                          p.v_head_stride, p.v_seq_stride, p.scale);
     }
     return tcpu::flash_attn::FlashAttnPrefillWith(
         *kernel, q, p.k.data(), p.v.data(), out, queries, s.heads, s.kv_heads, s.dim, first,
@@ -140,14 +139,13 @@ struct Runner {
   int Decode(const Problem& p, const uint16_t* q, int64_t seq, uint16_t* out) const {
     const Shape& s = p.s;
     if (kernel == nullptr) {
-      return tcpu_flash_attn_decode_bf16(q, p.k.data(), p.v.data(), out, s.heads, s.kv_heads,
-                                         s.dim, seq, p.k_head_stride, p.k_seq_stride,
-                                         p.v_head_stride, p.v_seq_stride, p.scale);
+      return tcpu_flash_attn_decode_bf16(q, p.k.data(), p.v.data(), out, s.heads, s.kv_heads, s.dim,
+                                         seq, p.k_head_stride, p.k_seq_stride, p.v_head_stride,
+                                         p.v_seq_stride, p.scale);
     }
     return tcpu::flash_attn::FlashAttnWith(*kernel, q, p.k.data(), p.v.data(), out, s.heads,
-                                           s.kv_heads, s.dim, seq, p.k_head_stride,
-                                           p.k_seq_stride, p.v_head_stride, p.v_seq_stride,
-                                           p.scale);
+                                           s.kv_heads, s.dim, seq, p.k_head_stride, p.k_seq_stride,
+                                           p.v_head_stride, p.v_seq_stride, p.scale);
   }
 };
 
@@ -183,8 +181,8 @@ void CheckAgainstReference(const std::string& what, const std::vector<uint16_t>&
     } else if (abs_err <= kCancelTol * mag[i]) {
       ++g_cancelling;
     } else if (reported++ < 5) {
-      ADD_FAILURE() << what << " i=" << i << ": got " << tcpu_bf16_to_f32(out[i])
-                    << ", expected " << expected[i] << " (" << ulp << " ulp)";
+      ADD_FAILURE() << what << " i=" << i << ": got " << tcpu_bf16_to_f32(out[i]) << ", expected "
+                    << expected[i] << " (" << ulp << " ulp)";
     }
   }
 }
@@ -315,9 +313,9 @@ TEST(FlashAttnTest, PrefillMatchesDecodePerQuery) {
     int64_t queries;
   };
   const Case cases[] = {
-      {{2, 2, 5, 3, 1, 2, 0, 1}, 3},        {{6, 2, 9, 20, 2, 0, 1, 3}, 5},
-      {{8, 1, 16, 12, 0, 4, 3, 0}, 4},      {{12, 1, 3, 7, 1, 1, 1, 1}, 2},
-      {{3, 1, 4, 256, 1, 3, 0, 2}, 3},      {{2, 1, 4, 261, 3, 1, 2, 0}, 9},
+      {{2, 2, 5, 3, 1, 2, 0, 1}, 3},   {{6, 2, 9, 20, 2, 0, 1, 3}, 5},
+      {{8, 1, 16, 12, 0, 4, 3, 0}, 4}, {{12, 1, 3, 7, 1, 1, 1, 1}, 2},
+      {{3, 1, 4, 256, 1, 3, 0, 2}, 3}, {{2, 1, 4, 261, 3, 1, 2, 0}, 9},
       {{4, 2, 7, 40, 0, 0, 0, 0}, 1},
   };
   uint32_t seed = 500;
@@ -489,8 +487,8 @@ struct PrefillCall {
   Call c;
   int64_t queries = 3, first = 13;
   int Run() const {
-    return tcpu_flash_attn_prefill_bf16(c.q, c.k, c.v, c.out, queries, c.h, c.kv, c.d, first,
-                                        c.khs, c.kss, c.vhs, c.vss, c.scale);
+    return tcpu_flash_attn_prefill_bf16(c.q, c.k, c.v, c.out, queries, c.h, c.kv, c.d, first, c.khs,
+                                        c.kss, c.vhs, c.vss, c.scale);
   }
 };
 

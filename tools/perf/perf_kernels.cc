@@ -211,10 +211,9 @@ void FlashAttnPrefill(int64_t heads, int64_t kv_heads, int64_t head_dim, int64_t
   Measure(Shape("flash_attn_prefill_bf16", "hkdtp", {heads, kv_heads, head_dim, queries, first}),
           "flash_attn_decode_bf16",
           {0, 2 * heads * positions * head_dim, queries * heads * head_dim}, [&] {
-            return tcpu_flash_attn_prefill_bf16(q.data(), k.data(), v.data(), out.data(),
-                                                queries, heads, kv_heads, head_dim, first,
-                                                seq * head_dim, head_dim, seq * head_dim,
-                                                head_dim, scale);
+            return tcpu_flash_attn_prefill_bf16(q.data(), k.data(), v.data(), out.data(), queries,
+                                                heads, kv_heads, head_dim, first, seq * head_dim,
+                                                head_dim, seq * head_dim, head_dim, scale);
           });
 }
 

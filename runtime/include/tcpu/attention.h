@@ -43,8 +43,8 @@ int tcpu_flash_attn_prefill_bf16(const uint16_t* q, const uint16_t* k_cache,
                                  const uint16_t* v_cache, uint16_t* out, int64_t num_queries,
                                  int64_t num_heads, int64_t num_kv_heads, int64_t head_dim,
                                  int64_t first_position, int64_t k_head_stride,
-                                 int64_t k_seq_stride, int64_t v_head_stride,
-                                 int64_t v_seq_stride, float sm_scale);
+                                 int64_t k_seq_stride, int64_t v_head_stride, int64_t v_seq_stride,
+                                 float sm_scale);
 
 #ifdef __cplusplus
 }
