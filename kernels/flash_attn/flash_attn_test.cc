@@ -192,24 +192,28 @@ std::string Describe(const Runner& runner, const Shape& s) {
          " D=" + std::to_string(s.dim) + " S=" + std::to_string(s.seq);
 }
 
+// Thread counts run outermost: resizing the pool is costly under QEMU, so it happens three
+// times per problem rather than three times per variant.
 void CheckAll(const Shape& s, uint32_t seed) {
   const Problem p = Make(s, seed);
   std::vector<double> expected, mag;
   Reference(p, p.q.data(), s.seq, &expected, &mag);
   const int64_t n = s.heads * s.dim;
-  for (const Runner& runner : Runners()) {
-    std::vector<uint16_t> first;
-    for (int threads : tcpu::testing::kThreadCounts) {
-      ASSERT_EQ(tcpu_set_num_threads(threads), TCPU_OK);
+  const std::vector<Runner> runners = Runners();
+  std::vector<std::vector<uint16_t>> first(runners.size());
+  for (int threads : tcpu::testing::kThreadCounts) {
+    ASSERT_EQ(tcpu_set_num_threads(threads), TCPU_OK);
+    for (size_t r = 0; r < runners.size(); ++r) {
+      const Runner& runner = runners[r];
       std::vector<uint16_t> out(n + 1, kPoisonBf16);
       ASSERT_EQ(runner.Run(p, out.data()), TCPU_OK) << tcpu_last_error_detail();
       EXPECT_EQ(out[n], kPoisonBf16) << runner.name << " wrote past the output";
       out.pop_back();
-      if (first.empty()) {
-        first = out;
+      if (first[r].empty()) {
+        first[r] = out;
         CheckAgainstReference(Describe(runner, s), out, expected, mag);
       } else {
-        EXPECT_TRUE(out == first) << runner.name << " differs with " << threads << " threads";
+        EXPECT_TRUE(out == first[r]) << runner.name << " differs with " << threads << " threads";
       }
     }
   }
@@ -227,26 +231,30 @@ void CheckPrefill(const Shape& s, int64_t queries, uint32_t seed) {
   for (int64_t t = 0; t < queries; ++t) {
     Reference(p, q.data() + t * row, first + t + 1, &expected[t], &mag[t]);
   }
-  for (const Runner& runner : Runners()) {
-    const std::string what = Describe(runner, s) + " prefill of " + std::to_string(queries);
-    std::vector<uint16_t> decoded(n);
-    ASSERT_EQ(tcpu_set_num_threads(1), TCPU_OK);
+  const std::vector<Runner> runners = Runners();
+  std::vector<std::vector<uint16_t>> decoded(runners.size(), std::vector<uint16_t>(n));
+  ASSERT_EQ(tcpu_set_num_threads(1), TCPU_OK);
+  for (size_t r = 0; r < runners.size(); ++r) {
     for (int64_t t = 0; t < queries; ++t) {
-      ASSERT_EQ(runner.Decode(p, q.data() + t * row, first + t + 1, decoded.data() + t * row),
-                TCPU_OK)
+      ASSERT_EQ(
+          runners[r].Decode(p, q.data() + t * row, first + t + 1, decoded[r].data() + t * row),
+          TCPU_OK)
           << tcpu_last_error_detail();
     }
-    for (int threads : tcpu::testing::kThreadCounts) {
-      ASSERT_EQ(tcpu_set_num_threads(threads), TCPU_OK);
+  }
+  for (int threads : tcpu::testing::kThreadCounts) {
+    ASSERT_EQ(tcpu_set_num_threads(threads), TCPU_OK);
+    for (size_t r = 0; r < runners.size(); ++r) {
+      const std::string what = Describe(runners[r], s) + " prefill of " + std::to_string(queries);
       std::vector<uint16_t> out(n + 1, kPoisonBf16);
-      ASSERT_EQ(runner.Prefill(p, q.data(), queries, first, out.data()), TCPU_OK)
+      ASSERT_EQ(runners[r].Prefill(p, q.data(), queries, first, out.data()), TCPU_OK)
           << tcpu_last_error_detail();
       EXPECT_EQ(out[n], kPoisonBf16) << what << " wrote past the output";
       out.pop_back();
       for (int64_t t = 0; t < queries; ++t) {
         const std::vector<uint16_t> got(out.begin() + t * row, out.begin() + (t + 1) * row);
-        const std::vector<uint16_t> want(decoded.begin() + t * row,
-                                         decoded.begin() + (t + 1) * row);
+        const std::vector<uint16_t> want(decoded[r].begin() + t * row,
+                                         decoded[r].begin() + (t + 1) * row);
         EXPECT_TRUE(got == want) << what << ", " << threads << " threads: query " << t
                                  << " differs from its decode";
         if (threads == 1) CheckAgainstReference(what, got, expected[t], mag[t]);
