@@ -124,6 +124,13 @@ int CheckCommon(const char* fn, const Attention& a, const char* positions_name, 
 
 int64_t Chunks(int64_t positions) { return (positions + kChunk - 1) / kChunk; }
 
+// The query whose items come at `slot` in the item order: first, last, second, second last, ...
+// A query's work grows with its position and ParallelFor gives each thread one contiguous
+// range of items, so pairing early and late queries evens out the threads' shares.
+int64_t QueryAt(int64_t slot, int64_t queries) {
+  return slot % 2 == 0 ? slot / 2 : queries - 1 - slot / 2;
+}
+
 // Output elements the merge accumulates at once (float64 sums on the stack): the loop over
 // them is the inner one, so it vectorizes, and each chunk's weight is computed once per block.
 constexpr int64_t kMergeBlock = 256;
@@ -160,8 +167,8 @@ int Run(const char* fn, const FlashAttnKernel& kernel, const Attention& a) {
   const int64_t group = heads / a.num_kv_heads;
   const int64_t tiles = (group + kRowsPerItem - 1) / kRowsPerItem;
   const int64_t max_chunks = Chunks(a.first_position + queries);
-  // Scratch: the items before each query [queries + 1] (int64), q scaled to fp32
-  // [queries][heads][d], then the chunk states [queries][max_chunks][heads][d + 2].
+  // Scratch: the items before each slot of QueryAt's order [queries + 1] (int64), q scaled to
+  // fp32 [queries][heads][d], then the chunk states [queries][max_chunks][heads][d + 2].
   int64_t q_elems = 0, states = 0, part_total = 0, float_bytes = 0;
   TCPU_CHECK_MUL(fn, queries, heads, &q_elems);
   TCPU_CHECK_MUL(fn, q_elems, d, &q_elems);
@@ -189,16 +196,19 @@ int Run(const char* fn, const FlashAttnKernel& kernel, const Attention& a) {
   for (int64_t i = 0; i < q_elems; ++i) qf[i] = tcpu_bf16_to_f32(a.q[i]) * a.sm_scale;
   const int64_t items_per_chunk = a.num_kv_heads * tiles;
   items_before[0] = 0;
-  for (int64_t t = 0; t < queries; ++t) {
-    items_before[t + 1] = items_before[t] + Chunks(a.first_position + t + 1) * items_per_chunk;
+  for (int64_t slot = 0; slot < queries; ++slot) {
+    const int64_t t = QueryAt(slot, queries);
+    items_before[slot + 1] =
+        items_before[slot] + Chunks(a.first_position + t + 1) * items_per_chunk;
   }
 
   int st = ParallelFor(items_before[queries], 1, [&](int64_t begin, int64_t end) {
-    int64_t t =
+    int64_t slot =
         std::upper_bound(items_before, items_before + queries + 1, begin) - items_before - 1;
     for (int64_t item = begin; item < end; ++item) {
-      while (item >= items_before[t + 1]) ++t;
-      const int64_t local = item - items_before[t];
+      while (item >= items_before[slot + 1]) ++slot;
+      const int64_t t = QueryAt(slot, queries);
+      const int64_t local = item - items_before[slot];
       const int64_t c = local / items_per_chunk, g = local % items_per_chunk / tiles;
       const int64_t h = g * group + local % tiles * kRowsPerItem;
       const int64_t rows = std::min(kRowsPerItem, (g + 1) * group - h);
