@@ -3,14 +3,13 @@
 // 1/2/3/8/12, padded strided caches whose padding is NaN (any read of it would poison the
 // output), one sequence of 32768 positions, bit-identical results for 1/2/4 threads, prefill
 // bit-identical to decode per query (blocks at chunk boundaries), and every bad argument.
-#include "tcpu/attention.h"
-
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <iostream>
 #include <limits>
 #include <string>
@@ -21,6 +20,7 @@
 #include "runtime/dispatch.h"
 #include "runtime/kernel_variants.h"
 #include "runtime/testing/kernel_test_util.h"
+#include "tcpu/attention.h"
 #include "tcpu/bf16.h"
 #include "tcpu/status.h"
 #include "tcpu/threads.h"
@@ -329,6 +329,33 @@ TEST(FlashAttnTest, PrefillMatchesDecodePerQuery) {
   uint32_t seed = 500;
   for (const Case& c : cases) CheckPrefill(c.s, c.queries, seed += 10);
   Summary();
+}
+
+// The chunk kernel's contract: a row's state does not depend on how many rows share the call
+// (tiles of 8, 4, 2, 1) or on its place among them. Every variant, 11 rows (8 + 2 + 1) against
+// each row alone; head_dim 19 and 37 positions exercise every tail.
+TEST(FlashAttnTest, ChunkRowsAreIndependent) {
+  constexpr int64_t kRows = 11, kDim = 19, kPositions = 37, kPart = kDim + 2;
+  const std::vector<uint16_t> qb = RandomBf16(kRows * kDim, 71);
+  const std::vector<uint16_t> k = RandomBf16(kPositions * kDim, 72);
+  const std::vector<uint16_t> v = RandomBf16(kPositions * kDim, 73);
+  std::vector<float> q(qb.size());
+  for (size_t i = 0; i < q.size(); ++i) q[i] = tcpu_bf16_to_f32(qb[i]) * 0.25f;
+  int count = 0;
+  const auto* table = tcpu::flash_attn::FlashAttnVariantTable(&count);
+  for (int variant = 0; variant < count; ++variant) {
+    if ((table[variant].required & tcpu::ActiveFeatures()) != table[variant].required) continue;
+    const FlashAttnKernel& kernel = *table[variant].fn;
+    std::vector<float> together(kRows * kPart), alone(kPart);
+    kernel.chunk(q.data(), kDim, kRows, k.data(), v.data(), kDim, kPositions, kDim, kDim,
+                 together.data(), kPart);
+    for (int64_t r = 0; r < kRows; ++r) {
+      kernel.chunk(q.data() + r * kDim, kDim, 1, k.data(), v.data(), kDim, kPositions, kDim, kDim,
+                   alone.data(), kPart);
+      EXPECT_EQ(std::memcmp(alone.data(), together.data() + r * kPart, kPart * sizeof(float)), 0)
+          << table[variant].name << ": row " << r << " of " << kRows << " differs from it alone";
+    }
+  }
 }
 
 // The softmax exp (exp_poly.h): every variant gives ExpPoly's bits, within kExpMaxRelError of
