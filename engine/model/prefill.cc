@@ -7,8 +7,9 @@
 //   - the epilogue is the GEMV's: int8 y = bf16(float(acc) * s_x * s_w), each product its own
 //     statement so nothing is contracted into an FMA; int4 each row the GEMV's arithmetic
 //     (tcpu/gemv_q4.h), then bf16 (fp32 + bias, then bf16, with a bias);
-//   - attention for token t runs after the block's keys and values are in the cache, over
-//     positions [0, position_t] only: the same call the decode step makes for that token.
+//   - attention runs after the block's keys and values are in the cache, one
+//     tcpu_flash_attn_prefill_bf16 call for the block: token t over positions [0, position_t]
+//     only, bit-identical to the decode call the decode step makes for that token.
 #include "engine/model/prefill.h"
 
 #include <cmath>
@@ -215,12 +216,11 @@ int Prefill(const tcpu_model_weights& m, uint16_t* k_cache, uint16_t* v_cache,
                       d * sizeof(uint16_t));
         }
       }
-      for (int64_t t = 0; t < rows; ++t) {  // causal: token t sees positions <= its own
-        if ((st = tcpu_flash_attn_decode_bf16(q + t * q_rows, kc, vc, attn + t * q_rows, heads,
-                                              kv_heads, d, pos0 + t + 1, head_stride, d,
-                                              head_stride, d, sm_scale)) != TCPU_OK) {
-          return st;
-        }
+      // Causal: token t sees positions <= its own, each query bit-identical to its decode.
+      if ((st = tcpu_flash_attn_prefill_bf16(q, kc, vc, attn, rows, heads, kv_heads, d, pos0,
+                                             head_stride, d, head_stride, d, sm_scale)) !=
+          TCPU_OK) {
+        return st;
       }
       block.Quantize(attn, q_rows);
       if ((st = block.Linear(w.o_proj, w.o_bias, hidden, q_rows, o)) != TCPU_OK) return st;

@@ -2,9 +2,10 @@
 // GEMM (int8: tcpu_gemm_i8, int4: tcpu_gemm_w4a8; SMMLA on i8mm, SDOT on dotprod, NEON
 // otherwise) instead of one GEMV per token. Each token's activation row is quantized on its own
 // exactly as the decode step quantizes it, every row of the GEMM is the GEMV's own arithmetic
-// (int32 sums are exact; int4 groups in the same order), and the epilogues, norms, RoPE, attention
-// and residuals are the decode step's own functions per token, so the logits and the KV cache are
-// bit-identical to feeding the tokens one by one (tested).
+// (int32 sums are exact; int4 groups in the same order), the epilogues, norms, RoPE and
+// residuals are the decode step's own functions per token, and attention is one causal call for
+// the block (tcpu_flash_attn_prefill_bf16) that gives each token the bits of its decode call, so
+// the logits and the KV cache are bit-identical to feeding the tokens one by one (tested).
 #ifndef TCPU_ENGINE_MODEL_PREFILL_H_
 #define TCPU_ENGINE_MODEL_PREFILL_H_
 

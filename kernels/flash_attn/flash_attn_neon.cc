@@ -1,6 +1,8 @@
 // NEON chunk kernel (-march=armv8-a): bf16 widened to fp32 by a 16-bit left shift (SHLL),
-// two 4-lane FMA accumulators for the dot product, 4-lane FMAs for p * v; scalar tails for
-// head_dim not a multiple of 8 / 4; exp by ExpPoly on 4 lanes.
+// tiles of up to 8 query rows that share each K and V load: per row two 4-lane FMA
+// accumulators for the dot product and, for p * v, 8 lanes of the accumulator held in
+// registers over the whole chunk; scalar tails for head_dim not a multiple of 8 / 4; exp by
+// ExpPoly on 4 lanes.
 #include <arm_neon.h>
 
 #include <cmath>
@@ -32,23 +34,6 @@ inline float32x4_t ExpPoly4(float32x4_t x) {
   return vbslq_f32(vcltq_f32(x, vdupq_n_f32(kExpMin)), vdupq_n_f32(0.0f), y);
 }
 
-float Dot(const float* q, const uint16_t* k, int64_t d) {
-  float32x4_t a0 = vdupq_n_f32(0.0f), a1 = vdupq_n_f32(0.0f);
-  int64_t i = 0;
-  for (; i + 8 <= d; i += 8) {
-    const uint16x8_t kk = vld1q_u16(k + i);
-    a0 = vfmaq_f32(a0, vld1q_f32(q + i), Widen(vget_low_u16(kk)));
-    a1 = vfmaq_f32(a1, vld1q_f32(q + i + 4), Widen(vget_high_u16(kk)));
-  }
-  if (i + 4 <= d) {
-    a0 = vfmaq_f32(a0, vld1q_f32(q + i), Widen(vld1_u16(k + i)));
-    i += 4;
-  }
-  float dot = vaddvq_f32(vaddq_f32(a0, a1));
-  for (; i < d; ++i) dot += q[i] * tcpu_bf16_to_f32(k[i]);
-  return dot;
-}
-
 // x[s] = exp(x[s] - shift), 4 lanes at a time; the tail by the scalar model (same bits).
 void ExpShiftedNeon(float* x, int64_t n, float shift) {
   int64_t s = 0;
@@ -58,33 +43,107 @@ void ExpShiftedNeon(float* x, int64_t n, float shift) {
   for (; s < n; ++s) x[s] = ExpPoly(x[s] - shift);
 }
 
-void ChunkNeon(const float* q, const uint16_t* k, const uint16_t* v, int64_t d, int64_t n,
-               int64_t k_stride, int64_t v_stride, float* acc, float* max, float* sum) {
-  float score[kChunk];
-  float m = -INFINITY;
-  for (int64_t s = 0; s < n; ++s) {
-    score[s] = Dot(q, k + s * k_stride, d);
-    m = std::fmax(m, score[s]);
+// c + v * p[lane], the lane a constant once R's loop is unrolled.
+inline float32x4_t FmaLane(float32x4_t c, float32x4_t v, float32x4_t p, int lane) {
+  switch (lane) {
+    case 0:
+      return vfmaq_laneq_f32(c, v, p, 0);
+    case 1:
+      return vfmaq_laneq_f32(c, v, p, 1);
+    case 2:
+      return vfmaq_laneq_f32(c, v, p, 2);
+    default:
+      return vfmaq_laneq_f32(c, v, p, 3);
   }
-  ExpShiftedNeon(score, n, m);
-  for (int64_t i = 0; i < d; ++i) acc[i] = 0.0f;
-  float l = 0.0f;
-  for (int64_t s = 0; s < n; ++s) {
-    const float p = score[s];
-    l += p;
-    const uint16_t* vs = v + s * v_stride;
-    int64_t i = 0;
-    for (; i + 4 <= d; i += 4) {
-      vst1q_f32(acc + i, vfmaq_n_f32(vld1q_f32(acc + i), Widen(vld1_u16(vs + i)), p));
-    }
-    for (; i < d; ++i) acc[i] += p * tcpu_bf16_to_f32(vs[i]);
-  }
-  *max = m;
-  *sum = l;
 }
+
+// The passes ChunkInTiles runs (flash_attn_kernels.h).
+struct TileNeon {
+  // score[r][s] = q_r . k[s] for R rows: each 8 (then 4) elements of k loaded and widened once.
+  template <int R>
+  static void Scores(const float* q, int64_t q_stride, const uint16_t* k, int64_t d, int64_t n,
+                     int64_t k_stride, float (*score)[kChunk], float* max) {
+    for (int r = 0; r < R; ++r) max[r] = -INFINITY;
+    for (int64_t s = 0; s < n; ++s) {
+      const uint16_t* ks = k + s * k_stride;
+      float32x4_t a0[R], a1[R];
+      for (int r = 0; r < R; ++r) a0[r] = a1[r] = vdupq_n_f32(0.0f);
+      int64_t i = 0;
+      for (; i + 8 <= d; i += 8) {
+        const uint16x8_t kk = vld1q_u16(ks + i);
+        const float32x4_t lo = Widen(vget_low_u16(kk)), hi = Widen(vget_high_u16(kk));
+        for (int r = 0; r < R; ++r) {
+          a0[r] = vfmaq_f32(a0[r], vld1q_f32(q + r * q_stride + i), lo);
+          a1[r] = vfmaq_f32(a1[r], vld1q_f32(q + r * q_stride + i + 4), hi);
+        }
+      }
+      if (i + 4 <= d) {
+        const float32x4_t lo = Widen(vld1_u16(ks + i));
+        for (int r = 0; r < R; ++r) a0[r] = vfmaq_f32(a0[r], vld1q_f32(q + r * q_stride + i), lo);
+        i += 4;
+      }
+      for (int r = 0; r < R; ++r) {
+        const float* qr = q + r * q_stride;
+        float dot = vaddvq_f32(vaddq_f32(a0[r], a1[r]));
+        for (int64_t j = i; j < d; ++j) dot += qr[j] * tcpu_bf16_to_f32(ks[j]);
+        score[r][s] = dot;
+        max[r] = std::fmax(max[r], dot);
+      }
+    }
+  }
+
+  static void ExpShifted(float* x, int64_t n, float shift) { ExpShiftedNeon(x, n, shift); }
+
+  // acc_r[i] = sum_s w[s][r] * v[s][i] in position order (w: SoftmaxWeights' interleaved copy),
+  // for R rows: 8 (then 4) lanes of every row's accumulator stay in registers over the chunk,
+  // each v load and each 4 weights serving all rows.
+  template <int R>
+  static void Accumulate(const float* w, const uint16_t* v, int64_t d, int64_t n, int64_t v_stride,
+                         float* part, int64_t part_stride) {
+    constexpr int kLanes = WeightLanes(R);
+    int64_t i = 0;
+    for (; i + 8 <= d; i += 8) {
+      float32x4_t c0[R], c1[R];
+      for (int r = 0; r < R; ++r) c0[r] = c1[r] = vdupq_n_f32(0.0f);
+      for (int64_t s = 0; s < n; ++s) {
+        const uint16x8_t vv = vld1q_u16(v + s * v_stride + i);
+        const float32x4_t lo = Widen(vget_low_u16(vv)), hi = Widen(vget_high_u16(vv));
+        for (int r = 0; r < R; ++r) {
+          const float32x4_t p = vld1q_f32(w + s * kLanes + r / 4 * 4);
+          c0[r] = FmaLane(c0[r], lo, p, r % 4);
+          c1[r] = FmaLane(c1[r], hi, p, r % 4);
+        }
+      }
+      for (int r = 0; r < R; ++r) {
+        vst1q_f32(part + r * part_stride + i, c0[r]);
+        vst1q_f32(part + r * part_stride + i + 4, c1[r]);
+      }
+    }
+    if (i + 4 <= d) {
+      float32x4_t c0[R];
+      for (int r = 0; r < R; ++r) c0[r] = vdupq_n_f32(0.0f);
+      for (int64_t s = 0; s < n; ++s) {
+        const float32x4_t lo = Widen(vld1_u16(v + s * v_stride + i));
+        for (int r = 0; r < R; ++r) {
+          c0[r] = FmaLane(c0[r], lo, vld1q_f32(w + s * kLanes + r / 4 * 4), r % 4);
+        }
+      }
+      for (int r = 0; r < R; ++r) vst1q_f32(part + r * part_stride + i, c0[r]);
+      i += 4;
+    }
+    for (; i < d; ++i) {
+      for (int r = 0; r < R; ++r) {
+        float acc = 0.0f;
+        for (int64_t s = 0; s < n; ++s)
+          acc += w[s * kLanes + r] * tcpu_bf16_to_f32(v[s * v_stride + i]);
+        part[r * part_stride + i] = acc;
+      }
+    }
+  }
+};
 
 }  // namespace
 
-const FlashAttnKernel kFlashAttnNeon = {ChunkNeon, ExpShiftedNeon};
+const FlashAttnKernel kFlashAttnNeon = {ChunkInTiles<TileNeon>, ExpShiftedNeon};
 
 }  // namespace tcpu::flash_attn

@@ -1,6 +1,7 @@
 // Portable scalar chunk kernel: fp32 dot products and accumulation, two passes over the chunk
 // (scores, then exp and accumulate) so the chunk max is exact before any exp; exp is
-// ExpPoly, the scalar model of the vector kernels' exp.
+// ExpPoly, the scalar model of the vector kernels' exp. Rows are independent: the scalar code
+// has no registers to share, so it runs them one after the other.
 #include <cmath>
 
 #include "kernels/flash_attn/exp_poly.h"
@@ -14,8 +15,8 @@ void ExpShiftedRef(float* x, int64_t n, float shift) {
   for (int64_t s = 0; s < n; ++s) x[s] = ExpPoly(x[s] - shift);
 }
 
-void ChunkRef(const float* q, const uint16_t* k, const uint16_t* v, int64_t d, int64_t n,
-              int64_t k_stride, int64_t v_stride, float* acc, float* max, float* sum) {
+void RowRef(const float* q, const uint16_t* k, const uint16_t* v, int64_t d, int64_t n,
+            int64_t k_stride, int64_t v_stride, float* part) {
   float score[kChunk];
   float m = -INFINITY;
   for (int64_t s = 0; s < n; ++s) {
@@ -26,6 +27,7 @@ void ChunkRef(const float* q, const uint16_t* k, const uint16_t* v, int64_t d, i
     m = std::fmax(m, dot);
   }
   ExpShiftedRef(score, n, m);
+  float* acc = part;
   for (int64_t i = 0; i < d; ++i) acc[i] = 0.0f;
   float l = 0.0f;
   for (int64_t s = 0; s < n; ++s) {
@@ -34,8 +36,16 @@ void ChunkRef(const float* q, const uint16_t* k, const uint16_t* v, int64_t d, i
     const uint16_t* vs = v + s * v_stride;
     for (int64_t i = 0; i < d; ++i) acc[i] += p * tcpu_bf16_to_f32(vs[i]);
   }
-  *max = m;
-  *sum = l;
+  part[d] = m;
+  part[d + 1] = l;
+}
+
+void ChunkRef(const float* q, int64_t q_stride, int64_t rows, const uint16_t* k, const uint16_t* v,
+              int64_t d, int64_t n, int64_t k_stride, int64_t v_stride, float* part,
+              int64_t part_stride) {
+  for (int64_t r = 0; r < rows; ++r) {
+    RowRef(q + r * q_stride, k, v, d, n, k_stride, v_stride, part + r * part_stride);
+  }
 }
 
 }  // namespace

@@ -1,15 +1,15 @@
-// tcpu_flash_attn_decode_bf16: every variant the CPU supports (and the public entry point)
-// against a float64 reference, over head_dim tails, GQA ratios 1/2/8, padded strided caches
-// whose padding is NaN (any read of it would poison the output), one sequence of 32768
-// positions, bit-identical results for 1/2/4 threads, and every bad argument.
-#include "tcpu/attention.h"
-
+// tcpu_flash_attn_decode_bf16 and tcpu_flash_attn_prefill_bf16: every variant the CPU supports
+// (and the public entry points) against a float64 reference, over head_dim tails, GQA ratios
+// 1/2/3/8/12, padded strided caches whose padding is NaN (any read of it would poison the
+// output), one sequence of 32768 positions, bit-identical results for 1/2/4 threads, prefill
+// bit-identical to decode per query (blocks at chunk boundaries), and every bad argument.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <iostream>
 #include <limits>
 #include <string>
@@ -20,6 +20,7 @@
 #include "runtime/dispatch.h"
 #include "runtime/kernel_variants.h"
 #include "runtime/testing/kernel_test_util.h"
+#include "tcpu/attention.h"
 #include "tcpu/bf16.h"
 #include "tcpu/status.h"
 #include "tcpu/threads.h"
@@ -71,27 +72,29 @@ Problem Make(const Shape& s, uint32_t seed) {
   return p;
 }
 
-// Exact softmax attention in float64 from the same bf16 inputs; mag[h][i] = sum p |v|.
-void Reference(const Problem& p, std::vector<double>* out, std::vector<double>* mag) {
+// Exact softmax attention in float64 from the same bf16 inputs for the query q ([heads][dim])
+// over positions [0, seq); mag[h][i] = sum p |v|.
+void Reference(const Problem& p, const uint16_t* q, int64_t seq, std::vector<double>* out,
+               std::vector<double>* mag) {
   const Shape& s = p.s;
   out->assign(s.heads * s.dim, 0.0);
   mag->assign(s.heads * s.dim, 0.0);
-  std::vector<double> score(s.seq);
+  std::vector<double> score(seq);
   for (int64_t h = 0; h < s.heads; ++h) {
     const int64_t g = h / (s.heads / s.kv_heads);
     double m = -INFINITY;
-    for (int64_t t = 0; t < s.seq; ++t) {
+    for (int64_t t = 0; t < seq; ++t) {
       double dot = 0.0;
       for (int64_t i = 0; i < s.dim; ++i) {
-        dot += static_cast<double>(tcpu_bf16_to_f32(p.q[h * s.dim + i])) *
+        dot += static_cast<double>(tcpu_bf16_to_f32(q[h * s.dim + i])) *
                tcpu_bf16_to_f32(p.k[g * p.k_head_stride + t * p.k_seq_stride + i]);
       }
       score[t] = dot * p.scale;
       m = std::max(m, score[t]);
     }
     double l = 0.0;
-    for (int64_t t = 0; t < s.seq; ++t) l += std::exp(score[t] - m);
-    for (int64_t t = 0; t < s.seq; ++t) {
+    for (int64_t t = 0; t < seq; ++t) l += std::exp(score[t] - m);
+    for (int64_t t = 0; t < seq; ++t) {
       const double w = std::exp(score[t] - m) / l;
       for (int64_t i = 0; i < s.dim; ++i) {
         const double v = tcpu_bf16_to_f32(p.v[g * p.v_head_stride + t * p.v_seq_stride + i]);
@@ -118,6 +121,32 @@ struct Runner {
                                            p.k_seq_stride, p.v_head_stride, p.v_seq_stride,
                                            p.scale);
   }
+  // The prefill of queries q ([queries][heads][dim]) at positions first .. first + queries - 1
+  // (first + queries <= s.seq).
+  int Prefill(const Problem& p, const uint16_t* q, int64_t queries, int64_t first,
+              uint16_t* out) const {
+    const Shape& s = p.s;
+    if (kernel == nullptr) {
+      return tcpu_flash_attn_prefill_bf16(q, p.k.data(), p.v.data(), out, queries, s.heads,
+                                          s.kv_heads, s.dim, first, p.k_head_stride, p.k_seq_stride,
+                                          p.v_head_stride, p.v_seq_stride, p.scale);
+    }
+    return tcpu::flash_attn::FlashAttnPrefillWith(
+        *kernel, q, p.k.data(), p.v.data(), out, queries, s.heads, s.kv_heads, s.dim, first,
+        p.k_head_stride, p.k_seq_stride, p.v_head_stride, p.v_seq_stride, p.scale);
+  }
+  // The decode of query q over positions [0, seq).
+  int Decode(const Problem& p, const uint16_t* q, int64_t seq, uint16_t* out) const {
+    const Shape& s = p.s;
+    if (kernel == nullptr) {
+      return tcpu_flash_attn_decode_bf16(q, p.k.data(), p.v.data(), out, s.heads, s.kv_heads, s.dim,
+                                         seq, p.k_head_stride, p.k_seq_stride, p.v_head_stride,
+                                         p.v_seq_stride, p.scale);
+    }
+    return tcpu::flash_attn::FlashAttnWith(*kernel, q, p.k.data(), p.v.data(), out, s.heads,
+                                           s.kv_heads, s.dim, seq, p.k_head_stride, p.k_seq_stride,
+                                           p.v_head_stride, p.v_seq_stride, p.scale);
+  }
 };
 
 std::vector<Runner> Runners() {
@@ -138,40 +167,97 @@ double g_worst_any_ulp = 0.0;   // over all outputs
 int64_t g_cancelling = 0;       // outputs > kMaxUlp accepted by the cancellation rule
 int64_t g_outputs = 0;
 
+// Counts out (n outputs) against the float64 result: within kMaxUlp, or cancelling.
+void CheckAgainstReference(const std::string& what, const std::vector<uint16_t>& out,
+                           const std::vector<double>& expected, const std::vector<double>& mag) {
+  int reported = 0;
+  for (size_t i = 0; i < expected.size(); ++i) {
+    const double ulp = Bf16UlpError(out[i], expected[i]);
+    const double abs_err = std::fabs(tcpu_bf16_to_f32(out[i]) - expected[i]);
+    ++g_outputs;
+    g_worst_any_ulp = std::max(g_worst_any_ulp, ulp);
+    if (ulp <= kMaxUlp) {
+      g_worst_ulp = std::max(g_worst_ulp, ulp);
+    } else if (abs_err <= kCancelTol * mag[i]) {
+      ++g_cancelling;
+    } else if (reported++ < 5) {
+      ADD_FAILURE() << what << " i=" << i << ": got " << tcpu_bf16_to_f32(out[i]) << ", expected "
+                    << expected[i] << " (" << ulp << " ulp)";
+    }
+  }
+}
+
+std::string Describe(const Runner& runner, const Shape& s) {
+  return runner.name + " H=" + std::to_string(s.heads) + " KV=" + std::to_string(s.kv_heads) +
+         " D=" + std::to_string(s.dim) + " S=" + std::to_string(s.seq);
+}
+
+// Thread counts run outermost: resizing the pool is costly under QEMU, so it happens three
+// times per problem rather than three times per variant.
 void CheckAll(const Shape& s, uint32_t seed) {
   const Problem p = Make(s, seed);
   std::vector<double> expected, mag;
-  Reference(p, &expected, &mag);
+  Reference(p, p.q.data(), s.seq, &expected, &mag);
   const int64_t n = s.heads * s.dim;
-  for (const Runner& runner : Runners()) {
-    std::vector<uint16_t> first;
-    for (int threads : tcpu::testing::kThreadCounts) {
-      ASSERT_EQ(tcpu_set_num_threads(threads), TCPU_OK);
+  const std::vector<Runner> runners = Runners();
+  std::vector<std::vector<uint16_t>> first(runners.size());
+  for (int threads : tcpu::testing::kThreadCounts) {
+    ASSERT_EQ(tcpu_set_num_threads(threads), TCPU_OK);
+    for (size_t r = 0; r < runners.size(); ++r) {
+      const Runner& runner = runners[r];
       std::vector<uint16_t> out(n + 1, kPoisonBf16);
       ASSERT_EQ(runner.Run(p, out.data()), TCPU_OK) << tcpu_last_error_detail();
       EXPECT_EQ(out[n], kPoisonBf16) << runner.name << " wrote past the output";
       out.pop_back();
-      if (first.empty()) {
-        first = out;
-        int reported = 0;
-        for (int64_t i = 0; i < n; ++i) {
-          const double ulp = Bf16UlpError(out[i], expected[i]);
-          const double abs_err = std::fabs(tcpu_bf16_to_f32(out[i]) - expected[i]);
-          ++g_outputs;
-          g_worst_any_ulp = std::max(g_worst_any_ulp, ulp);
-          if (ulp <= kMaxUlp) {
-            g_worst_ulp = std::max(g_worst_ulp, ulp);
-          } else if (abs_err <= kCancelTol * mag[i]) {
-            ++g_cancelling;
-          } else if (reported++ < 5) {
-            ADD_FAILURE() << runner.name << " H=" << s.heads << " KV=" << s.kv_heads
-                          << " D=" << s.dim << " S=" << s.seq << " i=" << i << ": got "
-                          << tcpu_bf16_to_f32(out[i]) << ", expected " << expected[i] << " ("
-                          << ulp << " ulp)";
-          }
-        }
+      if (first[r].empty()) {
+        first[r] = out;
+        CheckAgainstReference(Describe(runner, s), out, expected, mag);
       } else {
-        EXPECT_TRUE(out == first) << runner.name << " differs with " << threads << " threads";
+        EXPECT_TRUE(out == first[r]) << runner.name << " differs with " << threads << " threads";
+      }
+    }
+  }
+  ASSERT_EQ(tcpu_set_num_threads(1), TCPU_OK);
+}
+
+// A block of `queries` queries at positions first .. s.seq - 1 (first = s.seq - queries): per
+// variant, bit-identical to that variant's decode of each query over its own positions, equal
+// for 1/2/4 threads, within the bound of the float64 reference, nothing written past the end.
+void CheckPrefill(const Shape& s, int64_t queries, uint32_t seed) {
+  const Problem p = Make(s, seed);
+  const int64_t first = s.seq - queries, row = s.heads * s.dim, n = queries * row;
+  const std::vector<uint16_t> q = RandomBf16(n, seed + 3);
+  std::vector<std::vector<double>> expected(queries), mag(queries);
+  for (int64_t t = 0; t < queries; ++t) {
+    Reference(p, q.data() + t * row, first + t + 1, &expected[t], &mag[t]);
+  }
+  const std::vector<Runner> runners = Runners();
+  std::vector<std::vector<uint16_t>> decoded(runners.size(), std::vector<uint16_t>(n));
+  ASSERT_EQ(tcpu_set_num_threads(1), TCPU_OK);
+  for (size_t r = 0; r < runners.size(); ++r) {
+    for (int64_t t = 0; t < queries; ++t) {
+      ASSERT_EQ(
+          runners[r].Decode(p, q.data() + t * row, first + t + 1, decoded[r].data() + t * row),
+          TCPU_OK)
+          << tcpu_last_error_detail();
+    }
+  }
+  for (int threads : tcpu::testing::kThreadCounts) {
+    ASSERT_EQ(tcpu_set_num_threads(threads), TCPU_OK);
+    for (size_t r = 0; r < runners.size(); ++r) {
+      const std::string what = Describe(runners[r], s) + " prefill of " + std::to_string(queries);
+      std::vector<uint16_t> out(n + 1, kPoisonBf16);
+      ASSERT_EQ(runners[r].Prefill(p, q.data(), queries, first, out.data()), TCPU_OK)
+          << tcpu_last_error_detail();
+      EXPECT_EQ(out[n], kPoisonBf16) << what << " wrote past the output";
+      out.pop_back();
+      for (int64_t t = 0; t < queries; ++t) {
+        const std::vector<uint16_t> got(out.begin() + t * row, out.begin() + (t + 1) * row);
+        const std::vector<uint16_t> want(decoded[r].begin() + t * row,
+                                         decoded[r].begin() + (t + 1) * row);
+        EXPECT_TRUE(got == want) << what << ", " << threads << " threads: query " << t
+                                 << " differs from its decode";
+        if (threads == 1) CheckAgainstReference(what, got, expected[t], mag[t]);
       }
     }
   }
@@ -224,6 +310,52 @@ TEST(FlashAttnTest, HeadDimsAndGqa) {
 TEST(FlashAttnTest, LongSequence) {
   CheckAll({2, 1, 4, 32768, 1, 3, 2, 1}, 99);
   Summary();
+}
+
+// Shapes: GQA 1 (no row sharing), 3 (tiles of 2 + 1), 8 (one tile of 8), 12 (8 + 4); head_dim
+// tails; blocks from the first position, inside a chunk, ending on and crossing the 256
+// boundary (small heads and head_dim there), and a block of one.
+TEST(FlashAttnTest, PrefillMatchesDecodePerQuery) {
+  struct Case {
+    Shape s;
+    int64_t queries;
+  };
+  const Case cases[] = {
+      {{2, 2, 5, 3, 1, 2, 0, 1}, 3},   {{6, 2, 9, 20, 2, 0, 1, 3}, 5},
+      {{8, 1, 16, 12, 0, 4, 3, 0}, 4}, {{12, 1, 3, 7, 1, 1, 1, 1}, 2},
+      {{3, 1, 4, 256, 1, 3, 0, 2}, 3}, {{2, 1, 4, 261, 3, 1, 2, 0}, 9},
+      {{4, 2, 7, 40, 0, 0, 0, 0}, 1},
+  };
+  uint32_t seed = 500;
+  for (const Case& c : cases) CheckPrefill(c.s, c.queries, seed += 10);
+  Summary();
+}
+
+// The chunk kernel's contract: a row's state does not depend on how many rows share the call
+// (tiles of 8, 4, 2, 1) or on its place among them. Every variant, 11 rows (8 + 2 + 1) against
+// each row alone; head_dim 19 and 37 positions exercise every tail.
+TEST(FlashAttnTest, ChunkRowsAreIndependent) {
+  constexpr int64_t kRows = 11, kDim = 19, kPositions = 37, kPart = kDim + 2;
+  const std::vector<uint16_t> qb = RandomBf16(kRows * kDim, 71);
+  const std::vector<uint16_t> k = RandomBf16(kPositions * kDim, 72);
+  const std::vector<uint16_t> v = RandomBf16(kPositions * kDim, 73);
+  std::vector<float> q(qb.size());
+  for (size_t i = 0; i < q.size(); ++i) q[i] = tcpu_bf16_to_f32(qb[i]) * 0.25f;
+  int count = 0;
+  const auto* table = tcpu::flash_attn::FlashAttnVariantTable(&count);
+  for (int variant = 0; variant < count; ++variant) {
+    if ((table[variant].required & tcpu::ActiveFeatures()) != table[variant].required) continue;
+    const FlashAttnKernel& kernel = *table[variant].fn;
+    std::vector<float> together(kRows * kPart), alone(kPart);
+    kernel.chunk(q.data(), kDim, kRows, k.data(), v.data(), kDim, kPositions, kDim, kDim,
+                 together.data(), kPart);
+    for (int64_t r = 0; r < kRows; ++r) {
+      kernel.chunk(q.data() + r * kDim, kDim, 1, k.data(), v.data(), kDim, kPositions, kDim, kDim,
+                   alone.data(), kPart);
+      EXPECT_EQ(std::memcmp(alone.data(), together.data() + r * kPart, kPart * sizeof(float)), 0)
+          << table[variant].name << ": row " << r << " of " << kRows << " differs from it alone";
+    }
+  }
 }
 
 // The softmax exp (exp_poly.h): every variant gives ExpPoly's bits, within kExpMaxRelError of
@@ -382,6 +514,79 @@ TEST_F(FlashAttnArgsTest, HeadsTimesDimOverflows) {
   call_.kss = call_.vss = call_.d;
   call_.khs = call_.vhs = call_.d;
   EXPECT_EQ(call_.Run(), TCPU_ERR_SIZE_OVERFLOW);
+}
+
+// Prefill: the same checks with the caches holding first_position + num_queries positions
+// (here 13 + 3 = 16), plus its own two arguments.
+struct PrefillCall {
+  Call c;
+  int64_t queries = 3, first = 13;
+  int Run() const {
+    return tcpu_flash_attn_prefill_bf16(c.q, c.k, c.v, c.out, queries, c.h, c.kv, c.d, first, c.khs,
+                                        c.kss, c.vhs, c.vss, c.scale);
+  }
+};
+
+class FlashAttnPrefillArgsTest : public FlashAttnArgsTest {
+ protected:
+  FlashAttnPrefillArgsTest() {
+    q_.assign(3 * 32, 0x3f80);
+    out_.assign(3 * 32, 0);
+    call_.q = q_.data();
+    call_.out = out_.data();
+    prefill_.c = call_;
+  }
+  PrefillCall prefill_;
+};
+
+TEST_F(FlashAttnPrefillArgsTest, ValidCallSucceeds) { EXPECT_EQ(prefill_.Run(), TCPU_OK); }
+TEST_F(FlashAttnPrefillArgsTest, NullPointers) {
+  PrefillCall p = prefill_;
+  p.c.q = nullptr;
+  EXPECT_EQ(p.Run(), TCPU_ERR_NULL_POINTER);
+  p = prefill_;
+  p.c.out = nullptr;
+  EXPECT_EQ(p.Run(), TCPU_ERR_NULL_POINTER);
+}
+TEST_F(FlashAttnPrefillArgsTest, NonPositiveQueries) {
+  for (int64_t bad : {0, -1}) {
+    prefill_.queries = bad;
+    EXPECT_EQ(prefill_.Run(), TCPU_ERR_INVALID_SIZE) << bad;
+  }
+}
+TEST_F(FlashAttnPrefillArgsTest, NegativeFirstPosition) {
+  prefill_.first = -1;
+  EXPECT_EQ(prefill_.Run(), TCPU_ERR_INVALID_ARGUMENT);
+}
+TEST_F(FlashAttnPrefillArgsTest, LastPositionOverflows) {
+  prefill_.first = INT64_MAX - 1;
+  EXPECT_EQ(prefill_.Run(), TCPU_ERR_INVALID_ARGUMENT);
+}
+TEST_F(FlashAttnPrefillArgsTest, CachesTooShortForTheBlock) {
+  prefill_.first = 14;  // positions up to 16: one more than the head stride holds
+  EXPECT_EQ(prefill_.Run(), TCPU_ERR_INVALID_ARGUMENT);
+}
+TEST_F(FlashAttnPrefillArgsTest, BadSizesAndScale) {
+  PrefillCall p = prefill_;
+  p.c.kv = 3;
+  EXPECT_EQ(p.Run(), TCPU_ERR_INVALID_ARGUMENT);
+  p = prefill_;
+  p.c.d = 0;
+  EXPECT_EQ(p.Run(), TCPU_ERR_INVALID_SIZE);
+  p = prefill_;
+  p.c.scale = 0.0f;
+  EXPECT_EQ(p.Run(), TCPU_ERR_INVALID_ARGUMENT);
+}
+TEST_F(FlashAttnPrefillArgsTest, ScratchOverflows) {
+  // Valid strides, with queries * heads * head_dim past int64.
+  prefill_.queries = int64_t{1} << 40;
+  prefill_.first = 0;
+  prefill_.c.h = int64_t{1} << 20;
+  prefill_.c.kv = 1;
+  prefill_.c.d = 8;
+  prefill_.c.kss = prefill_.c.vss = 8;
+  prefill_.c.khs = prefill_.c.vhs = int64_t{1} << 43;
+  EXPECT_EQ(prefill_.Run(), TCPU_ERR_SIZE_OVERFLOW);
 }
 
 }  // namespace

@@ -198,6 +198,25 @@ void FlashAttn(int64_t heads, int64_t kv_heads, int64_t head_dim, int64_t seq) {
           });
 }
 
+// A block of `queries` query tokens at positions first .. first + queries - 1, causal.
+void FlashAttnPrefill(int64_t heads, int64_t kv_heads, int64_t head_dim, int64_t queries,
+                      int64_t first) {
+  const int64_t seq = first + queries;
+  const std::vector<uint16_t> q = RandomBf16(queries * heads * head_dim);
+  const std::vector<uint16_t> k = RandomBf16(kv_heads * seq * head_dim);
+  const std::vector<uint16_t> v = RandomBf16(kv_heads * seq * head_dim);
+  std::vector<uint16_t> out(static_cast<size_t>(queries * heads * head_dim));
+  const float scale = 1.0f / 11.3137085f;
+  const int64_t positions = queries * first + queries * (queries + 1) / 2;  // summed over queries
+  Measure(Shape("flash_attn_prefill_bf16", "hkdtp", {heads, kv_heads, head_dim, queries, first}),
+          "flash_attn_decode_bf16",
+          {0, 2 * heads * positions * head_dim, queries * heads * head_dim}, [&] {
+            return tcpu_flash_attn_prefill_bf16(q.data(), k.data(), v.data(), out.data(), queries,
+                                                heads, kv_heads, head_dim, first, seq * head_dim,
+                                                head_dim, seq * head_dim, head_dim, scale);
+          });
+}
+
 void FusedMlp(int64_t hidden, int64_t intermediate) {
   const std::vector<uint8_t> gate = Pack(intermediate, hidden), up = Pack(intermediate, hidden),
                              down = Pack(hidden, intermediate);
@@ -281,6 +300,10 @@ bool Run(const std::string& family, const std::string& shapes) {
   } else if (family == "flash_attn") {
     FlashAttn(gate ? 4 : kHeads, gate ? 2 : kKvHeads, gate ? 64 : kHeadDim,
               gate ? 128 : (prefill ? 4096 : 1024));
+    // Prefill: a 16-query block ending at the decode gate's position (positions 113..128);
+    // MiniCPM5-1B's first 64-token block.
+    if (gate) FlashAttnPrefill(4, 2, 64, 16, 112);
+    if (prefill) FlashAttnPrefill(kHeads, kKvHeads, kHeadDim, kPrefill, 0);
   } else if (family == "fused_mlp") {
     if (gate) {
       FusedMlp(256, 512);
