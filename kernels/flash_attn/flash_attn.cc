@@ -40,7 +40,8 @@ const KernelVariant<const FlashAttnKernel*>& Selected() {
 constexpr const char* kDecodeFn = "tcpu_flash_attn_decode_bf16";
 constexpr const char* kPrefillFn = "tcpu_flash_attn_prefill_bf16";
 
-// q heads of one KV group that one work item runs together (the kernels' largest row tile).
+// q heads of one KV group that one work item runs together at most (the kernels' largest row
+// tile).
 constexpr int64_t kRowsPerItem = 8;
 
 // One call: queries t < num_queries at positions first_position + t, each attending to
@@ -165,8 +166,23 @@ void MergeChunks(const float* first, int64_t chunks, int64_t chunk_stride, int64
 int Run(const char* fn, const FlashAttnKernel& kernel, const Attention& a) {
   const int64_t heads = a.num_heads, d = a.head_dim, queries = a.num_queries;
   const int64_t group = heads / a.num_kv_heads;
-  const int64_t tiles = (group + kRowsPerItem - 1) / kRowsPerItem;
   const int64_t max_chunks = Chunks(a.first_position + queries);
+  // Fewer items than workers would leave workers idle (a decode step: one query, a few KV
+  // groups and chunks): then the head tiles shrink until every worker has an item. Each row's
+  // arithmetic does not depend on its tile, so this never changes a bit.
+  int64_t rows_per_item = std::min(kRowsPerItem, group);
+  if (const int threads = NumThreads(); threads > 1) {
+    int64_t group_items = 0;  // items with one tile per KV group
+    for (int64_t t = 0; t < queries && group_items < threads; ++t) {
+      group_items += Chunks(a.first_position + t + 1) * a.num_kv_heads;
+    }
+    if (group_items < threads) {
+      const int64_t tiles_wanted = (threads + group_items - 1) / group_items;
+      rows_per_item = std::max<int64_t>(1, std::min(rows_per_item,
+                                                    (group + tiles_wanted - 1) / tiles_wanted));
+    }
+  }
+  const int64_t tiles = (group + rows_per_item - 1) / rows_per_item;
   // Scratch: the items before each slot of QueryAt's order [queries + 1] (int64), q scaled to
   // fp32 [queries][heads][d], then the chunk states [queries][max_chunks][heads][d + 2].
   int64_t q_elems = 0, states = 0, part_total = 0, float_bytes = 0;
@@ -210,8 +226,8 @@ int Run(const char* fn, const FlashAttnKernel& kernel, const Attention& a) {
       const int64_t t = QueryAt(slot, queries);
       const int64_t local = item - items_before[slot];
       const int64_t c = local / items_per_chunk, g = local % items_per_chunk / tiles;
-      const int64_t h = g * group + local % tiles * kRowsPerItem;
-      const int64_t rows = std::min(kRowsPerItem, (g + 1) * group - h);
+      const int64_t h = g * group + local % tiles * rows_per_item;
+      const int64_t rows = std::min(rows_per_item, (g + 1) * group - h);
       const int64_t s0 = c * kChunk;
       const int64_t n = std::min(kChunk, a.first_position + t + 1 - s0);
       kernel.chunk(
