@@ -10,8 +10,12 @@
 //   - attention runs after the block's keys and values are in the cache, one
 //     tcpu_flash_attn_prefill_bf16 call for the block: token t over positions [0, position_t]
 //     only, bit-identical to the decode call the decode step makes for that token.
+// The token-wise steps (norms, RoPE, quantization, epilogues, SwiGLU, residuals) run their rows
+// on the thread pool: each row's arithmetic is its own, so the bits do not depend on who runs
+// it, and at 8 workers they were half of a block's time on the calling thread alone.
 #include "engine/model/prefill.h"
 
+#include <atomic>
 #include <cmath>
 #include <cstring>
 
@@ -21,6 +25,7 @@
 #include "runtime/check.h"
 #include "runtime/greedy.h"
 #include "runtime/scratch_arena.h"
+#include "runtime/thread_pool.h"
 #include "tcpu/attention.h"
 #include "tcpu/bf16.h"
 #include "tcpu/gemm.h"
@@ -49,6 +54,26 @@ struct Plan {
 };
 
 int64_t Max(int64_t a, int64_t b) { return a > b ? a : b; }
+
+// Runs row(t) for t < rows on the thread pool; row returns a tcpu_status. A row that fails
+// fails in its argument checks, before writing anything, and records its detail on the thread
+// that ran it: so the first failing row runs again here, where the caller reads the detail.
+template <typename Row>
+int ForEachRow(int64_t rows, const Row& row) {
+  std::atomic<int64_t> first_failed{rows};
+  const int st = ParallelFor(rows, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t t = begin; t < end; ++t) {
+      if (row(t) == TCPU_OK) continue;
+      int64_t seen = first_failed.load(std::memory_order_relaxed);
+      while (t < seen && !first_failed.compare_exchange_weak(seen, t)) {
+      }
+      return;
+    }
+  });
+  if (st != TCPU_OK) return st;
+  const int64_t failed = first_failed.load();
+  return failed < rows ? row(failed) : TCPU_OK;
+}
 
 bool MakePlan(const tcpu_model_weights& m, Plan* p) {
   const tcpu_layer_shape& s = m.shape;
@@ -85,18 +110,19 @@ class Block {
         acc_(reinterpret_cast<float*>(ws + p.acc)) {}
 
   // Quantizes rows of x (row stride k) into xq (row stride k).
-  void Quantize(const uint16_t* x, int64_t k) {
-    for (int64_t t = 0; t < rows_; ++t) {
+  int Quantize(const uint16_t* x, int64_t k) {
+    return ForEachRow(rows_, [&](int64_t t) -> int {
       int8_t* q = xq_ + t * k;
       const float absmax = kernel_.absmax_bf16(x + t * k, k);
       if (absmax == 0.0f) {  // as QuantizeActivation: outputs 0 (plus any bias)
         std::memset(q, 0, static_cast<size_t>(k));
         sx_[t] = 0.0f;
-        continue;
+        return TCPU_OK;
       }
       kernel_.quantize_bf16(x + t * k, k, 127.0f / absmax, q);
       sx_[t] = absmax / 127.0f;
-    }
+      return TCPU_OK;
+    });
   }
 
   // y[t][:n] = the linear layer (int8 or int4) on row t of the quantized x (k columns), bf16,
@@ -105,7 +131,7 @@ class Block {
     linear::LinearView view;
     if (int s = linear::View("prefill", w.packed, w.scales, n, k, &view); s != TCPU_OK) return s;
     if (int s = linear::RunRows(view, xq_, sx_, rows_, k, acc_); s != TCPU_OK) return s;
-    for (int64_t t = 0; t < rows_; ++t) {
+    return ForEachRow(rows_, [&](int64_t t) -> int {
       const float* acc = acc_ + t * n;
       uint16_t* out = y + t * n;
       if (bias == nullptr) {
@@ -113,8 +139,8 @@ class Block {
       } else {
         transformer::AddBias(acc, bias, out, n);
       }
-    }
-    return TCPU_OK;
+      return TCPU_OK;
+    });
   }
 
   // The lm_head on the (single) quantized row: fp32 logits, the decode step's epilogue.
@@ -167,7 +193,6 @@ int Prefill(const tcpu_model_weights& m, uint16_t* k_cache, uint16_t* v_cache,
   uint16_t *h = bf16_at(p.h), *x = bf16_at(p.x), *q = bf16_at(p.q), *k = bf16_at(p.k);
   uint16_t *v = bf16_at(p.v), *attn = bf16_at(p.attn), *o = bf16_at(p.o);
   uint16_t *g = bf16_at(p.g), *u = bf16_at(p.u);
-  rope::Table rope;  // the rotation of the token at hand, for its queries and keys
 
   for (int64_t start = 0; start < n; start += kPrefillBlock) {
     const int64_t rows = n - start < kPrefillBlock ? n - start : kPrefillBlock;
@@ -179,34 +204,31 @@ int Prefill(const tcpu_model_weights& m, uint16_t* k_cache, uint16_t* v_cache,
       uint16_t* kc = k_cache + layer * layer_cache;
       uint16_t* vc = v_cache + layer * layer_cache;
       // Attention block.
-      for (int64_t t = 0; t < rows; ++t) {
-        if (int st = tcpu_rms_norm_bf16(h + t * hidden, w.input_norm, x + t * hidden, hidden, eps);
-            st != TCPU_OK) {
-          return st;
-        }
-      }
-      block.Quantize(x, hidden);
-      int st = TCPU_OK;
-      if ((st = block.Linear(w.q_proj, w.q_bias, q_rows, hidden, q)) != TCPU_OK ||
+      int st = ForEachRow(rows, [&](int64_t t) -> int {
+        return tcpu_rms_norm_bf16(h + t * hidden, w.input_norm, x + t * hidden, hidden, eps);
+      });
+      if (st != TCPU_OK || (st = block.Quantize(x, hidden)) != TCPU_OK ||
+          (st = block.Linear(w.q_proj, w.q_bias, q_rows, hidden, q)) != TCPU_OK ||
           (st = block.Linear(w.k_proj, w.k_bias, kv_rows, hidden, k)) != TCPU_OK ||
           (st = block.Linear(w.v_proj, w.v_bias, kv_rows, hidden, v)) != TCPU_OK) {
         return st;
       }
-      for (int64_t t = 0; t < rows; ++t) {
+      st = ForEachRow(rows, [&](int64_t t) -> int {
         uint16_t* qt = q + t * q_rows;
         uint16_t* kt = k + t * kv_rows;
         if (w.q_norm != nullptr) {
           for (int64_t i = 0; i < heads; ++i) {
-            if ((st = tcpu_rms_norm_bf16(qt + i * d, w.q_norm, qt + i * d, d, eps)) != TCPU_OK) {
-              return st;
+            if (int r = tcpu_rms_norm_bf16(qt + i * d, w.q_norm, qt + i * d, d, eps); r != TCPU_OK) {
+              return r;
             }
           }
           for (int64_t i = 0; i < kv_heads; ++i) {
-            if ((st = tcpu_rms_norm_bf16(kt + i * d, w.k_norm, kt + i * d, d, eps)) != TCPU_OK) {
-              return st;
+            if (int r = tcpu_rms_norm_bf16(kt + i * d, w.k_norm, kt + i * d, d, eps); r != TCPU_OK) {
+              return r;
             }
           }
         }
+        rope::Table rope;  // the rotation of this token, for its queries and keys
         transformer::BuildRope(s, pos0 + t, &rope);
         rope::Apply(rope, qt, heads);
         rope::Apply(rope, kt, kv_heads);
@@ -215,40 +237,40 @@ int Prefill(const tcpu_model_weights& m, uint16_t* k_cache, uint16_t* v_cache,
           std::memcpy(vc + gi * head_stride + (pos0 + t) * d, v + t * kv_rows + gi * d,
                       d * sizeof(uint16_t));
         }
-      }
+        return TCPU_OK;
+      });
+      if (st != TCPU_OK) return st;
       // Causal: token t sees positions <= its own, each query bit-identical to its decode.
       if ((st = tcpu_flash_attn_prefill_bf16(q, kc, vc, attn, rows, heads, kv_heads, d, pos0,
                                              head_stride, d, head_stride, d, sm_scale)) !=
           TCPU_OK) {
         return st;
       }
-      block.Quantize(attn, q_rows);
-      if ((st = block.Linear(w.o_proj, w.o_bias, hidden, q_rows, o)) != TCPU_OK) return st;
-      for (int64_t t = 0; t < rows; ++t) {
-        transformer::AddResidual(h + t * hidden, o + t * hidden, hidden, s.residual_scale);
-      }
-      // MLP block (fused_mlp::Run's steps).
-      for (int64_t t = 0; t < rows; ++t) {
-        if ((st = tcpu_rms_norm_bf16(h + t * hidden, w.post_attention_norm, x + t * hidden,
-                                     hidden, eps)) != TCPU_OK) {
-          return st;
-        }
-      }
-      block.Quantize(x, hidden);
-      if ((st = block.Linear(w.gate_proj, nullptr, inter, hidden, g)) != TCPU_OK ||
+      // The residual and the next norm are one row's work: one parallel region for both.
+      auto residual_and_norm = [&](const uint16_t* norm) {
+        return ForEachRow(rows, [&](int64_t t) -> int {
+          transformer::AddResidual(h + t * hidden, o + t * hidden, hidden, s.residual_scale);
+          return norm == nullptr ? TCPU_OK
+                                 : tcpu_rms_norm_bf16(h + t * hidden, norm, x + t * hidden,
+                                                      hidden, eps);
+        });
+      };
+      if ((st = block.Quantize(attn, q_rows)) != TCPU_OK ||
+          (st = block.Linear(w.o_proj, w.o_bias, hidden, q_rows, o)) != TCPU_OK ||
+          // MLP block (fused_mlp::Run's steps).
+          (st = residual_and_norm(w.post_attention_norm)) != TCPU_OK ||
+          (st = block.Quantize(x, hidden)) != TCPU_OK ||
+          (st = block.Linear(w.gate_proj, nullptr, inter, hidden, g)) != TCPU_OK ||
           (st = block.Linear(w.up_proj, nullptr, inter, hidden, u)) != TCPU_OK) {
         return st;
       }
-      for (int64_t t = 0; t < rows; ++t) {
-        if ((st = tcpu_swiglu_bf16(g + t * inter, u + t * inter, g + t * inter, inter)) !=
-            TCPU_OK) {
-          return st;
-        }
-      }
-      block.Quantize(g, inter);
-      if ((st = block.Linear(w.down_proj, nullptr, hidden, inter, o)) != TCPU_OK) return st;
-      for (int64_t t = 0; t < rows; ++t) {
-        transformer::AddResidual(h + t * hidden, o + t * hidden, hidden, s.residual_scale);
+      st = ForEachRow(rows, [&](int64_t t) -> int {
+        return tcpu_swiglu_bf16(g + t * inter, u + t * inter, g + t * inter, inter);
+      });
+      if (st != TCPU_OK || (st = block.Quantize(g, inter)) != TCPU_OK ||
+          (st = block.Linear(w.down_proj, nullptr, hidden, inter, o)) != TCPU_OK ||
+          (st = residual_and_norm(nullptr)) != TCPU_OK) {
+        return st;
       }
     }
     if (start + rows == n) {  // the last token's logits
@@ -258,7 +280,7 @@ int Prefill(const tcpu_model_weights& m, uint16_t* k_cache, uint16_t* v_cache,
       }
       transformer::DivideLogitInput(m, x);
       Block head(p, ws, 1);
-      head.Quantize(x, hidden);
+      if (int st = head.Quantize(x, hidden); st != TCPU_OK) return st;
       if (int st = head.Logits(m.lm_head, m.vocab_size, hidden, logits); st != TCPU_OK) {
         return st;
       }
