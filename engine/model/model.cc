@@ -151,7 +151,7 @@ int Model::QuantizeInt4(const std::string& name, const uint16_t* w, int64_t n, i
                         Linear* linear) {
   const int64_t groups = tcpu_q4_groups(k);
   std::vector<int8_t> q;
-  std::vector<float> scales;
+  std::vector<uint16_t> scales;  // fp16
   try {
     q.resize(static_cast<size_t>(n * k));
     scales.resize(static_cast<size_t>(n * groups));  // at most n * k: the weights fit

@@ -1,5 +1,5 @@
 // W4A8 GEMV at the decode shapes of MiniCPM5-1B (as //kernels/gemv:gemv_benchmark): packed
-// weight bytes streamed per second (decode is bound by them; 0.625 bytes per weight) and MACs
+// weight bytes streamed per second (decode is bound by them; 0.5625 bytes per weight) and MACs
 // per second, on 1 thread and on the pool's default thread count.
 //   bazel build --config=aarch64 -c opt //kernels/q4:q4_benchmark
 #include <cstdint>

@@ -3,7 +3,8 @@
 // turn pairs of them into the
 // [2 rows x 8 k] operands SMMLA takes (rows 0-1 and rows 2-3, 4 chunks of 8 k). Unpacked once,
 // they serve up to 4 pairs of x rows; each pair accumulates [x0.w0, x0.w1, x1.w0, x1.w1] in
-// int32 per group, then SCVTF (#4: exact) and FMLA with the row scales as every variant does.
+// int32 per group, then SCVTF (#4: exact) and FMLA with the row scales (fp16, widened by
+// FCVTL) as every variant does.
 #include <arm_neon.h>
 
 #include "kernels/q4/q4_kernels.h"
@@ -39,8 +40,9 @@ void RunQuad(const GemmArgs& a, int64_t t, int64_t quad, int64_t pair0) {
                               vreinterpretq_s8_s32(vzip2q_s32(lo[2], lo[3])),
                               vreinterpretq_s8_s32(vzip2q_s32(hi[0], hi[1])),
                               vreinterpretq_s8_s32(vzip2q_s32(hi[2], hi[3]))};
-    const float64x2_t s =
-        vreinterpretq_f64_f32(vld1q_f32(reinterpret_cast<const float*>(w + kUnits * kUnitBytes)));
+    // The quad's 4 fp16 scales (8 bytes at 8 * quad in the group's scales; w is 16 * quad in).
+    const float64x2_t s = vreinterpretq_f64_f32(vcvt_f32_f16(vreinterpret_f16_u8(
+        vld1_u8(w - 16 * quad + kUnits * kUnitBytes + 8 * quad))));
     const float32x4_t s01 = vreinterpretq_f32_f64(vdupq_laneq_f64(s, 0));  // [s0 s1 s0 s1]
     const float32x4_t s23 = vreinterpretq_f32_f64(vdupq_laneq_f64(s, 1));  // [s2 s3 s2 s3]
 #pragma clang loop unroll(full)

@@ -1,6 +1,7 @@
 // tcpu_gemv_w4a8 and tcpu_gemm_w4a8 against the arithmetic of tcpu/gemv_q4.h written out here
-// (int32 per group, fmaf per group in order, one multiply): bit-exact on every variant, every
-// kernel this CPU can run, tails of n, k and m, extremes, threads and bad arguments.
+// (int32 per group, the fp16 scale widened by the compiler's _Float16, fmaf per group in order,
+// one multiply): bit-exact on every variant, every kernel this CPU can run, tails of n, k and
+// m, extremes, scales from fp16 subnormals to 65504, threads and bad arguments.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -54,9 +55,33 @@ std::vector<Shape> AllShapes() {
 struct Matrix {
   int64_t n = 0, k = 0, groups = 0;
   std::vector<int8_t> q;
-  std::vector<float> scales;
+  std::vector<uint16_t> scales;  // fp16 bits
   std::vector<uint8_t> packed;
 };
+
+uint16_t HalfBits(float f) {
+  const _Float16 h = static_cast<_Float16>(f);
+  uint16_t bits;
+  std::memcpy(&bits, &h, sizeof(bits));
+  return bits;
+}
+
+float HalfValue(uint16_t bits) {
+  _Float16 h;
+  std::memcpy(&h, &bits, sizeof(h));
+  return static_cast<float>(h);
+}
+
+// Scales of a few orders of magnitude, with zeros, subnormals and the largest fp16 among them.
+std::vector<uint16_t> RandomScales(int64_t count, uint32_t seed) {
+  const std::vector<float> v = RandomFloat(count, seed, -0.02f, 0.02f);
+  std::vector<uint16_t> scales(count);
+  for (int64_t i = 0; i < count; ++i) scales[i] = HalfBits(v[i]);
+  for (int64_t i = 5; i < count; i += 29) scales[i] = 0;
+  for (int64_t i = 7; i < count; i += 31) scales[i] = static_cast<uint16_t>(0x8000 | (i & 0x3ff));
+  for (int64_t i = 11; i < count; i += 37) scales[i] = 0x7bff;
+  return scales;
+}
 
 Matrix RandomMatrix(const Shape& s, uint32_t seed) {
   Matrix m;
@@ -64,8 +89,7 @@ Matrix RandomMatrix(const Shape& s, uint32_t seed) {
   m.k = s.k;
   m.groups = (s.k + 31) / 32;
   m.q = RandomInt8(s.n * s.k, seed, -8, 7);
-  m.scales = RandomFloat(s.n * m.groups, seed + 1, -0.02f, 0.02f);
-  for (size_t i = 5; i < m.scales.size(); i += 29) m.scales[i] = 0.0f;
+  m.scales = RandomScales(s.n * m.groups, seed + 1);
   const int64_t size = tcpu_q4_packed_size(s.n, s.k);
   m.packed.resize(size);
   EXPECT_EQ(tcpu_pack_q4(m.q.data(), m.scales.data(), s.n, s.k, m.packed.data(), size), TCPU_OK)
@@ -83,7 +107,7 @@ std::vector<float> ModelGemv(const Matrix& w, const int8_t* x, float x_scale) {
       for (int64_t j = 32 * g; j < std::min<int64_t>(32 * g + 32, w.k); ++j) {
         acc += w.q[i * w.k + j] * x[j];
       }
-      f = std::fma(static_cast<float>(acc), w.scales[i * w.groups + g], f);
+      f = std::fma(static_cast<float>(acc), HalfValue(w.scales[i * w.groups + g]), f);
     }
     y[i] = f * x_scale;
   }
@@ -161,7 +185,7 @@ TEST_F(Q4GemvTest, ExtremesAreExact) {
   w.k = k;
   w.groups = groups;
   w.q.assign(n * k, -8);
-  w.scales.assign(n * groups, 1.0f);
+  w.scales.assign(n * groups, 0x3c00);  // 1.0
   w.packed.resize(tcpu_q4_packed_size(n, k));
   ASSERT_EQ(tcpu_pack_q4(w.q.data(), w.scales.data(), n, k, w.packed.data(),
                          static_cast<int64_t>(w.packed.size())),
