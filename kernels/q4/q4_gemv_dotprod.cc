@@ -4,7 +4,7 @@
 // 16 * q (low nibbles: shift left by 4; high nibbles: AND 0xf0), each one SDOT by element
 // against one quad of x, so every lane accumulates one row and the group's fp32 step needs no
 // reduction. Per tile and group: 32 unpacks, 32 SDOTs, 4 zeroed accumulators, 4 SCVTF (#4
-// fraction bits: exact), 4 FCVTL/FCVTL2 widening the scales, 4 FMLA and 5 loads (85); 4 tiles
+// fraction bits: exact), 4 FCVTL widening the scales, 4 FMLA and 5 loads (85); 4 tiles
 // x 2 groups per iteration share one 64-byte load of x and the loop's compare and branch.
 #include <arm_neon.h>
 
@@ -22,19 +22,13 @@ __attribute__((always_inline)) inline uint8x16x4_t Next(const uint8_t*& w) {
   return v;
 }
 
-// The next 32 bytes: a group's 16 fp16 scales.
-__attribute__((always_inline)) inline uint8x16x2_t NextScales(const uint8_t*& w) {
-  const uint8x16x2_t v = vld1q_u8_x2(w);
+// The next 32 bytes: a group's 16 fp16 scales, row quad q's 4 in the low half of register q
+// (one LD1 of four 64-bit registers), so each widens with one FCVTL (exact).
+__attribute__((always_inline)) inline uint16x4x4_t NextScales(const uint8_t*& w) {
+  const uint16x4x4_t v = vld1_u16_x4(reinterpret_cast<const uint16_t*>(w));
   w += kScaleBytes;
   __asm__("" : "+r"(w));
   return v;
-}
-
-// Scales of row quad q (rows 4q .. 4q + 3) as fp32: FCVTL / FCVTL2, exact.
-template <int q>
-__attribute__((always_inline)) inline float32x4_t QuadScales(uint8x16x2_t s) {
-  const float16x8_t h = vreinterpretq_f16_u8(s.val[q / 2]);
-  return q % 2 == 0 ? vcvt_f32_f16(vget_low_f16(h)) : vcvt_high_f32_f16(h);
 }
 
 template <int u>
@@ -59,11 +53,12 @@ __attribute__((always_inline)) inline void Group(const uint8_t*& w, int8x16_t xa
   Unit<1>(Next(w), xa, xb, high, acc);
   Unit<2>(Next(w), xa, xb, high, acc);
   Unit<3>(Next(w), xa, xb, high, acc);
-  const uint8x16x2_t s = NextScales(w);
-  f[0] = vfmaq_f32(f[0], vcvtq_n_f32_s32(acc[0], 4), QuadScales<0>(s));
-  f[1] = vfmaq_f32(f[1], vcvtq_n_f32_s32(acc[1], 4), QuadScales<1>(s));
-  f[2] = vfmaq_f32(f[2], vcvtq_n_f32_s32(acc[2], 4), QuadScales<2>(s));
-  f[3] = vfmaq_f32(f[3], vcvtq_n_f32_s32(acc[3], 4), QuadScales<3>(s));
+  const uint16x4x4_t s = NextScales(w);
+#pragma clang loop unroll(full)
+  for (int q = 0; q < 4; ++q) {
+    const float32x4_t scale = vcvt_f32_f16(vreinterpret_f16_u16(s.val[q]));
+    f[q] = vfmaq_f32(f[q], vcvtq_n_f32_s32(acc[q], 4), scale);
+  }
 }
 
 // Stores tile t's 16 rows of y (n rows in all), each f * x_scale.
