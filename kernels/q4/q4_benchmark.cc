@@ -27,7 +27,7 @@ struct PackedMatrix {
 PackedMatrix MakeWeights(benchmark::State& state, int64_t n, int64_t k) {
   std::vector<int8_t> q = CheapInt8(n * k, 1);
   for (int8_t& v : q) v = static_cast<int8_t>(v >> 4);  // -8 .. 7
-  const std::vector<float> scales(n * tcpu_q4_groups(k), 0.01f);
+  const std::vector<uint16_t> scales(n * tcpu_q4_groups(k), 0x211f);  // fp16 ~0.01
   PackedMatrix m{std::vector<uint8_t>(tcpu_q4_packed_size(n, k)), n, k};
   if (tcpu_pack_q4(q.data(), scales.data(), n, k, m.packed.data(),
                    static_cast<int64_t>(m.packed.size())) != TCPU_OK) {
