@@ -42,27 +42,34 @@ void PackTile(const int8_t* q, const uint16_t* scales, const Q4Layout& l, int64_
 // Tile t from GGUF Q4_0 blocks (rows of l.groups blocks of 18 bytes): the same stream as
 // PackTile. Block byte j holds values j and 16 + j as v = q + 8, which is unit j / 4's byte
 // 4i + j % 4 with q in two's complement: v ^ 8 per nibble. So each row's block is 4 words
-// XORed with 0x88888888 into the 4 units, and its d is copied bit for bit.
+// XORed with 0x88888888 into the 4 units (two 64-bit XORs), and its d is copied bit for bit.
 void PackTileFromQ4_0(const uint8_t* blocks, const Q4Layout& l, int64_t t, uint8_t* out) {
   const int64_t rows = l.n - t * kTileRows < kTileRows ? l.n - t * kTileRows : kTileRows;
   const int64_t row_bytes = l.groups * kQ4_0BlockBytes;
   const uint8_t* tile = blocks + t * kTileRows * row_bytes;
+  constexpr uint64_t kFlip = 0x8888888888888888ull;
   for (int64_t g = 0; g < l.groups; ++g, out += kTileGroupBytes) {
-    uint16_t s[kTileRows] = {};
+    uint8_t* scales = out + kUnits * kUnitBytes;
     for (int64_t i = 0; i < rows; ++i) {
       const uint8_t* block = tile + i * row_bytes + g * kQ4_0BlockBytes;
-      std::memcpy(&s[i], block, 2);
+      std::memcpy(scales + 2 * i, block, 2);
+      uint64_t lo, hi;  // units 0-1 and 2-3
+      std::memcpy(&lo, block + 2, 8);
+      std::memcpy(&hi, block + 10, 8);
+      lo ^= kFlip;
+      hi ^= kFlip;
+      std::memcpy(out + 0 * kUnitBytes + 4 * i, &lo, 4);
+      std::memcpy(out + 1 * kUnitBytes + 4 * i, reinterpret_cast<uint8_t*>(&lo) + 4, 4);
+      std::memcpy(out + 2 * kUnitBytes + 4 * i, &hi, 4);
+      std::memcpy(out + 3 * kUnitBytes + 4 * i, reinterpret_cast<uint8_t*>(&hi) + 4, 4);
+    }
+    if (rows < kTileRows) {  // rows past n: zero weights and scales
       for (int64_t u = 0; u < kUnits; ++u) {
-        uint32_t word;
-        std::memcpy(&word, block + 2 + 4 * u, 4);
-        word ^= 0x88888888u;
-        std::memcpy(out + u * kUnitBytes + 4 * i, &word, 4);
+        std::memset(out + u * kUnitBytes + 4 * rows, 0,
+                    static_cast<size_t>(4 * (kTileRows - rows)));
       }
+      std::memset(scales + 2 * rows, 0, static_cast<size_t>(2 * (kTileRows - rows)));
     }
-    for (int64_t u = 0; u < kUnits; ++u) {  // rows past n: zero weights
-      std::memset(out + u * kUnitBytes + 4 * rows, 0, static_cast<size_t>(4 * (kTileRows - rows)));
-    }
-    std::memcpy(out + kUnits * kUnitBytes, s, sizeof(s));
   }
 }
 
