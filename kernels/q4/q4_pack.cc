@@ -103,6 +103,22 @@ int PackTiles(const Q4Layout& l, void* packed, PackTileFn&& pack_tile) {
   return tcpu::Succeed();
 }
 
+// The index of the first q outside -8..7, or -1. Chunks are scanned without an early exit so
+// the scan vectorizes; only a chunk with a bad value is searched again.
+int64_t FirstOutOfRange(const int8_t* q, int64_t count) {
+  constexpr int64_t kChunk = 1024;
+  for (int64_t c = 0; c < count; c += kChunk) {
+    const int64_t end = c + kChunk < count ? c + kChunk : count;
+    bool all = true;
+    for (int64_t i = c; i < end; ++i) all &= q[i] >= -8 && q[i] <= 7;
+    if (all) continue;
+    for (int64_t i = c; i < end; ++i) {
+      if (q[i] < -8 || q[i] > 7) return i;
+    }
+  }
+  return -1;
+}
+
 // Whether fp16 bits are infinite or NaN.
 inline bool IsFp16NonFinite(uint16_t bits) { return (bits & 0x7c00) == 0x7c00; }
 
@@ -142,11 +158,9 @@ extern "C" int tcpu_pack_q4(const int8_t* q, const uint16_t* scales, int64_t n, 
   if (const int status = CheckPackedBytes(kFn, packed_bytes, l); status != TCPU_OK) return status;
   int64_t count = 0;
   TCPU_CHECK_MUL(kFn, n, k, &count);
-  for (int64_t i = 0; i < count; ++i) {
-    if (q[i] < -8 || q[i] > 7) {
-      return tcpu::Fail(TCPU_ERR_INVALID_ARGUMENT, "%s: q[%lld][%lld] = %d, expected -8..7", kFn,
-                        static_cast<long long>(i / k), static_cast<long long>(i % k), q[i]);
-    }
+  if (const int64_t i = FirstOutOfRange(q, count); i >= 0) {
+    return tcpu::Fail(TCPU_ERR_INVALID_ARGUMENT, "%s: q[%lld][%lld] = %d, expected -8..7", kFn,
+                      static_cast<long long>(i / k), static_cast<long long>(i % k), q[i]);
   }
   for (int64_t i = 0; i < n * l.groups; ++i) {
     if (IsFp16NonFinite(scales[i])) {

@@ -51,30 +51,41 @@ void QuantizeRow(const T* w, int64_t k, int8_t* q, uint16_t* scales) {
   }
 }
 
-// Finds the first weight that is not finite or whose group's scale overflows fp16; TCPU_OK if
-// none. (m / -8 rounds to fp16 infinity from |m| >= 8 x 65520.)
+// A group's scale m / -8 rounds to fp16 infinity exactly when |m| >= 8 x 65520, i.e. when one
+// of its weights has that magnitude (m is the largest).
+constexpr float kUnquantizableMagnitude = 8.0f * 65520.0f;
+
+// Whether w[i] is quantizable: finite and below kUnquantizableMagnitude (NaN compares false).
 template <typename T>
-int CheckWeights(const char* fn, const T* w, int64_t n, int64_t k) {
-  for (int64_t i = 0; i < n; ++i) {
-    for (int64_t j0 = 0; j0 < k; j0 += kGroup) {
-      const int64_t j1 = j0 + kGroup < k ? j0 + kGroup : k;
-      for (int64_t j = j0; j < j1; ++j) {
-        const float v = ToFloat(w[i * k + j]);
-        if (!std::isfinite(v)) {
-          return Fail(TCPU_ERR_INVALID_ARGUMENT, "%s: w[%lld][%lld] = %g is not finite", fn,
-                      static_cast<long long>(i), static_cast<long long>(j),
-                      static_cast<double>(v));
-        }
-      }
-      const float m = GroupMax(w + i * k, j0, j1);
-      if ((tcpu_f32_to_f16(m / -8.0f) & 0x7c00) == 0x7c00) {
-        return Fail(TCPU_ERR_INVALID_ARGUMENT,
-                    "%s: w[%lld][%lld..%lld] has a weight of magnitude %g: its scale (that / 8) "
-                    "exceeds fp16's largest, 65504",
-                    fn, static_cast<long long>(i), static_cast<long long>(j0),
-                    static_cast<long long>(j1 - 1), static_cast<double>(std::fabs(m)));
-      }
+inline bool Quantizable(T w) {
+  return std::fabs(ToFloat(w)) < kUnquantizableMagnitude;
+}
+
+// TCPU_OK, or the error naming the first weight that is not finite or makes its group's scale
+// overflow fp16. Chunks are scanned without an early exit, so the scan vectorizes; only a
+// chunk with a bad weight is searched again for the first one.
+template <typename T>
+int CheckWeights(const char* fn, const T* w, int64_t count, int64_t k) {
+  constexpr int64_t kChunk = 256;
+  for (int64_t c = 0; c < count; c += kChunk) {
+    const int64_t end = c + kChunk < count ? c + kChunk : count;
+    bool all = true;
+    for (int64_t i = c; i < end; ++i) all &= Quantizable(w[i]);
+    if (all) continue;
+    int64_t i = c;
+    while (Quantizable(w[i])) ++i;
+    const float v = ToFloat(w[i]);
+    const long long row = i / k, col = i % k;
+    if (!std::isfinite(v)) {
+      return Fail(TCPU_ERR_INVALID_ARGUMENT, "%s: w[%lld][%lld] = %g is not finite", fn, row, col,
+                  static_cast<double>(v));
     }
+    const long long first = col / kGroup * kGroup;
+    const long long last = first + kGroup < k ? first + kGroup - 1 : k - 1;
+    return Fail(TCPU_ERR_INVALID_ARGUMENT,
+                "%s: w[%lld][%lld..%lld] has a weight of magnitude %g: its scale (that / 8) "
+                "exceeds fp16's largest, 65504",
+                fn, row, first, last, static_cast<double>(std::fabs(v)));
   }
   return TCPU_OK;
 }
@@ -89,7 +100,7 @@ int Quantize(const char* fn, const T* w, int64_t n, int64_t k, int8_t* q, uint16
   int64_t count = 0;
   TCPU_CHECK_MUL(fn, n, k, &count);
   const int64_t groups = tcpu_q4_groups(k);
-  if (const int status = CheckWeights(fn, w, n, k); status != TCPU_OK) return status;
+  if (const int status = CheckWeights(fn, w, count, k); status != TCPU_OK) return status;
   const int64_t grain = k >= kMinWeightsPerTask ? 1 : kMinWeightsPerTask / k;
   const int status = ParallelFor(n, grain, [&](int64_t begin, int64_t end) {
     for (int64_t i = begin; i < end; ++i) QuantizeRow(w + i * k, k, q + i * k, scales + i * groups);
