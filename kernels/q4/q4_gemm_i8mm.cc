@@ -41,8 +41,8 @@ void RunQuad(const GemmArgs& a, int64_t t, int64_t quad, int64_t pair0) {
                               vreinterpretq_s8_s32(vzip2q_s32(hi[0], hi[1])),
                               vreinterpretq_s8_s32(vzip2q_s32(hi[2], hi[3]))};
     // The quad's 4 fp16 scales (8 bytes at 8 * quad in the group's scales; w is 16 * quad in).
-    const float64x2_t s = vreinterpretq_f64_f32(vcvt_f32_f16(vreinterpret_f16_u8(
-        vld1_u8(w - 16 * quad + kUnits * kUnitBytes + 8 * quad))));
+    const float64x2_t s = vreinterpretq_f64_f32(
+        vcvt_f32_f16(vreinterpret_f16_u8(vld1_u8(w - 16 * quad + kUnits * kUnitBytes + 8 * quad))));
     const float32x4_t s01 = vreinterpretq_f32_f64(vdupq_laneq_f64(s, 0));  // [s0 s1 s0 s1]
     const float32x4_t s23 = vreinterpretq_f32_f64(vdupq_laneq_f64(s, 1));  // [s2 s3 s2 s3]
 #pragma clang loop unroll(full)

@@ -27,6 +27,8 @@
 namespace tcpu {
 namespace {
 
+using ::tcpu::testing::CompilerF16Bits;
+using ::tcpu::testing::CompilerF16Value;
 using ::tcpu::testing::RandomFloat;
 using ::tcpu::testing::RandomInt8;
 
@@ -59,24 +61,11 @@ struct Matrix {
   std::vector<uint8_t> packed;
 };
 
-uint16_t HalfBits(float f) {
-  const _Float16 h = static_cast<_Float16>(f);
-  uint16_t bits;
-  std::memcpy(&bits, &h, sizeof(bits));
-  return bits;
-}
-
-float HalfValue(uint16_t bits) {
-  _Float16 h;
-  std::memcpy(&h, &bits, sizeof(h));
-  return static_cast<float>(h);
-}
-
 // Scales of a few orders of magnitude, with zeros, subnormals and the largest fp16 among them.
 std::vector<uint16_t> RandomScales(int64_t count, uint32_t seed) {
   const std::vector<float> v = RandomFloat(count, seed, -0.02f, 0.02f);
   std::vector<uint16_t> scales(count);
-  for (int64_t i = 0; i < count; ++i) scales[i] = HalfBits(v[i]);
+  for (int64_t i = 0; i < count; ++i) scales[i] = CompilerF16Bits(v[i]);
   for (int64_t i = 5; i < count; i += 29) scales[i] = 0;
   for (int64_t i = 7; i < count; i += 31) scales[i] = static_cast<uint16_t>(0x8000 | (i & 0x3ff));
   for (int64_t i = 11; i < count; i += 37) scales[i] = 0x7bff;
@@ -107,7 +96,7 @@ std::vector<float> ModelGemv(const Matrix& w, const int8_t* x, float x_scale) {
       for (int64_t j = 32 * g; j < std::min<int64_t>(32 * g + 32, w.k); ++j) {
         acc += w.q[i * w.k + j] * x[j];
       }
-      f = std::fma(static_cast<float>(acc), HalfValue(w.scales[i * w.groups + g]), f);
+      f = std::fma(static_cast<float>(acc), CompilerF16Value(w.scales[i * w.groups + g]), f);
     }
     y[i] = f * x_scale;
   }

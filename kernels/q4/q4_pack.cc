@@ -16,8 +16,7 @@ inline int Q(const int8_t* q, const Q4Layout& l, int64_t row, int64_t j) {
 }
 
 // Tile t: groups * 320 bytes at `out`.
-void PackTile(const int8_t* q, const uint16_t* scales, const Q4Layout& l, int64_t t,
-              uint8_t* out) {
+void PackTile(const int8_t* q, const uint16_t* scales, const Q4Layout& l, int64_t t, uint8_t* out) {
   for (int64_t g = 0; g < l.groups; ++g, out += kTileGroupBytes) {
     const int64_t j0 = g * kGroup;
     for (int64_t u = 0; u < kUnits; ++u) {
@@ -164,10 +163,9 @@ extern "C" int tcpu_pack_q4(const int8_t* q, const uint16_t* scales, int64_t n, 
   }
   for (int64_t i = 0; i < n * l.groups; ++i) {
     if (IsFp16NonFinite(scales[i])) {
-      return tcpu::Fail(TCPU_ERR_INVALID_ARGUMENT,
-                        "%s: scales[%lld][%lld] = 0x%04x is not a finite fp16", kFn,
-                        static_cast<long long>(i / l.groups), static_cast<long long>(i % l.groups),
-                        scales[i]);
+      return tcpu::Fail(
+          TCPU_ERR_INVALID_ARGUMENT, "%s: scales[%lld][%lld] = 0x%04x is not a finite fp16", kFn,
+          static_cast<long long>(i / l.groups), static_cast<long long>(i % l.groups), scales[i]);
     }
   }
   return PackTiles(l, packed, [&](int64_t t, uint8_t* out) { PackTile(q, scales, l, t, out); });
@@ -189,7 +187,8 @@ extern "C" int tcpu_pack_q4_from_q4_0(const void* blocks, int64_t blocks_bytes, 
   // n * groups * 18 < the packed size, which did not overflow.
   if (blocks_bytes != n * l.groups * kQ4_0BlockBytes) {
     return tcpu::Fail(TCPU_ERR_INVALID_ARGUMENT,
-                      "%s: blocks_bytes = %lld, expected %lld (%lld rows of %lld blocks of 18 bytes)",
+                      "%s: blocks_bytes = %lld, expected %lld (%lld rows of %lld blocks of 18 "
+                      "bytes)",
                       kFn, static_cast<long long>(blocks_bytes),
                       static_cast<long long>(n * l.groups * kQ4_0BlockBytes),
                       static_cast<long long>(n), static_cast<long long>(l.groups));
@@ -199,14 +198,12 @@ extern "C" int tcpu_pack_q4_from_q4_0(const void* blocks, int64_t blocks_bytes, 
     uint16_t d;
     std::memcpy(&d, bytes + b * kQ4_0BlockBytes, 2);
     if (IsFp16NonFinite(d)) {
-      return tcpu::Fail(TCPU_ERR_INVALID_ARGUMENT,
-                        "%s: row %lld, block %lld: d = 0x%04x is not a finite fp16", kFn,
-                        static_cast<long long>(b / l.groups), static_cast<long long>(b % l.groups),
-                        d);
+      return tcpu::Fail(
+          TCPU_ERR_INVALID_ARGUMENT, "%s: row %lld, block %lld: d = 0x%04x is not a finite fp16",
+          kFn, static_cast<long long>(b / l.groups), static_cast<long long>(b % l.groups), d);
     }
   }
-  return PackTiles(l, packed,
-                   [&](int64_t t, uint8_t* out) { PackTileFromQ4_0(bytes, l, t, out); });
+  return PackTiles(l, packed, [&](int64_t t, uint8_t* out) { PackTileFromQ4_0(bytes, l, t, out); });
 }
 
 extern "C" int tcpu_check_q4_packed(const void* packed, int64_t packed_bytes, int64_t n,

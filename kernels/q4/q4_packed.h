@@ -32,7 +32,7 @@ inline constexpr int64_t kUnits = 4;              // units per tile and group
 inline constexpr int64_t kUnitBytes = 64;         // one unit: 16 rows x 8 k nibbles
 inline constexpr int64_t kScaleBytes = 32;        // 16 fp16 scales
 inline constexpr int64_t kTileGroupBytes = kUnits * kUnitBytes + kScaleBytes;  // 288
-inline constexpr int64_t kQ4_0BlockBytes = 18;    // GGUF Q4_0: fp16 d + 16 bytes of nibbles
+inline constexpr int64_t kQ4_0BlockBytes = 18;  // GGUF Q4_0: fp16 d + 16 bytes of nibbles
 // "TCPUQ4P\0" little-endian: a buffer that was never packed fails validation.
 inline constexpr uint64_t kMagic = 0x0050345155504354ull;
 inline constexpr uint32_t kVersion = TCPU_Q4_PACKED_VERSION;

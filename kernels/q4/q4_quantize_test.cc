@@ -19,20 +19,10 @@
 namespace tcpu {
 namespace {
 
+using ::tcpu::testing::CompilerF16Bits;
+using ::tcpu::testing::CompilerF16Value;
+
 int64_t Groups(int64_t k) { return (k + 31) / 32; }
-
-uint16_t HalfBits(float f) {
-  const _Float16 h = static_cast<_Float16>(f);
-  uint16_t bits;
-  std::memcpy(&bits, &h, sizeof(bits));
-  return bits;
-}
-
-float HalfValue(uint16_t bits) {
-  _Float16 h;
-  std::memcpy(&h, &bits, sizeof(h));
-  return static_cast<float>(h);
-}
 
 // The documented quantization, one group at a time.
 void ModelQuantize(const std::vector<float>& w, int64_t n, int64_t k, std::vector<int8_t>* q,
@@ -46,9 +36,9 @@ void ModelQuantize(const std::vector<float>& w, int64_t n, int64_t k, std::vecto
       for (int64_t j = j0; j < j1; ++j) {
         if (std::fabs(w[i * k + j]) > std::fabs(m)) m = w[i * k + j];
       }
-      const float scale = HalfValue(HalfBits(m / -8.0f));
+      const float scale = CompilerF16Value(CompilerF16Bits(m / -8.0f));
       if (scale == 0.0f) continue;
-      (*scales)[i * Groups(k) + g] = HalfBits(scale);
+      (*scales)[i * Groups(k) + g] = CompilerF16Bits(scale);
       for (int64_t j = j0; j < j1; ++j) {
         const float r = std::nearbyint(w[i * k + j] / scale);
         (*q)[i * k + j] = static_cast<int8_t>(std::min(7.0f, std::max(-8.0f, r)));
@@ -235,7 +225,9 @@ TEST(Q4PackTest, BytesFollowTheDocumentedLayout) {
   const int64_t n = 37, k = 45, groups = 2, tiles = 3;
   const std::vector<int8_t> q = testing::RandomInt8(n * k, 3, -8, 7);
   std::vector<uint16_t> scales(n * groups);
-  for (size_t i = 0; i < scales.size(); ++i) scales[i] = HalfBits(0.25f * static_cast<float>(i) - 3.0f);
+  for (size_t i = 0; i < scales.size(); ++i) {
+    scales[i] = CompilerF16Bits(0.25f * static_cast<float>(i) - 3.0f);
+  }
   const std::vector<uint8_t> packed = Pack(q, scales, n, k);
   ASSERT_EQ(packed.size(), static_cast<size_t>(64 + tiles * groups * 288));
   EXPECT_EQ(std::memcmp(packed.data(), "TCPUQ4P", 8), 0);
@@ -369,15 +361,15 @@ Q4_0Matrix RandomQ4_0(int64_t n, int64_t k, uint32_t seed) {
 // The blocks packed as they are equal tcpu_pack_q4 of the numbers they hold, byte for byte,
 // with a partial last tile.
 TEST(Q4PackFromQ4_0Test, EqualsPackingTheNumbersTheBlocksHold) {
-  for (const auto& [n, k] : std::vector<std::pair<int64_t, int64_t>>{
-           {1, 32}, {16, 64}, {37, 96}, {64, 256}}) {
+  for (const auto& [n, k] :
+       std::vector<std::pair<int64_t, int64_t>>{{1, 32}, {16, 64}, {37, 96}, {64, 256}}) {
     SCOPED_TRACE("n = " + std::to_string(n) + ", k = " + std::to_string(k));
     const Q4_0Matrix m = RandomQ4_0(n, k, static_cast<uint32_t>(n + k));
     const std::vector<uint8_t> expected = Pack(m.q, m.scales, n, k);
     const int64_t size = tcpu_q4_packed_size(n, k);
     std::vector<uint8_t> packed(size, 0x5a);
-    ASSERT_EQ(tcpu_pack_q4_from_q4_0(m.blocks.data(), static_cast<int64_t>(m.blocks.size()), n,
-                                     k, packed.data(), size),
+    ASSERT_EQ(tcpu_pack_q4_from_q4_0(m.blocks.data(), static_cast<int64_t>(m.blocks.size()), n, k,
+                                     packed.data(), size),
               TCPU_OK)
         << tcpu_last_error_detail();
     EXPECT_EQ(packed, expected);

@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "gtest/gtest.h"
+#include "runtime/testing/kernel_test_util.h"
 
 namespace {
 
@@ -24,16 +25,9 @@ uint32_t Bits(float f) {
   return bits;
 }
 
-uint16_t CompilerF16(float f) {
-  const _Float16 h = static_cast<_Float16>(f);
-  uint16_t bits;
-  std::memcpy(&bits, &h, sizeof(bits));
-  return bits;
-}
-
 // NaNs compare as "both NaN" (payloads need not match the compiler's); the rest bit for bit.
 void ExpectNarrowed(float f) {
-  const uint16_t got = tcpu_f32_to_f16(f), want = CompilerF16(f);
+  const uint16_t got = tcpu_f32_to_f16(f), want = tcpu::testing::CompilerF16Bits(f);
   if (std::isnan(f)) {
     EXPECT_TRUE((got & 0x7c00) == 0x7c00 && (got & 0x3ff) != 0) << std::hex << Bits(f);
     EXPECT_NE(got & 0x200, 0) << "a NaN stays quiet: " << std::hex << Bits(f);
@@ -44,10 +38,8 @@ void ExpectNarrowed(float f) {
 
 TEST(Fp16Test, WidensEveryValueExactly) {
   for (uint32_t h = 0; h <= 0xffff; ++h) {
-    _Float16 v;
     const uint16_t bits = static_cast<uint16_t>(h);
-    std::memcpy(&v, &bits, sizeof(v));
-    const float want = static_cast<float>(v), got = tcpu_f16_to_f32(bits);
+    const float want = tcpu::testing::CompilerF16Value(bits), got = tcpu_f16_to_f32(bits);
     if (std::isnan(want)) {
       EXPECT_TRUE(std::isnan(got)) << h;
     } else {

@@ -39,8 +39,8 @@ static inline uint16_t tcpu_f32_to_f16(float f) {
   const uint32_t magnitude = bits & 0x7fffffffu;
   if (magnitude > 0x7f800000u) return (uint16_t)(sign | 0x7e00u | ((magnitude >> 13) & 0x3ffu));
   if (magnitude >= 0x477ff000u) return (uint16_t)(sign | 0x7c00u); /* >= 65520: infinity */
-  if (magnitude >= 0x38800000u) {                                     /* normal: >= 2^-14 */
-    const uint32_t rebased = magnitude - 0x38000000u; /* exponent bias 127 -> 15 */
+  if (magnitude >= 0x38800000u) {                                  /* normal: >= 2^-14 */
+    const uint32_t rebased = magnitude - 0x38000000u;              /* exponent bias 127 -> 15 */
     return (uint16_t)(sign | ((rebased + 0xfffu + ((rebased >> 13) & 1u)) >> 13));
   }
   const uint32_t exponent = magnitude >> 23;
