@@ -253,7 +253,7 @@ void ExpectGemmMatches(int64_t m, const Shape& s, uint32_t seed) {
 
 TEST_F(Q4GemvTest, GemmMatchesModel) {
   uint32_t seed = 900;
-  for (int64_t m : {1, 2, 3, 5, 8, 9, 16}) {
+  for (int64_t m : {1, 2, 3, 5, 8, 9, 16, 17, 26, 31}) {
     for (const Shape& s : {Shape{1, 1}, Shape{5, 33}, Shape{17, 100}, Shape{70, 64}}) {
       ExpectGemmMatches(m, s, seed += 5);
     }
@@ -274,7 +274,7 @@ TEST_F(Q4GemvTest, I8mmKernelMatchesModel) {
   ASSERT_EQ(tcpu_cpu_info_get(&info), TCPU_OK);
   if (!(info.hw_features & TCPU_FEATURE_I8MM)) GTEST_SKIP() << "no i8mm";
   uint32_t seed = 1300;
-  for (int64_t m : {1, 2, 7, 8, 10}) {
+  for (int64_t m : {1, 2, 7, 8, 10, 17, 26}) {
     for (const Shape& s : {Shape{3, 31}, Shape{66, 96}, Shape{130, 45}}) {
       SCOPED_TRACE("m = " + std::to_string(m) + ", " + Describe(s));
       const Matrix w = RandomMatrix(s, ++seed);
