@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "tcpu/bf16.h"
+
 namespace tcpu::model {
 namespace {
 
@@ -28,20 +30,21 @@ void DequantizeQ8_0(const uint8_t* data, int64_t blocks, float* out) {
   }
 }
 
-// Q4_0 (ggml's block_q4_0): an fp16 scale d, then 16 bytes; value i < 16 is the low nibble of
-// byte i, value i + 16 its high nibble, each minus 8, times d.
-void DequantizeQ4_0(const uint8_t* data, int64_t blocks, float* out) {
-  for (int64_t b = 0; b < blocks; ++b, data += 2 + kBlock / 2, out += kBlock) {
+}  // namespace
+
+void DequantizeQ4_0ToBf16(const uint8_t* data, int64_t values, uint16_t* out) {
+  // Written as straight loops over a block (no calls, no branches) so the compiler vectorizes
+  // them: this converts whole embedding tables at load.
+  for (int64_t b = 0; b < values / kBlock; ++b, data += 2 + kBlock / 2, out += kBlock) {
     const float d = BlockScale(data);
+    float v[kBlock];
     for (int64_t i = 0; i < kBlock / 2; ++i) {
-      const uint8_t byte = data[2 + i];
-      out[i] = d * static_cast<float>((byte & 0x0f) - 8);
-      out[i + kBlock / 2] = d * static_cast<float>((byte >> 4) - 8);
+      v[i] = d * static_cast<float>((data[2 + i] & 0x0f) - 8);
+      v[i + kBlock / 2] = d * static_cast<float>((data[2 + i] >> 4) - 8);
     }
+    for (int64_t i = 0; i < kBlock; ++i) out[i] = tcpu_f32_to_bf16(v[i]);
   }
 }
-
-}  // namespace
 
 bool GgufTensorView(const gguf::TensorInfo& info, const std::string& file,
                     std::vector<std::unique_ptr<uint8_t[]>>* storage, TensorView* view,
@@ -59,17 +62,20 @@ bool GgufTensorView(const gguf::TensorInfo& info, const std::string& file,
       v.data = info.data;
       v.bytes = info.bytes;
       break;
-    case TensorType::kQ8_0:
-    case TensorType::kQ4_0: {
+    case TensorType::kQ8_0: {
       // The reader checked that the row length is a whole number of blocks.
       v.dtype = DType::kF32;
       v.bytes = 4 * info.elements;
       auto* out = reinterpret_cast<float*>(NewBuffer(v.bytes, storage));
-      (info.type->type == TensorType::kQ8_0 ? DequantizeQ8_0 : DequantizeQ4_0)(
-          info.data, info.elements / kBlock, out);
+      DequantizeQ8_0(info.data, info.elements / kBlock, out);
       v.data = reinterpret_cast<const uint8_t*>(out);
       break;
     }
+    case TensorType::kQ4_0:  // kept as blocks: int4 packs them as they are
+      v.dtype = DType::kQ4_0;
+      v.data = info.data;
+      v.bytes = info.bytes;
+      break;
     default:
       *error = file + ": tensor '" + std::string(info.name) + "' has type " + info.type->name +
                ", which the engine does not load (F32, F16, BF16, Q8_0, Q4_0)";

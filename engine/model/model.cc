@@ -6,6 +6,7 @@
 #include <new>
 #include <utility>
 
+#include "engine/model/gguf_tensor.h"
 #include "engine/model/prequantized_format.h"
 #include "runtime/check.h"
 #include "runtime/scratch_arena.h"
@@ -72,7 +73,7 @@ int Model::LoadBf16(const std::string& name, const std::vector<int64_t>& shape,
   if (!checkpoint_.Find(name, shape, &t, &error)) {
     return Fail(TCPU_ERR_INVALID_MODEL, "%s", error.c_str());
   }
-  if (!IsFloatDType(t->dtype)) {
+  if (!IsFloatDType(t->dtype) && t->dtype != DType::kQ4_0) {
     return Fail(TCPU_ERR_INVALID_MODEL, "tensor '%s' has dtype %s, expected BF16, F16 or F32",
                 name.c_str(), DTypeName(t->dtype));
   }
@@ -86,7 +87,11 @@ int Model::LoadBf16(const std::string& name, const std::vector<int64_t>& shape,
     return Fail(TCPU_ERR_OUT_OF_MEMORY, "tensor '%s': out of memory", name.c_str());
   }
   uint16_t* bf16 = reinterpret_cast<uint16_t*>(copy.data());
-  for (int64_t i = 0; i < t->elements; ++i) bf16[i] = tcpu_f32_to_bf16(ReadElementAsFloat(*t, i));
+  if (t->dtype == DType::kQ4_0) {
+    DequantizeQ4_0ToBf16(t->data, t->elements, bf16);
+  } else {
+    for (int64_t i = 0; i < t->elements; ++i) bf16[i] = tcpu_f32_to_bf16(ReadElementAsFloat(*t, i));
+  }
   *out = bf16;
   bf16_copies_.push_back(std::move(copy));
   return TCPU_OK;
@@ -151,7 +156,7 @@ int Model::QuantizeInt4(const std::string& name, const uint16_t* w, int64_t n, i
                         Linear* linear) {
   const int64_t groups = tcpu_q4_groups(k);
   std::vector<int8_t> q;
-  std::vector<float> scales;
+  std::vector<uint16_t> scales;  // fp16
   try {
     q.resize(static_cast<size_t>(n * k));
     scales.resize(static_cast<size_t>(n * groups));  // at most n * k: the weights fit
@@ -174,6 +179,21 @@ int Model::QuantizeInt4(const std::string& name, const uint16_t* w, int64_t n, i
   return TCPU_OK;
 }
 
+int Model::PackQ4_0(const std::string& name, const TensorView& blocks, int64_t n, int64_t k,
+                    Linear* linear) {
+  const int64_t bytes = tcpu_q4_packed_size(n, k);
+  if (bytes < 0 || !linear->packed.Allocate(bytes)) {
+    return Fail(TCPU_ERR_OUT_OF_MEMORY, "tensor '%s': cannot allocate %lld packed bytes",
+                name.c_str(), static_cast<long long>(bytes));
+  }
+  if (tcpu_pack_q4_from_q4_0(blocks.data, blocks.bytes, n, k, linear->packed.data(), bytes) !=
+      TCPU_OK) {
+    return FailForTensor(name);
+  }
+  bytes_per_token_ += bytes;
+  return TCPU_OK;
+}
+
 void Model::Hold(const std::string& name, DType dtype, std::vector<int64_t> shape, const void* data,
                  int64_t bytes) {
   held_.push_back({name, dtype, std::move(shape), data, bytes});
@@ -186,12 +206,22 @@ int Model::LoadLinear(const std::string& name, const std::string& held_name, int
   } else {
     linears_.push_back(std::make_unique<Linear>());
     Linear* linear = linears_.back().get();
-    const uint16_t* w = nullptr;
-    const size_t copies_before = bf16_copies_.size();
-    if (int s = LoadBf16(name, {n, k}, &w); s != TCPU_OK) return s;
-    const int s = format_ == WeightFormat::kInt4 ? QuantizeInt4(name, w, n, k, linear)
-                                                 : QuantizeInt8(name, w, n, k, linear);
-    bf16_copies_.resize(copies_before);  // a converted copy is not needed after quantization
+    const TensorView* t = nullptr;
+    std::string error;
+    if (!checkpoint_.Find(name, {n, k}, &t, &error)) {
+      return Fail(TCPU_ERR_INVALID_MODEL, "%s", error.c_str());
+    }
+    int s = TCPU_OK;
+    if (format_ == WeightFormat::kInt4 && t->dtype == DType::kQ4_0) {
+      s = PackQ4_0(name, *t, n, k, linear);  // the file's numbers as they are
+    } else {
+      const uint16_t* w = nullptr;
+      const size_t copies_before = bf16_copies_.size();
+      if (s = LoadBf16(name, {n, k}, &w); s != TCPU_OK) return s;
+      s = format_ == WeightFormat::kInt4 ? QuantizeInt4(name, w, n, k, linear)
+                                         : QuantizeInt8(name, w, n, k, linear);
+      bf16_copies_.resize(copies_before);  // a converted copy is not needed after quantization
+    }
     checkpoint_.Release(name);  // nor the checkpoint's own (a GGUF block tensor dequantized)
     if (s != TCPU_OK) return s;
     *out = {linear->packed.data(), linear->scales.empty() ? nullptr : linear->scales.data()};

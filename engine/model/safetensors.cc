@@ -69,16 +69,39 @@ const char* DTypeName(DType dtype) {
       return "F32";
     case DType::kU8:
       return "U8";
+    case DType::kQ4_0:
+      return "Q4_0";
   }
   return "?";
 }
 
-int64_t DTypeBytes(DType dtype) { return dtype == DType::kF32 ? 4 : dtype == DType::kU8 ? 1 : 2; }
+int64_t DTypeBytes(DType dtype) {
+  switch (dtype) {
+    case DType::kF32:
+      return 4;
+    case DType::kU8:
+      return 1;
+    case DType::kQ4_0:
+      return 0;
+    default:
+      return 2;
+  }
+}
 
-bool IsFloatDType(DType dtype) { return dtype != DType::kU8; }
+bool IsFloatDType(DType dtype) {
+  return dtype == DType::kBF16 || dtype == DType::kF16 || dtype == DType::kF32;
+}
 
 float ReadElementAsFloat(const TensorView& t, int64_t i) {
   if (t.dtype == DType::kU8) return static_cast<float>(t.data[i]);
+  if (t.dtype == DType::kQ4_0) {
+    const uint8_t* block = t.data + i / 32 * 18;
+    uint16_t d;
+    std::memcpy(&d, block, 2);
+    const uint8_t byte = block[2 + i % 16];
+    const int v = i % 32 < 16 ? byte & 0xf : byte >> 4;
+    return HalfToFloat(d) * static_cast<float>(v - 8);
+  }
   if (t.dtype == DType::kF32) {
     float f;
     std::memcpy(&f, t.data + 4 * i, 4);

@@ -7,7 +7,7 @@ namespace tcpu::model {
 
 enum class WeightFormat {
   kInt8,  // W8A8: tcpu_quantize_weights_bf16 + tcpu_pack_weights_i8
-  kInt4,  // W4A8: tcpu_quantize_q4_bf16 + tcpu_pack_q4 (0.625 bytes per weight)
+  kInt4,  // W4A8: tcpu_quantize_q4_bf16 + tcpu_pack_q4 (0.5625 bytes per weight)
 };
 
 // "int8" or "int4": the spelling of tcpu-decode's and tcpu-quantize's

@@ -1,11 +1,11 @@
 // One decode step of a model with MiniCPM5-1B's shapes (hidden 1536, 24 layers, 16 heads, 2 kv
 // heads, head_dim 128, intermediate 4608, vocab 130560; weights generated in memory, every
 // layer its own), at a context of 512 tokens, with INT8 (weights:0, W8A8) and INT4 (weights:1,
-// W4A8, a fp32 scale per 32 weights) linear layers. Reports the weight bytes each token reads
+// W4A8, an fp16 scale per 32 weights) linear layers. Reports the weight bytes each token reads
 // (every packed matrix with its scales, the norms and one embedding row; the step reads each
 // once) and tokens/s, so bytes/token x tokens/s against the board's DRAM bandwidth says how
-// close decode runs to its bound. bytes/token: int8 882,129,472 (882 MB), int4 550,175,296
-// (550 MB: 0.625 bytes per weight, the fp32 group scales included).
+// close decode runs to its bound. bytes/token: int8 882,129,472 (882 MB), int4 495,174,208
+// (495 MB: 0.5625 bytes per weight, the fp16 group scales included).
 //   bazel build --config=aarch64 //kernels/decode_step:decode_step_benchmark
 //   bazel run //kernels/decode_step:decode_step_benchmark_qemu   (emulated: time means little)
 // Each step is the perf region "decode_step": instructions per token, and at more than one

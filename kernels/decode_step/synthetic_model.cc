@@ -17,7 +17,7 @@ bool MakeLinear(int64_t n, int64_t k, uint32_t seed, bool int4, SyntheticLinear*
   if (l->packed == nullptr) return false;
   if (int4) {
     for (int8_t& v : w) v = static_cast<int8_t>(v >> 4);  // [-8, 7]
-    const std::vector<float> scales(n * tcpu_q4_groups(k), 1.0f / 128);
+    const std::vector<uint16_t> scales(n * tcpu_q4_groups(k), 0x2000);  // fp16 1 / 128
     l->bytes = packed;  // the scales are inside
     return tcpu_pack_q4(w.data(), scales.data(), n, k, l->packed.get(), packed) == TCPU_OK;
   }

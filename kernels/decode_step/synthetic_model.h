@@ -33,7 +33,7 @@ struct SyntheticModel {
 };
 
 // `layers` layers of `shape` and a vocabulary of `vocab`, INT8 (W8A8, per-row fp32 scales) or
-// INT4 (W4A8: the int8 values / 16, one scale per group). nullptr when memory runs out.
+// INT4 (W4A8: the int8 values / 16, one fp16 scale per group). nullptr when memory runs out.
 std::unique_ptr<SyntheticModel> MakeSyntheticModel(const tcpu_layer_shape& shape, int64_t layers,
                                                    int64_t vocab, bool int4);
 

@@ -1,5 +1,5 @@
 // W4A8 GEMV at the decode shapes of MiniCPM5-1B (as //kernels/gemv:gemv_benchmark): packed
-// weight bytes streamed per second (decode is bound by them; 0.625 bytes per weight) and MACs
+// weight bytes streamed per second (decode is bound by them; 0.5625 bytes per weight) and MACs
 // per second, on 1 thread and on the pool's default thread count.
 //   bazel build --config=aarch64 -c opt //kernels/q4:q4_benchmark
 #include <cstdint>
@@ -27,7 +27,7 @@ struct PackedMatrix {
 PackedMatrix MakeWeights(benchmark::State& state, int64_t n, int64_t k) {
   std::vector<int8_t> q = CheapInt8(n * k, 1);
   for (int8_t& v : q) v = static_cast<int8_t>(v >> 4);  // -8 .. 7
-  const std::vector<float> scales(n * tcpu_q4_groups(k), 0.01f);
+  const std::vector<uint16_t> scales(n * tcpu_q4_groups(k), 0x211f);  // fp16 ~0.01
   PackedMatrix m{std::vector<uint8_t>(tcpu_q4_packed_size(n, k)), n, k};
   if (tcpu_pack_q4(q.data(), scales.data(), n, k, m.packed.data(),
                    static_cast<int64_t>(m.packed.size())) != TCPU_OK) {

@@ -1,7 +1,8 @@
 // W4A8 GEMV for Armv8.0 NEON (-march=armv8-a; no SDOT). Nibbles are sign-extended to q
 // (SHL + SSHR, SSHR) so that two products q * x (|.| <= 1024) sum in int16 (SMULL + SMLAL of
 // a low-nibble and a high-nibble row quad), then SADALP widens pairs into int32 and ADDP
-// finishes each row; x quads are broadcast with DUP by element. The fallback of a53 and a64fx.
+// finishes each row; x quads are broadcast with DUP by element; FCVTL widens the fp16 scales.
+// The fallback of a53 and a64fx.
 #include <arm_neon.h>
 
 #include "kernels/q4/q4_kernels.h"
@@ -48,8 +49,9 @@ void GemvTilesNeon(const W4GemvArgs& a, int64_t begin, int64_t end) {
         Unit<2>(group, quad, xa, xb, acc01, acc23);
         Unit<3>(group, quad, xa, xb, acc01, acc23);
         const int32x4_t acc = vpaddq_s32(acc01, acc23);  // [r0, r1, r2, r3]
-        const float32x4_t s =
-            vld1q_f32(reinterpret_cast<const float*>(group + kUnits * kUnitBytes) + 4 * quad);
+        const float32x4_t s = vcvt_f32_f16(  // FCVTL: the quad's 4 fp16 scales, exactly
+            vreinterpret_f16_u16(vld1_u16(
+                reinterpret_cast<const uint16_t*>(group + kUnits * kUnitBytes) + 4 * quad)));
         f = vfmaq_f32(f, vcvtq_f32_s32(acc), s);
       }
       float y[4];

@@ -5,7 +5,8 @@
 // needs no reduction. At 1024 and 2048 bits a vector holds 2 or 4 units: TBL gives each
 // segment the x quads of its own unit, and EXT + ADD fold the units' partial sums onto the
 // first 16 lanes once per group. SVE's SCVTF has no fraction bits, so the sums of 16 * q * x
-// are shifted right by 4 (exact) first. Sizeless SVE types cannot form arrays, so the V
+// are shifted right by 4 (exact) first; the fp16 scales are loaded into 32-bit lanes and
+// widened by FCVT. Sizeless SVE types cannot form arrays, so the V
 // accumulators are the parts of 4-vector tuples.
 #include <arm_sve.h>
 
@@ -38,13 +39,22 @@ __attribute__((always_inline)) inline void Unit(svbool_t bytes, const uint8_t* w
   UnitPart<V, u, 3>(bytes, w, xa, xb, acc);
 }
 
+// Vector v of the group's fp16 scales widened to fp32: LD1H into 32-bit lanes (the half in
+// each lane's low bits), then FCVT, exact.
+template <int v>
+__attribute__((always_inline)) inline svfloat32_t WidenScales(svbool_t rows,
+                                                              const uint16_t* scales) {
+  const svuint32_t h = svld1uh_vnum_u32(rows, scales, v);
+  return svcvt_f32_f16_x(svptrue_b32(), svreinterpret_f16_u32(h));
+}
+
 // f[v] += (float)(acc[v] >> 4) * scales[v]: the group's fp32 step for vector v.
 template <int V, int v>
-__attribute__((always_inline)) inline void Scale(svbool_t rows, const float* scales,
+__attribute__((always_inline)) inline void Scale(svbool_t rows, const uint16_t* scales,
                                                  svint32x4_t acc, svfloat32x4_t& f) {
   if constexpr (v < V) {
     const svbool_t all = svptrue_b32();
-    const svfloat32_t s = svld1_vnum_f32(rows, scales, v);
+    const svfloat32_t s = WidenScales<v>(rows, scales);
     const svfloat32_t sum = svcvt_f32_s32_x(all, svasr_n_s32_x(all, svget4_s32(acc, v), 4));
     f = svset4_f32(f, v, svmla_f32_x(all, svget4_f32(f, v), sum, s));
   }
@@ -81,7 +91,7 @@ void RunTiles(const W4GemvArgs& a, int64_t begin, int64_t end) {
       Unit<V, 1>(bytes, w, xa, xb, acc);
       Unit<V, 2>(bytes, w, xa, xb, acc);
       Unit<V, 3>(bytes, w, xa, xb, acc);
-      const float* scales = reinterpret_cast<const float*>(w + kUnits * kUnitBytes);
+      const uint16_t* scales = reinterpret_cast<const uint16_t*>(w + kUnits * kUnitBytes);
       Scale<V, 0>(rows, scales, acc, f);
       Scale<V, 1>(rows, scales, acc, f);
       Scale<V, 2>(rows, scales, acc, f);
@@ -135,7 +145,7 @@ void RunTilesWide(const W4GemvArgs& a, int64_t begin, int64_t end) {
       if constexpr (kPerVector == 4) acc = svadd_s32_x(all32, acc, svext_s32(acc, acc, 32));
       acc = svadd_s32_x(all32, acc, svext_s32(acc, acc, 16));  // lanes 0-15: the 16 rows
       const svfloat32_t s =
-          svld1_f32(rows, reinterpret_cast<const float*>(w + kUnits * kUnitBytes));
+          WidenScales<0>(rows, reinterpret_cast<const uint16_t*>(w + kUnits * kUnitBytes));
       f = svmla_f32_x(all32, f, svcvt_f32_s32_x(all32, svasr_n_s32_x(all32, acc, 4)), s);
       w += kTileGroupBytes;
     }

@@ -1,6 +1,7 @@
 // tcpu_gemv_w4a8 and tcpu_gemm_w4a8 against the arithmetic of tcpu/gemv_q4.h written out here
-// (int32 per group, fmaf per group in order, one multiply): bit-exact on every variant, every
-// kernel this CPU can run, tails of n, k and m, extremes, threads and bad arguments.
+// (int32 per group, the fp16 scale widened by the compiler's _Float16, fmaf per group in order,
+// one multiply): bit-exact on every variant, every kernel this CPU can run, tails of n, k and
+// m, extremes, scales from fp16 subnormals to 65504, threads and bad arguments.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -26,6 +27,8 @@
 namespace tcpu {
 namespace {
 
+using ::tcpu::testing::CompilerF16Bits;
+using ::tcpu::testing::CompilerF16Value;
 using ::tcpu::testing::RandomFloat;
 using ::tcpu::testing::RandomInt8;
 
@@ -54,9 +57,20 @@ std::vector<Shape> AllShapes() {
 struct Matrix {
   int64_t n = 0, k = 0, groups = 0;
   std::vector<int8_t> q;
-  std::vector<float> scales;
+  std::vector<uint16_t> scales;  // fp16 bits
   std::vector<uint8_t> packed;
 };
+
+// Scales of a few orders of magnitude, with zeros, subnormals and the largest fp16 among them.
+std::vector<uint16_t> RandomScales(int64_t count, uint32_t seed) {
+  const std::vector<float> v = RandomFloat(count, seed, -0.02f, 0.02f);
+  std::vector<uint16_t> scales(count);
+  for (int64_t i = 0; i < count; ++i) scales[i] = CompilerF16Bits(v[i]);
+  for (int64_t i = 5; i < count; i += 29) scales[i] = 0;
+  for (int64_t i = 7; i < count; i += 31) scales[i] = static_cast<uint16_t>(0x8000 | (i & 0x3ff));
+  for (int64_t i = 11; i < count; i += 37) scales[i] = 0x7bff;
+  return scales;
+}
 
 Matrix RandomMatrix(const Shape& s, uint32_t seed) {
   Matrix m;
@@ -64,8 +78,7 @@ Matrix RandomMatrix(const Shape& s, uint32_t seed) {
   m.k = s.k;
   m.groups = (s.k + 31) / 32;
   m.q = RandomInt8(s.n * s.k, seed, -8, 7);
-  m.scales = RandomFloat(s.n * m.groups, seed + 1, -0.02f, 0.02f);
-  for (size_t i = 5; i < m.scales.size(); i += 29) m.scales[i] = 0.0f;
+  m.scales = RandomScales(s.n * m.groups, seed + 1);
   const int64_t size = tcpu_q4_packed_size(s.n, s.k);
   m.packed.resize(size);
   EXPECT_EQ(tcpu_pack_q4(m.q.data(), m.scales.data(), s.n, s.k, m.packed.data(), size), TCPU_OK)
@@ -83,7 +96,7 @@ std::vector<float> ModelGemv(const Matrix& w, const int8_t* x, float x_scale) {
       for (int64_t j = 32 * g; j < std::min<int64_t>(32 * g + 32, w.k); ++j) {
         acc += w.q[i * w.k + j] * x[j];
       }
-      f = std::fma(static_cast<float>(acc), w.scales[i * w.groups + g], f);
+      f = std::fma(static_cast<float>(acc), CompilerF16Value(w.scales[i * w.groups + g]), f);
     }
     y[i] = f * x_scale;
   }
@@ -161,7 +174,7 @@ TEST_F(Q4GemvTest, ExtremesAreExact) {
   w.k = k;
   w.groups = groups;
   w.q.assign(n * k, -8);
-  w.scales.assign(n * groups, 1.0f);
+  w.scales.assign(n * groups, 0x3c00);  // 1.0
   w.packed.resize(tcpu_q4_packed_size(n, k));
   ASSERT_EQ(tcpu_pack_q4(w.q.data(), w.scales.data(), n, k, w.packed.data(),
                          static_cast<int64_t>(w.packed.size())),
@@ -240,7 +253,7 @@ void ExpectGemmMatches(int64_t m, const Shape& s, uint32_t seed) {
 
 TEST_F(Q4GemvTest, GemmMatchesModel) {
   uint32_t seed = 900;
-  for (int64_t m : {1, 2, 3, 5, 8, 9, 16}) {
+  for (int64_t m : {1, 2, 3, 5, 8, 9, 16, 17, 26, 31}) {
     for (const Shape& s : {Shape{1, 1}, Shape{5, 33}, Shape{17, 100}, Shape{70, 64}}) {
       ExpectGemmMatches(m, s, seed += 5);
     }
@@ -261,7 +274,7 @@ TEST_F(Q4GemvTest, I8mmKernelMatchesModel) {
   ASSERT_EQ(tcpu_cpu_info_get(&info), TCPU_OK);
   if (!(info.hw_features & TCPU_FEATURE_I8MM)) GTEST_SKIP() << "no i8mm";
   uint32_t seed = 1300;
-  for (int64_t m : {1, 2, 7, 8, 10}) {
+  for (int64_t m : {1, 2, 7, 8, 10, 17, 26}) {
     for (const Shape& s : {Shape{3, 31}, Shape{66, 96}, Shape{130, 45}}) {
       SCOPED_TRACE("m = " + std::to_string(m) + ", " + Describe(s));
       const Matrix w = RandomMatrix(s, ++seed);

@@ -1,6 +1,5 @@
-// tcpu_q4_packed_size, tcpu_pack_q4 and tcpu_unpack_q4: portable code (packing runs once at
-// load and is bound by memory), split over tiles on the thread pool.
-#include <cmath>
+// tcpu_q4_packed_size, tcpu_pack_q4, tcpu_pack_q4_from_q4_0 and tcpu_unpack_q4: portable code
+// (packing runs once at load and is bound by memory), split over tiles on the thread pool.
 #include <cstring>
 
 #include "kernels/q4/q4_packed.h"
@@ -17,7 +16,7 @@ inline int Q(const int8_t* q, const Q4Layout& l, int64_t row, int64_t j) {
 }
 
 // Tile t: groups * 320 bytes at `out`.
-void PackTile(const int8_t* q, const float* scales, const Q4Layout& l, int64_t t, uint8_t* out) {
+void PackTile(const int8_t* q, const uint16_t* scales, const Q4Layout& l, int64_t t, uint8_t* out) {
   for (int64_t g = 0; g < l.groups; ++g, out += kTileGroupBytes) {
     const int64_t j0 = g * kGroup;
     for (int64_t u = 0; u < kUnits; ++u) {
@@ -30,13 +29,106 @@ void PackTile(const int8_t* q, const float* scales, const Q4Layout& l, int64_t t
         }
       }
     }
-    float s[kTileRows];
+    uint16_t s[kTileRows];
     for (int64_t i = 0; i < kTileRows; ++i) {
       const int64_t row = t * kTileRows + i;
-      s[i] = row < l.n ? scales[row * l.groups + g] : 0.0f;
+      s[i] = row < l.n ? scales[row * l.groups + g] : 0;
     }
     std::memcpy(out + kUnits * kUnitBytes, s, sizeof(s));
   }
+}
+
+// Tile t from GGUF Q4_0 blocks (rows of l.groups blocks of 18 bytes): the same stream as
+// PackTile. Block byte j holds values j and 16 + j as v = q + 8, which is unit j / 4's byte
+// 4i + j % 4 with q in two's complement: v ^ 8 per nibble. So each row's block is 4 words
+// XORed with 0x88888888 into the 4 units (two 64-bit XORs), and its d is copied bit for bit.
+void PackTileFromQ4_0(const uint8_t* blocks, const Q4Layout& l, int64_t t, uint8_t* out) {
+  const int64_t rows = l.n - t * kTileRows < kTileRows ? l.n - t * kTileRows : kTileRows;
+  const int64_t row_bytes = l.groups * kQ4_0BlockBytes;
+  const uint8_t* tile = blocks + t * kTileRows * row_bytes;
+  constexpr uint64_t kFlip = 0x8888888888888888ull;
+  for (int64_t g = 0; g < l.groups; ++g, out += kTileGroupBytes) {
+    uint8_t* scales = out + kUnits * kUnitBytes;
+    for (int64_t i = 0; i < rows; ++i) {
+      const uint8_t* block = tile + i * row_bytes + g * kQ4_0BlockBytes;
+      std::memcpy(scales + 2 * i, block, 2);
+      uint64_t lo, hi;  // units 0-1 and 2-3
+      std::memcpy(&lo, block + 2, 8);
+      std::memcpy(&hi, block + 10, 8);
+      lo ^= kFlip;
+      hi ^= kFlip;
+      std::memcpy(out + 0 * kUnitBytes + 4 * i, &lo, 4);
+      std::memcpy(out + 1 * kUnitBytes + 4 * i, reinterpret_cast<uint8_t*>(&lo) + 4, 4);
+      std::memcpy(out + 2 * kUnitBytes + 4 * i, &hi, 4);
+      std::memcpy(out + 3 * kUnitBytes + 4 * i, reinterpret_cast<uint8_t*>(&hi) + 4, 4);
+    }
+    if (rows < kTileRows) {  // rows past n: zero weights and scales
+      for (int64_t u = 0; u < kUnits; ++u) {
+        std::memset(out + u * kUnitBytes + 4 * rows, 0,
+                    static_cast<size_t>(4 * (kTileRows - rows)));
+      }
+      std::memset(scales + 2 * rows, 0, static_cast<size_t>(2 * (kTileRows - rows)));
+    }
+  }
+}
+
+// The header of a packed [n, k] matrix of layout l.
+Q4PackedHeader Header(const Q4Layout& l) {
+  Q4PackedHeader header = {};
+  header.magic = kMagic;
+  header.version = kVersion;
+  header.header_bytes = kHeaderBytes;
+  header.n = l.n;
+  header.k = l.k;
+  header.groups = l.groups;
+  header.tiles = l.tiles;
+  return header;
+}
+
+// Runs pack_tile(t, out) for every tile into `packed` on the thread pool; the header goes in
+// last, so a buffer whose packing failed never validates.
+template <typename PackTileFn>
+int PackTiles(const Q4Layout& l, void* packed, PackTileFn&& pack_tile) {
+  const Q4PackedHeader header = Header(l);
+  std::memset(packed, 0, sizeof(header));
+  uint8_t* data = static_cast<uint8_t*>(packed) + kHeaderBytes;
+  const int64_t tile_bytes = l.groups * kTileGroupBytes;
+  const int64_t grain = tile_bytes >= (int64_t{1} << 16) ? 1 : (int64_t{1} << 16) / tile_bytes;
+  const int status = tcpu::ParallelFor(l.tiles, grain, [&](int64_t begin, int64_t end) {
+    for (int64_t t = begin; t < end; ++t) pack_tile(t, data + t * tile_bytes);
+  });
+  if (status != TCPU_OK) return status;
+  std::memcpy(packed, &header, sizeof(header));
+  return tcpu::Succeed();
+}
+
+// The index of the first q outside -8..7, or -1. Chunks are scanned without an early exit so
+// the scan vectorizes; only a chunk with a bad value is searched again.
+int64_t FirstOutOfRange(const int8_t* q, int64_t count) {
+  constexpr int64_t kChunk = 1024;
+  for (int64_t c = 0; c < count; c += kChunk) {
+    const int64_t end = c + kChunk < count ? c + kChunk : count;
+    bool all = true;
+    for (int64_t i = c; i < end; ++i) all &= q[i] >= -8 && q[i] <= 7;
+    if (all) continue;
+    for (int64_t i = c; i < end; ++i) {
+      if (q[i] < -8 || q[i] > 7) return i;
+    }
+  }
+  return -1;
+}
+
+// Whether fp16 bits are infinite or NaN.
+inline bool IsFp16NonFinite(uint16_t bits) { return (bits & 0x7c00) == 0x7c00; }
+
+int CheckPackedBytes(const char* fn, int64_t packed_bytes, const Q4Layout& l) {
+  if (packed_bytes < l.total_bytes) {
+    return tcpu::Fail(TCPU_ERR_BUFFER_TOO_SMALL,
+                      "%s: packed_bytes = %lld, expected >= %lld for n = %lld, k = %lld", fn,
+                      static_cast<long long>(packed_bytes), static_cast<long long>(l.total_bytes),
+                      static_cast<long long>(l.n), static_cast<long long>(l.k));
+  }
+  return TCPU_OK;
 }
 
 // Sign-extends a nibble.
@@ -53,7 +145,7 @@ extern "C" int64_t tcpu_q4_packed_size(int64_t n, int64_t k) {
   return layout.total_bytes;
 }
 
-extern "C" int tcpu_pack_q4(const int8_t* q, const float* scales, int64_t n, int64_t k,
+extern "C" int tcpu_pack_q4(const int8_t* q, const uint16_t* scales, int64_t n, int64_t k,
                             void* packed, int64_t packed_bytes) {
   using namespace tcpu::q4;
   constexpr const char* kFn = "tcpu_pack_q4";
@@ -62,46 +154,56 @@ extern "C" int tcpu_pack_q4(const int8_t* q, const float* scales, int64_t n, int
   TCPU_CHECK_NOT_NULL(kFn, packed);
   Q4Layout l;
   if (const int status = ComputeQ4Layout(kFn, n, k, &l); status != TCPU_OK) return status;
-  if (packed_bytes < l.total_bytes) {
-    return tcpu::Fail(TCPU_ERR_BUFFER_TOO_SMALL,
-                      "%s: packed_bytes = %lld, expected >= %lld for n = %lld, k = %lld", kFn,
-                      static_cast<long long>(packed_bytes), static_cast<long long>(l.total_bytes),
-                      static_cast<long long>(n), static_cast<long long>(k));
-  }
+  if (const int status = CheckPackedBytes(kFn, packed_bytes, l); status != TCPU_OK) return status;
   int64_t count = 0;
   TCPU_CHECK_MUL(kFn, n, k, &count);
-  for (int64_t i = 0; i < count; ++i) {
-    if (q[i] < -8 || q[i] > 7) {
-      return tcpu::Fail(TCPU_ERR_INVALID_ARGUMENT, "%s: q[%lld][%lld] = %d, expected -8..7", kFn,
-                        static_cast<long long>(i / k), static_cast<long long>(i % k), q[i]);
-    }
+  if (const int64_t i = FirstOutOfRange(q, count); i >= 0) {
+    return tcpu::Fail(TCPU_ERR_INVALID_ARGUMENT, "%s: q[%lld][%lld] = %d, expected -8..7", kFn,
+                      static_cast<long long>(i / k), static_cast<long long>(i % k), q[i]);
   }
   for (int64_t i = 0; i < n * l.groups; ++i) {
-    if (!std::isfinite(scales[i])) {
-      return tcpu::Fail(TCPU_ERR_INVALID_ARGUMENT, "%s: scales[%lld][%lld] = %g is not finite", kFn,
-                        static_cast<long long>(i / l.groups), static_cast<long long>(i % l.groups),
-                        static_cast<double>(scales[i]));
+    if (IsFp16NonFinite(scales[i])) {
+      return tcpu::Fail(
+          TCPU_ERR_INVALID_ARGUMENT, "%s: scales[%lld][%lld] = 0x%04x is not a finite fp16", kFn,
+          static_cast<long long>(i / l.groups), static_cast<long long>(i % l.groups), scales[i]);
     }
   }
-  Q4PackedHeader header = {};
-  header.magic = kMagic;
-  header.version = kVersion;
-  header.header_bytes = kHeaderBytes;
-  header.n = n;
-  header.k = k;
-  header.groups = l.groups;
-  header.tiles = l.tiles;
-  // The real header goes in last, so a buffer whose packing failed never validates.
-  std::memset(packed, 0, sizeof(header));
-  uint8_t* data = static_cast<uint8_t*>(packed) + kHeaderBytes;
-  const int64_t tile_bytes = l.groups * kTileGroupBytes;
-  const int64_t grain = tile_bytes >= (int64_t{1} << 16) ? 1 : (int64_t{1} << 16) / tile_bytes;
-  const int status = tcpu::ParallelFor(l.tiles, grain, [&](int64_t begin, int64_t end) {
-    for (int64_t t = begin; t < end; ++t) PackTile(q, scales, l, t, data + t * tile_bytes);
-  });
-  if (status != TCPU_OK) return status;
-  std::memcpy(packed, &header, sizeof(header));
-  return tcpu::Succeed();
+  return PackTiles(l, packed, [&](int64_t t, uint8_t* out) { PackTile(q, scales, l, t, out); });
+}
+
+extern "C" int tcpu_pack_q4_from_q4_0(const void* blocks, int64_t blocks_bytes, int64_t n,
+                                      int64_t k, void* packed, int64_t packed_bytes) {
+  using namespace tcpu::q4;
+  constexpr const char* kFn = "tcpu_pack_q4_from_q4_0";
+  TCPU_CHECK_NOT_NULL(kFn, blocks);
+  TCPU_CHECK_NOT_NULL(kFn, packed);
+  Q4Layout l;
+  if (const int status = ComputeQ4Layout(kFn, n, k, &l); status != TCPU_OK) return status;
+  if (k % kGroup != 0) {
+    return tcpu::Fail(TCPU_ERR_INVALID_SIZE, "%s: k = %lld is not a multiple of the Q4_0 block, 32",
+                      kFn, static_cast<long long>(k));
+  }
+  if (const int status = CheckPackedBytes(kFn, packed_bytes, l); status != TCPU_OK) return status;
+  // n * groups * 18 < the packed size, which did not overflow.
+  if (blocks_bytes != n * l.groups * kQ4_0BlockBytes) {
+    return tcpu::Fail(TCPU_ERR_INVALID_ARGUMENT,
+                      "%s: blocks_bytes = %lld, expected %lld (%lld rows of %lld blocks of 18 "
+                      "bytes)",
+                      kFn, static_cast<long long>(blocks_bytes),
+                      static_cast<long long>(n * l.groups * kQ4_0BlockBytes),
+                      static_cast<long long>(n), static_cast<long long>(l.groups));
+  }
+  const uint8_t* bytes = static_cast<const uint8_t*>(blocks);
+  for (int64_t b = 0; b < n * l.groups; ++b) {
+    uint16_t d;
+    std::memcpy(&d, bytes + b * kQ4_0BlockBytes, 2);
+    if (IsFp16NonFinite(d)) {
+      return tcpu::Fail(
+          TCPU_ERR_INVALID_ARGUMENT, "%s: row %lld, block %lld: d = 0x%04x is not a finite fp16",
+          kFn, static_cast<long long>(b / l.groups), static_cast<long long>(b % l.groups), d);
+    }
+  }
+  return PackTiles(l, packed, [&](int64_t t, uint8_t* out) { PackTileFromQ4_0(bytes, l, t, out); });
 }
 
 extern "C" int tcpu_check_q4_packed(const void* packed, int64_t packed_bytes, int64_t n,
@@ -121,7 +223,8 @@ extern "C" int tcpu_check_q4_packed(const void* packed, int64_t packed_bytes, in
   return tcpu::Succeed();
 }
 
-extern "C" int tcpu_unpack_q4(const void* packed, int64_t n, int64_t k, int8_t* q, float* scales) {
+extern "C" int tcpu_unpack_q4(const void* packed, int64_t n, int64_t k, int8_t* q,
+                              uint16_t* scales) {
   using namespace tcpu::q4;
   constexpr const char* kFn = "tcpu_unpack_q4";
   TCPU_CHECK_NOT_NULL(kFn, packed);
@@ -142,7 +245,8 @@ extern "C" int tcpu_unpack_q4(const void* packed, int64_t n, int64_t k, int8_t* 
           if (hi < k) q[row * k + hi] = Nibble(byte >> 4);
         }
       }
-      std::memcpy(&scales[row * l.groups + g], group + kUnits * kUnitBytes + 4 * i, sizeof(float));
+      std::memcpy(&scales[row * l.groups + g], group + kUnits * kUnitBytes + 2 * i,
+                  sizeof(uint16_t));
     }
   }
   return tcpu::Succeed();

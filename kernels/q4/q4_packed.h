@@ -2,8 +2,8 @@
 //
 // Layout (byte offsets from the start of the packed buffer):
 //   [0, 64)  header: Q4PackedHeader (magic, version, n, k, groups, tiles), zero-filled
-//   [64, ..) tiles of 16 rows; tile t, group g at 64 + (t * groups + g) * 320:
-//            4 units of 64 bytes, then the 16 rows' fp32 scales (64 bytes).
+//   [64, ..) tiles of 16 rows; tile t, group g at 64 + (t * groups + g) * 288:
+//            4 units of 64 bytes, then the 16 rows' fp16 scales (32 bytes).
 // Unit u holds 4 row quads of 16 bytes: row quad q at + 16q, and there byte 4r + e holds row
 // 16t + 4q + r's q at k = 32g + 4u + e in the low nibble and at k = 32g + 16 + 4u + e in the
 // high nibble. Rows past n and k past the end are zero (weights and scales), so kernels run
@@ -30,8 +30,9 @@ inline constexpr int64_t kTileRows = 16;          // rows per tile
 inline constexpr int64_t kQuadRows = 4;           // rows per row quad (one SDOT lane each)
 inline constexpr int64_t kUnits = 4;              // units per tile and group
 inline constexpr int64_t kUnitBytes = 64;         // one unit: 16 rows x 8 k nibbles
-inline constexpr int64_t kScaleBytes = 64;        // 16 fp32 scales
-inline constexpr int64_t kTileGroupBytes = kUnits * kUnitBytes + kScaleBytes;  // 320
+inline constexpr int64_t kScaleBytes = 32;        // 16 fp16 scales
+inline constexpr int64_t kTileGroupBytes = kUnits * kUnitBytes + kScaleBytes;  // 288
+inline constexpr int64_t kQ4_0BlockBytes = 18;  // GGUF Q4_0: fp16 d + 16 bytes of nibbles
 // "TCPUQ4P\0" little-endian: a buffer that was never packed fails validation.
 inline constexpr uint64_t kMagic = 0x0050345155504354ull;
 inline constexpr uint32_t kVersion = TCPU_Q4_PACKED_VERSION;
@@ -60,7 +61,7 @@ struct Q4View {
   Q4Layout layout;
   const uint8_t* data = nullptr;  // first byte after the header
 
-  // Tile t's stream: groups * 320 bytes.
+  // Tile t's stream: groups * 288 bytes.
   const uint8_t* Tile(int64_t t) const { return data + t * layout.groups * kTileGroupBytes; }
 };
 

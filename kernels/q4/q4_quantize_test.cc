@@ -1,5 +1,6 @@
 // The int4 group quantizer and the packed format of tcpu/gemv_q4.h against models written here
-// from the header's text: exact q and scales, the documented byte layout, and every bad input.
+// from the header's text (fp16 through the compiler's _Float16): exact q and scales, the
+// documented byte layout, GGUF Q4_0 blocks packed as they are, and every bad input.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -18,13 +19,16 @@
 namespace tcpu {
 namespace {
 
+using ::tcpu::testing::CompilerF16Bits;
+using ::tcpu::testing::CompilerF16Value;
+
 int64_t Groups(int64_t k) { return (k + 31) / 32; }
 
 // The documented quantization, one group at a time.
 void ModelQuantize(const std::vector<float>& w, int64_t n, int64_t k, std::vector<int8_t>* q,
-                   std::vector<float>* scales) {
+                   std::vector<uint16_t>* scales) {
   q->assign(n * k, 0);
-  scales->assign(n * Groups(k), 0.0f);
+  scales->assign(n * Groups(k), 0);
   for (int64_t i = 0; i < n; ++i) {
     for (int64_t g = 0; g < Groups(k); ++g) {
       const int64_t j0 = 32 * g, j1 = std::min<int64_t>(j0 + 32, k);
@@ -32,9 +36,9 @@ void ModelQuantize(const std::vector<float>& w, int64_t n, int64_t k, std::vecto
       for (int64_t j = j0; j < j1; ++j) {
         if (std::fabs(w[i * k + j]) > std::fabs(m)) m = w[i * k + j];
       }
-      if (m == 0.0f) continue;
-      const float scale = m / -8.0f;
-      (*scales)[i * Groups(k) + g] = scale;
+      const float scale = CompilerF16Value(CompilerF16Bits(m / -8.0f));
+      if (scale == 0.0f) continue;
+      (*scales)[i * Groups(k) + g] = CompilerF16Bits(scale);
       for (int64_t j = j0; j < j1; ++j) {
         const float r = std::nearbyint(w[i * k + j] / scale);
         (*q)[i * k + j] = static_cast<int8_t>(std::min(7.0f, std::max(-8.0f, r)));
@@ -57,7 +61,7 @@ TEST(Q4QuantizeTest, MatchesModelWithPartialGroups) {
     SCOPED_TRACE("n = " + std::to_string(n) + ", k = " + std::to_string(k));
     const std::vector<float> w = RandomWeights(n * k, static_cast<uint32_t>(n * 1000 + k));
     std::vector<int8_t> q(n * k, 99), expected_q;
-    std::vector<float> scales(n * Groups(k), -1.0f), expected_scales;
+    std::vector<uint16_t> scales(n * Groups(k), 0xffff), expected_scales;
     ASSERT_EQ(tcpu_quantize_q4_f32(w.data(), n, k, q.data(), scales.data()), TCPU_OK)
         << tcpu_last_error_detail();
     ModelQuantize(w, n, k, &expected_q, &expected_scales);
@@ -72,19 +76,65 @@ TEST(Q4QuantizeTest, LargestMagnitudeMapsToMinusEightAndTiesRoundToEven) {
   const float head[] = {0.5f, 1.5f, 2.5f, -0.5f, -1.5f, -2.5f, 7.4f, -8.0f, 8.0f};
   std::copy(std::begin(head), std::end(head), w.begin());
   std::vector<int8_t> q(32);
-  float scale = 0.0f;
+  uint16_t scale = 0;
   ASSERT_EQ(tcpu_quantize_q4_f32(w.data(), 1, 32, q.data(), &scale), TCPU_OK);
-  EXPECT_EQ(scale, 1.0f);  // -8 comes first of the two of magnitude 8
+  EXPECT_EQ(scale, 0x3c00);  // 1.0: -8 comes first of the two of magnitude 8
   const int8_t expected[] = {0, 2, 2, 0, -2, -2, 7, -8, 7};  // 8 clamps to 7
   for (int j = 0; j < 9; ++j) EXPECT_EQ(q[j], expected[j]) << j;
   // A positive maximum: scale -m/8 < 0 and m -> -8.
   const float pos[] = {4.0f, -2.0f, 1.0f};
   int8_t q3[3];
   ASSERT_EQ(tcpu_quantize_q4_f32(pos, 1, 3, q3, &scale), TCPU_OK);
-  EXPECT_EQ(scale, -0.5f);
+  EXPECT_EQ(scale, 0xb800);  // -0.5
   EXPECT_EQ(q3[0], -8);
   EXPECT_EQ(q3[1], 4);
   EXPECT_EQ(q3[2], -2);
+}
+
+// m / -8 = 1 + 2^-12 rounds to the fp16 1.0, and 2.5005 is rounded against that: 3, where the
+// unrounded scale would give 2.
+TEST(Q4QuantizeTest, RoundsAgainstTheFp16Scale) {
+  const float w[] = {-8.001953125f, 2.5005f};
+  int8_t q[2];
+  uint16_t scale = 0;
+  ASSERT_EQ(tcpu_quantize_q4_f32(w, 1, 2, q, &scale), TCPU_OK);
+  EXPECT_EQ(scale, 0x3c00);
+  EXPECT_EQ(q[0], -8);
+  EXPECT_EQ(q[1], 3);
+  EXPECT_EQ(std::nearbyint(w[1] / (w[0] / -8.0f)), 2.0f);  // what the fp32 scale would give
+}
+
+// The ends of fp16: the largest scale, subnormal scales, scales that round to zero, and a
+// group whose scale would be infinite (refused, naming it).
+TEST(Q4QuantizeTest, ScalesAtTheEndsOfFp16) {
+  int8_t q[2];
+  uint16_t scale = 0;
+  const float largest[] = {8.0f * 65504.0f, 65504.0f};
+  ASSERT_EQ(tcpu_quantize_q4_f32(largest, 1, 2, q, &scale), TCPU_OK);
+  EXPECT_EQ(scale, 0xfbff);  // -65504
+  EXPECT_EQ(q[0], -8);
+  EXPECT_EQ(q[1], -1);
+  const float subnormal[] = {0x1p-21f, -0x1p-22f};  // scale -2^-24, the smallest subnormal
+  ASSERT_EQ(tcpu_quantize_q4_f32(subnormal, 1, 2, q, &scale), TCPU_OK);
+  EXPECT_EQ(scale, 0x8001);
+  EXPECT_EQ(q[0], -8);
+  EXPECT_EQ(q[1], 4);
+  const float tiny[] = {0x1p-22f, 0x1p-23f};  // scale -2^-25: a tie, rounds to zero
+  ASSERT_EQ(tcpu_quantize_q4_f32(tiny, 1, 2, q, &scale), TCPU_OK);
+  EXPECT_EQ(scale, 0);
+  EXPECT_EQ(q[0], 0);
+  EXPECT_EQ(q[1], 0);
+  std::vector<float> huge(40, 1.0f);
+  huge[37] = -8.0f * 65520.0f;  // m / -8 = 65520 rounds to fp16 infinity
+  std::vector<int8_t> q40(40, 99);
+  uint16_t scales[2] = {7, 7};
+  EXPECT_EQ(tcpu_quantize_q4_f32(huge.data(), 1, 40, q40.data(), scales),
+            TCPU_ERR_INVALID_ARGUMENT);
+  EXPECT_STREQ(tcpu_last_error_detail(),
+               "tcpu_quantize_q4_f32: w[0][32..39] has a weight of magnitude 524160: its scale "
+               "(that / 8) exceeds fp16's largest, 65504");
+  EXPECT_EQ(q40[0], 99);  // nothing written
+  EXPECT_EQ(scales[0], 7);
 }
 
 TEST(Q4QuantizeTest, ZeroGroupHasScaleZero) {
@@ -92,10 +142,10 @@ TEST(Q4QuantizeTest, ZeroGroupHasScaleZero) {
   w[3] = -0.0f;
   w[35] = 1.0f;  // only the second (partial) group is nonzero
   std::vector<int8_t> q(40, 99);
-  float scales[2] = {7.0f, 7.0f};
+  uint16_t scales[2] = {7, 7};
   ASSERT_EQ(tcpu_quantize_q4_f32(w.data(), 1, 40, q.data(), scales), TCPU_OK);
-  EXPECT_EQ(scales[0], 0.0f);
-  EXPECT_EQ(scales[1], -0.125f);
+  EXPECT_EQ(scales[0], 0);       // +0
+  EXPECT_EQ(scales[1], 0xb000);  // -0.125
   for (int j = 0; j < 32; ++j) EXPECT_EQ(q[j], 0);
   EXPECT_EQ(q[35], -8);
 }
@@ -106,7 +156,7 @@ TEST(Q4QuantizeTest, Bf16EqualsF32OfTheSameValues) {
   std::vector<float> wf(n * k);
   for (int64_t i = 0; i < n * k; ++i) wf[i] = tcpu_bf16_to_f32(wb[i]);
   std::vector<int8_t> qb(n * k), qf(n * k);
-  std::vector<float> sb(n * 3), sf(n * 3);
+  std::vector<uint16_t> sb(n * 3), sf(n * 3);
   ASSERT_EQ(tcpu_quantize_q4_bf16(wb.data(), n, k, qb.data(), sb.data()), TCPU_OK);
   ASSERT_EQ(tcpu_quantize_q4_f32(wf.data(), n, k, qf.data(), sf.data()), TCPU_OK);
   EXPECT_EQ(qb, qf);
@@ -119,12 +169,12 @@ TEST(Q4QuantizeTest, NonFiniteWeightIsRefusedNamingTheFirst) {
   w[2 * k + 0] = INFINITY;
   w[1 * k + 5] = std::numeric_limits<float>::quiet_NaN();
   std::vector<int8_t> q(n * k, 99);
-  std::vector<float> scales(n * 2, 7.0f);
+  std::vector<uint16_t> scales(n * 2, 7);
   EXPECT_EQ(tcpu_quantize_q4_f32(w.data(), n, k, q.data(), scales.data()),
             TCPU_ERR_INVALID_ARGUMENT);
   EXPECT_STREQ(tcpu_last_error_detail(), "tcpu_quantize_q4_f32: w[1][5] = nan is not finite");
   for (int8_t v : q) EXPECT_EQ(v, 99);  // nothing written
-  for (float v : scales) EXPECT_EQ(v, 7.0f);
+  for (uint16_t v : scales) EXPECT_EQ(v, 7);
   std::vector<uint16_t> wb(8, 0x3f80);
   wb[6] = 0xff80;  // -inf
   EXPECT_EQ(tcpu_quantize_q4_bf16(wb.data(), 2, 4, q.data(), scales.data()),
@@ -133,7 +183,8 @@ TEST(Q4QuantizeTest, NonFiniteWeightIsRefusedNamingTheFirst) {
 }
 
 TEST(Q4QuantizeTest, BadArguments) {
-  float w[4] = {1, 2, 3, 4}, s[1];
+  float w[4] = {1, 2, 3, 4};
+  uint16_t s[1];
   int8_t q[4];
   EXPECT_EQ(tcpu_quantize_q4_f32(nullptr, 1, 4, q, s), TCPU_ERR_NULL_POINTER);
   EXPECT_EQ(tcpu_quantize_q4_f32(w, 1, 4, nullptr, s), TCPU_ERR_NULL_POINTER);
@@ -149,8 +200,8 @@ TEST(Q4QuantizeTest, BadArguments) {
 
 // --- Packing ---
 
-std::vector<uint8_t> Pack(const std::vector<int8_t>& q, const std::vector<float>& scales, int64_t n,
-                          int64_t k) {
+std::vector<uint8_t> Pack(const std::vector<int8_t>& q, const std::vector<uint16_t>& scales,
+                          int64_t n, int64_t k) {
   const int64_t size = tcpu_q4_packed_size(n, k);
   EXPECT_GT(size, 0);
   std::vector<uint8_t> packed(size, 0xa5);
@@ -159,10 +210,10 @@ std::vector<uint8_t> Pack(const std::vector<int8_t>& q, const std::vector<float>
   return packed;
 }
 
-TEST(Q4PackTest, SizeIsHeaderPlusTilesTimesGroupsTimes320) {
-  EXPECT_EQ(tcpu_q4_packed_size(1, 1), 64 + 320);
-  EXPECT_EQ(tcpu_q4_packed_size(17, 33), 64 + 2 * 2 * 320);
-  EXPECT_EQ(tcpu_q4_packed_size(512, 2048), 64 + 32 * 64 * 320);  // 0.625 bytes per weight
+TEST(Q4PackTest, SizeIsHeaderPlusTilesTimesGroupsTimes288) {
+  EXPECT_EQ(tcpu_q4_packed_size(1, 1), 64 + 288);
+  EXPECT_EQ(tcpu_q4_packed_size(17, 33), 64 + 2 * 2 * 288);
+  EXPECT_EQ(tcpu_q4_packed_size(512, 2048), 64 + 32 * 64 * 288);  // 0.5625 bytes per weight
   EXPECT_EQ(tcpu_q4_packed_size(0, 8), TCPU_ERR_INVALID_SIZE);
   EXPECT_EQ(tcpu_q4_packed_size(8, -1), TCPU_ERR_INVALID_SIZE);
   EXPECT_EQ(tcpu_q4_packed_size(std::numeric_limits<int64_t>::max(), 64), TCPU_ERR_SIZE_OVERFLOW);
@@ -173,15 +224,17 @@ TEST(Q4PackTest, SizeIsHeaderPlusTilesTimesGroupsTimes320) {
 TEST(Q4PackTest, BytesFollowTheDocumentedLayout) {
   const int64_t n = 37, k = 45, groups = 2, tiles = 3;
   const std::vector<int8_t> q = testing::RandomInt8(n * k, 3, -8, 7);
-  std::vector<float> scales(n * groups);
-  for (size_t i = 0; i < scales.size(); ++i) scales[i] = 0.25f * static_cast<float>(i) - 3.0f;
+  std::vector<uint16_t> scales(n * groups);
+  for (size_t i = 0; i < scales.size(); ++i) {
+    scales[i] = CompilerF16Bits(0.25f * static_cast<float>(i) - 3.0f);
+  }
   const std::vector<uint8_t> packed = Pack(q, scales, n, k);
-  ASSERT_EQ(packed.size(), static_cast<size_t>(64 + tiles * groups * 320));
+  ASSERT_EQ(packed.size(), static_cast<size_t>(64 + tiles * groups * 288));
   EXPECT_EQ(std::memcmp(packed.data(), "TCPUQ4P", 8), 0);
   auto qv = [&](int64_t row, int64_t j) -> int { return row < n && j < k ? q[row * k + j] : 0; };
   for (int64_t t = 0; t < tiles; ++t) {
     for (int64_t g = 0; g < groups; ++g) {
-      const int64_t base = 64 + (t * groups + g) * 320;
+      const int64_t base = 64 + (t * groups + g) * 288;
       for (int64_t u = 0; u < 4; ++u) {
         for (int64_t quad = 0; quad < 4; ++quad) {
           for (int64_t r = 0; r < 4; ++r) {
@@ -195,10 +248,10 @@ TEST(Q4PackTest, BytesFollowTheDocumentedLayout) {
         }
       }
       for (int64_t i = 0; i < 16; ++i) {
-        float s;
-        std::memcpy(&s, &packed[base + 256 + 4 * i], 4);
+        uint16_t s;
+        std::memcpy(&s, &packed[base + 256 + 2 * i], 2);
         const int64_t row = 16 * t + i;
-        EXPECT_EQ(s, row < n ? scales[row * groups + g] : 0.0f) << row;
+        EXPECT_EQ(s, row < n ? scales[row * groups + g] : 0) << row;
       }
     }
   }
@@ -207,11 +260,11 @@ TEST(Q4PackTest, BytesFollowTheDocumentedLayout) {
 TEST(Q4PackTest, UnpackReturnsWhatWasPacked) {
   const int64_t n = 37, k = 77, groups = 3;
   const std::vector<int8_t> q = testing::RandomInt8(n * k, 4, -8, 7);
-  std::vector<float> scales(n * groups);
-  for (size_t i = 0; i < scales.size(); ++i) scales[i] = std::ldexp(1.0f, -static_cast<int>(i % 9));
+  std::vector<uint16_t> scales(n * groups);
+  for (size_t i = 0; i < scales.size(); ++i) scales[i] = static_cast<uint16_t>(i * 997 % 0x7c00);
   const std::vector<uint8_t> packed = Pack(q, scales, n, k);
   std::vector<int8_t> q2(n * k, 99);
-  std::vector<float> s2(n * groups, -1.0f);
+  std::vector<uint16_t> s2(n * groups, 0xffff);
   ASSERT_EQ(tcpu_unpack_q4(packed.data(), n, k, q2.data(), s2.data()), TCPU_OK);
   EXPECT_EQ(q2, q);
   EXPECT_EQ(s2, scales);
@@ -223,13 +276,13 @@ TEST(Q4PackTest, UnpackReturnsWhatWasPacked) {
 TEST(Q4PackTest, CheckAcceptsExactlyAPackingOfThisShape) {
   const int64_t n = 20, k = 40;
   const std::vector<int8_t> q = testing::RandomInt8(n * k, 5, -8, 7);
-  const std::vector<float> scales(n * 2, 0.5f);
+  const std::vector<uint16_t> scales(n * 2, 0x3800);  // 0.5
   std::vector<uint8_t> packed = Pack(q, scales, n, k);
   const int64_t size = static_cast<int64_t>(packed.size());
   EXPECT_EQ(tcpu_check_q4_packed(packed.data(), size, n, k), TCPU_OK);
   EXPECT_EQ(tcpu_check_q4_packed(packed.data(), size - 1, n, k), TCPU_ERR_INVALID_ARGUMENT);
   EXPECT_STREQ(tcpu_last_error_detail(),
-               "tcpu_check_q4_packed: 1343 bytes, expected 1344 for n = 20, k = 40");
+               "tcpu_check_q4_packed: 1215 bytes, expected 1216 for n = 20, k = 40");
   EXPECT_EQ(tcpu_check_q4_packed(packed.data(), size, n - 1, k), TCPU_ERR_INVALID_ARGUMENT);
   EXPECT_NE(std::string(tcpu_last_error_detail()).find("holds n = 20, k = 40"), std::string::npos);
   EXPECT_EQ(tcpu_check_q4_packed(packed.data(), size, 0, k), TCPU_ERR_INVALID_SIZE);
@@ -242,7 +295,7 @@ TEST(Q4PackTest, CheckAcceptsExactlyAPackingOfThisShape) {
 TEST(Q4PackTest, BadArguments) {
   const int64_t n = 4, k = 32;
   std::vector<int8_t> q(n * k, 1);
-  std::vector<float> scales(n, 1.0f);
+  std::vector<uint16_t> scales(n, 0x3c00);
   const int64_t size = tcpu_q4_packed_size(n, k);
   std::vector<uint8_t> packed(size);
   EXPECT_EQ(tcpu_pack_q4(q.data(), scales.data(), n, k, packed.data(), size - 1),
@@ -258,13 +311,98 @@ TEST(Q4PackTest, BadArguments) {
   EXPECT_EQ(tcpu_pack_q4(q.data(), scales.data(), n, k, packed.data(), size),
             TCPU_ERR_INVALID_ARGUMENT);
   q[2 * k + 9] = -8;
-  scales[3] = std::numeric_limits<float>::quiet_NaN();
+  scales[3] = 0x7e00;  // NaN
   EXPECT_EQ(tcpu_pack_q4(q.data(), scales.data(), n, k, packed.data(), size),
             TCPU_ERR_INVALID_ARGUMENT);
-  EXPECT_STREQ(tcpu_last_error_detail(), "tcpu_pack_q4: scales[3][0] = nan is not finite");
-  scales[3] = 1.0f;
+  EXPECT_STREQ(tcpu_last_error_detail(),
+               "tcpu_pack_q4: scales[3][0] = 0x7e00 is not a finite fp16");
+  scales[3] = 0xfc00;  // -inf
+  EXPECT_EQ(tcpu_pack_q4(q.data(), scales.data(), n, k, packed.data(), size),
+            TCPU_ERR_INVALID_ARGUMENT);
+  scales[3] = 0x3c00;
   EXPECT_EQ(tcpu_pack_q4(q.data(), scales.data(), n, k, packed.data(), size), TCPU_OK);
   EXPECT_STREQ(tcpu_last_error_detail(), "");
+}
+
+// --- GGUF Q4_0 blocks ---
+
+// n rows of k / 32 random Q4_0 blocks (finite d of every kind, nibbles 0..15), and the q and
+// scales they hold by ggml's definition: value i < 16 is byte i's low nibble minus 8, value
+// 16 + i its high nibble minus 8.
+struct Q4_0Matrix {
+  std::vector<uint8_t> blocks;
+  std::vector<int8_t> q;
+  std::vector<uint16_t> scales;
+};
+
+Q4_0Matrix RandomQ4_0(int64_t n, int64_t k, uint32_t seed) {
+  std::mt19937 rng(seed);
+  const int64_t groups = k / 32;
+  Q4_0Matrix m;
+  m.q.resize(n * k);
+  m.scales.resize(n * groups);
+  for (int64_t i = 0; i < n; ++i) {
+    for (int64_t g = 0; g < groups; ++g) {
+      const uint16_t d = static_cast<uint16_t>(rng() % 0x7c00) | (rng() % 2 != 0 ? 0x8000 : 0);
+      m.scales[i * groups + g] = d;
+      m.blocks.push_back(static_cast<uint8_t>(d & 0xff));
+      m.blocks.push_back(static_cast<uint8_t>(d >> 8));
+      for (int64_t b = 0; b < 16; ++b) {
+        const uint8_t byte = static_cast<uint8_t>(rng());
+        m.blocks.push_back(byte);
+        m.q[i * k + 32 * g + b] = static_cast<int8_t>((byte & 0xf) - 8);
+        m.q[i * k + 32 * g + 16 + b] = static_cast<int8_t>((byte >> 4) - 8);
+      }
+    }
+  }
+  return m;
+}
+
+// The blocks packed as they are equal tcpu_pack_q4 of the numbers they hold, byte for byte,
+// with a partial last tile.
+TEST(Q4PackFromQ4_0Test, EqualsPackingTheNumbersTheBlocksHold) {
+  for (const auto& [n, k] :
+       std::vector<std::pair<int64_t, int64_t>>{{1, 32}, {16, 64}, {37, 96}, {64, 256}}) {
+    SCOPED_TRACE("n = " + std::to_string(n) + ", k = " + std::to_string(k));
+    const Q4_0Matrix m = RandomQ4_0(n, k, static_cast<uint32_t>(n + k));
+    const std::vector<uint8_t> expected = Pack(m.q, m.scales, n, k);
+    const int64_t size = tcpu_q4_packed_size(n, k);
+    std::vector<uint8_t> packed(size, 0x5a);
+    ASSERT_EQ(tcpu_pack_q4_from_q4_0(m.blocks.data(), static_cast<int64_t>(m.blocks.size()), n, k,
+                                     packed.data(), size),
+              TCPU_OK)
+        << tcpu_last_error_detail();
+    EXPECT_EQ(packed, expected);
+  }
+}
+
+TEST(Q4PackFromQ4_0Test, BadArguments) {
+  const int64_t n = 3, k = 64;
+  Q4_0Matrix m = RandomQ4_0(n, k, 8);
+  const int64_t bytes = static_cast<int64_t>(m.blocks.size());
+  const int64_t size = tcpu_q4_packed_size(n, k);
+  std::vector<uint8_t> packed(size);
+  EXPECT_EQ(tcpu_pack_q4_from_q4_0(nullptr, bytes, n, k, packed.data(), size),
+            TCPU_ERR_NULL_POINTER);
+  EXPECT_EQ(tcpu_pack_q4_from_q4_0(m.blocks.data(), bytes, n, k, nullptr, size),
+            TCPU_ERR_NULL_POINTER);
+  EXPECT_EQ(tcpu_pack_q4_from_q4_0(m.blocks.data(), bytes, n, 40, packed.data(), size),
+            TCPU_ERR_INVALID_SIZE);
+  EXPECT_STREQ(tcpu_last_error_detail(),
+               "tcpu_pack_q4_from_q4_0: k = 40 is not a multiple of the Q4_0 block, 32");
+  EXPECT_EQ(tcpu_pack_q4_from_q4_0(m.blocks.data(), bytes - 1, n, k, packed.data(), size),
+            TCPU_ERR_INVALID_ARGUMENT);
+  EXPECT_STREQ(tcpu_last_error_detail(),
+               "tcpu_pack_q4_from_q4_0: blocks_bytes = 107, expected 108 (3 rows of 2 blocks of "
+               "18 bytes)");
+  EXPECT_EQ(tcpu_pack_q4_from_q4_0(m.blocks.data(), bytes, n, k, packed.data(), size - 1),
+            TCPU_ERR_BUFFER_TOO_SMALL);
+  m.blocks[3 * 18] = 0x00;  // row 1, block 1: d = 0x7c00, infinity
+  m.blocks[3 * 18 + 1] = 0x7c;
+  EXPECT_EQ(tcpu_pack_q4_from_q4_0(m.blocks.data(), bytes, n, k, packed.data(), size),
+            TCPU_ERR_INVALID_ARGUMENT);
+  EXPECT_STREQ(tcpu_last_error_detail(),
+               "tcpu_pack_q4_from_q4_0: row 1, block 1: d = 0x7c00 is not a finite fp16");
 }
 
 }  // namespace

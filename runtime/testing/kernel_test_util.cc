@@ -50,6 +50,19 @@ std::vector<float> RandomFloat(int64_t count, uint32_t seed, float lo, float hi)
   return out;
 }
 
+uint16_t CompilerF16Bits(float f) {
+  const _Float16 h = static_cast<_Float16>(f);
+  uint16_t bits;
+  std::memcpy(&bits, &h, sizeof(bits));
+  return bits;
+}
+
+float CompilerF16Value(uint16_t bits) {
+  _Float16 h;
+  std::memcpy(&h, &bits, sizeof(h));
+  return static_cast<float>(h);
+}
+
 double Bf16UlpError(uint16_t actual, double expected) {
   const float a = tcpu_bf16_to_f32(actual);
   if (std::isnan(a) || std::isnan(expected)) {

@@ -23,6 +23,10 @@ std::vector<uint16_t> RandomBf16(int64_t count, uint32_t seed, float stddev = 1.
 // through std::generate_canonical, whose long double arithmetic is slow under QEMU.
 std::vector<float> RandomFloat(int64_t count, uint32_t seed, float lo, float hi);
 
+// fp16 through the compiler's _Float16 (FCVT on aarch64): an oracle independent of tcpu/fp16.h.
+uint16_t CompilerF16Bits(float f);      // rounded to nearest, ties to even
+float CompilerF16Value(uint16_t bits);  // exact
+
 // A value no kernel produces by accident, to fill outputs before a call.
 constexpr int32_t kPoisonI32 = 0x5eadbeef;
 constexpr uint16_t kPoisonBf16 = 0x7fa5;  // A NaN payload the kernels never write.

@@ -34,7 +34,7 @@ PackedLinear RandomPackedLinearQ4(int64_t n, int64_t k, uint32_t seed, float std
   PackedLinear layer;
   const std::vector<uint16_t> w = RandomBf16(n * k, seed, stddev);
   std::vector<int8_t> q(n * k);
-  std::vector<float> scales(n * tcpu_q4_groups(k));
+  std::vector<uint16_t> scales(n * tcpu_q4_groups(k));  // fp16
   if (tcpu_quantize_q4_bf16(w.data(), n, k, q.data(), scales.data()) != TCPU_OK) {
     ADD_FAILURE() << tcpu_last_error_detail();
     return layer;

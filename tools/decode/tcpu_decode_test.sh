@@ -28,12 +28,12 @@ for line in "^load: " "^prefill: 8 tokens, " "^decode: 39 tokens, " \
   check "prints '$line'" grep -qF -- "${line#^}" "$tmp/out.txt"
 done
 
-# --weights int4: the int4 reference decode's ids, 0.625 bytes per weight, the W4A8 kernels.
+# --weights int4: the int4 reference decode's ids, 0.5625 bytes per weight, the W4A8 kernels.
 "$decode" --model "$model" --prompt-ids 1,2,3,4,5,6,7,8 --max-new-tokens 40 --weights int4 \
   > "$tmp/int4.txt" 2> /dev/null
 check "--weights int4 decodes (exit 0)" test $? -eq 0
 check "int4 ids equal the int4 reference decoder's" test "$(head -n 1 "$tmp/int4.txt")" = "$(cat "$expected_int4_ids")"
-for line in "weights read per token: 330176 bytes (0.3 MB, int4)" \
+for line in "weights read per token: 297408 bytes (0.3 MB, int4)" \
     "kernels: gemv_w4a8:ref gemm_w4a8:ref flash_attn_decode_bf16:ref"; do
   check "prints '$line'" grep -qF -- "$line" "$tmp/int4.txt"
 done

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "tcpu/fp16.h"
 #include "tcpu/tcpu.h"
 
 namespace {
@@ -132,7 +133,8 @@ std::vector<uint8_t> PackQ4(int64_t n, int64_t k) {
   std::uniform_int_distribution<int> d(-8, 7);
   std::vector<int8_t> q(static_cast<size_t>(n * k));
   for (auto& v : q) v = static_cast<int8_t>(d(rng));
-  const std::vector<float> scales = RandomScales(n * tcpu_q4_groups(k));
+  std::vector<uint16_t> scales;  // fp16
+  for (float s : RandomScales(n * tcpu_q4_groups(k))) scales.push_back(tcpu_f32_to_f16(s));
   std::vector<uint8_t> packed(static_cast<size_t>(tcpu_q4_packed_size(n, k)));
   if (tcpu_pack_q4(q.data(), scales.data(), n, k, packed.data(),
                    static_cast<int64_t>(packed.size())) != 0) {
@@ -143,7 +145,7 @@ std::vector<uint8_t> PackQ4(int64_t n, int64_t k) {
   return packed;
 }
 
-// weight_bytes: the packed int4 data (0.625 bytes per weight); the report counts per weight.
+// weight_bytes: the packed int4 data (0.5625 bytes per weight); the report counts per weight.
 void GemvW4A8(int64_t n, int64_t k) {
   const std::vector<uint8_t> packed = PackQ4(n, k);
   const std::vector<int8_t> x = RandomI8(k);

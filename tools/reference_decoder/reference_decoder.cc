@@ -72,7 +72,8 @@ bool ReferenceDecoder::LoadLinear(const std::string& name, int64_t n, int64_t k,
   }
   if (int4_) {
     // Groups of 32 along k: m = the weight of largest magnitude (the first on ties), scale =
-    // m / -8 (0 for an all-zero group), q = clamp(rne(w / scale), -8, 7) (0 when scale is 0).
+    // m / -8 rounded to fp16 (the compiler's _Float16: RNE), q = clamp(rne(w / scale), -8, 7)
+    // against that rounded scale (0 when it is 0).
     out->groups = (k + kGroup - 1) / kGroup;
     out->scales.resize(n * out->groups);
     for (int64_t i = 0; i < n; ++i) {
@@ -83,7 +84,7 @@ bool ReferenceDecoder::LoadLinear(const std::string& name, int64_t n, int64_t k,
           const float v = tcpu_bf16_to_f32(w[i * k + j]);
           if (std::fabs(v) > std::fabs(m)) m = v;
         }
-        const float scale = m / -8.0f;
+        const float scale = static_cast<float>(static_cast<_Float16>(m / -8.0f));
         out->scales[i * out->groups + g] = scale;
         for (int64_t j = begin; j < end; ++j) {
           const float q =

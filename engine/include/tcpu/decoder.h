@@ -28,7 +28,8 @@ int tcpu_decoder_open(const char* model, int64_t max_tokens, tcpu_decoder** deco
 typedef enum tcpu_weight_format {
   /* W8A8: per output channel, absmax / 127 (tcpu/gemv.h); ~1 byte per weight. */
   TCPU_WEIGHTS_INT8 = 0,
-  /* W4A8: groups of 32 along k, one fp32 scale each (tcpu/gemv_q4.h); 0.625 bytes per weight.
+  /* W4A8: groups of 32 along k, one fp16 scale each (tcpu/gemv_q4.h: Q4_0's numbers; a GGUF
+   * Q4_0 tensor is used as it is); 0.5625 bytes per weight.
    * Activations are int8 exactly as for TCPU_WEIGHTS_INT8. */
   TCPU_WEIGHTS_INT4 = 1
 } tcpu_weight_format;

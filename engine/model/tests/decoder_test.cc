@@ -135,7 +135,7 @@ TEST(DecoderApiTest, RejectsAnUnknownWeightFormatBeforeReadingFiles) {
   tcpu_decoder_info int8_info;
   ASSERT_EQ(tcpu_decoder_get_info(decoder, &int8_info), TCPU_OK);
   tcpu_decoder_close(decoder);
-  // int4 reads 0.625 bytes per weight (scales included) where int8 reads 1 + 4 / k.
+  // int4 reads 0.5625 bytes per weight (scales included) where int8 reads 1 + 4 / k.
   options.weights = TCPU_WEIGHTS_INT4;
   ASSERT_EQ(tcpu_decoder_open_with_options("tools/checkpoint/tiny_minicpm", 8, &options, &decoder),
             TCPU_OK)

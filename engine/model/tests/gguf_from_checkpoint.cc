@@ -80,12 +80,15 @@ void QuantizeQ8_0(const float* x, std::vector<uint8_t>* out, std::vector<float>*
 
 // ggml's Q4_0: d = (the value of largest magnitude) / -8 in fp16, nibble = clamp(round(x / d)
 // + 8, 0, 15); low nibbles hold values 0..15, high nibbles 16..31. *values gets d x (n - 8).
-void QuantizeQ4_0(const float* x, std::vector<uint8_t>* out, std::vector<float>* values) {
+// bf16_exact: d keeps its 5 leading significant bits (GgufExport::q4_0_bf16_exact).
+void QuantizeQ4_0(const float* x, bool bf16_exact, std::vector<uint8_t>* out,
+                  std::vector<float>* values) {
   float max = 0;
   for (int64_t i = 0; i < kBlock; ++i) {
     if (std::fabs(x[i]) > std::fabs(max)) max = x[i];
   }
-  const uint16_t d_bits = HalfBits(max / -8.0f);
+  uint16_t d_bits = HalfBits(max / -8.0f);
+  if (bf16_exact) d_bits &= 0xffc0;  // the low 6 of 10 mantissa bits: toward zero
   const float d = model::HalfToFloat(d_bits);
   AppendHalf(out, d_bits);
   int nibble[kBlock];
@@ -241,8 +244,12 @@ bool Exporter::Tensor(const std::string& name, const TensorView& t, gguf::GgufWr
     if (t.shape.back() % kBlock != 0) return Fail(name + ": rows are not whole blocks");
     std::vector<float> dequantized;
     for (int64_t b = 0; b < t.elements / kBlock; ++b) {
-      (type == TensorType::kQ8_0 ? QuantizeQ8_0 : QuantizeQ4_0)(values.data() + b * kBlock,
-                                                                &out.data, &dequantized);
+      if (type == TensorType::kQ8_0) {
+        QuantizeQ8_0(values.data() + b * kBlock, &out.data, &dequantized);
+      } else {
+        QuantizeQ4_0(values.data() + b * kBlock, options_.q4_0_bf16_exact, &out.data,
+                     &dequantized);
+      }
     }
     out.type = static_cast<uint32_t>(type);
     if (options_.dequantized_as_f32) write_f32(dequantized);

@@ -22,6 +22,11 @@ struct GgufExport {
   // Q8_0 / Q4_0 only: write the dequantized values (d x q) as F32 instead of the blocks, the
   // same numbers in a float type.
   bool dequantized_as_f32 = false;
+  // Q4_0 only: every d truncated to 5 significant bits (toward zero, so the group's largest
+  // magnitude still maps to -8), which makes every d x q a bf16 number. A file of those values
+  // then reaches the int4 quantizer unrounded (the loader converts matrices to bf16) and
+  // quantizes back to exactly these d and q: the same numbers on both paths.
+  bool q4_0_bf16_exact = false;
   // A tokenizer.json whose tokenizer the file carries (gguf_from_tokenizer_json.h, as gpt2
   // with `tokenizer_pre`); by default placeholder tokens "<tN>" give the vocabulary size.
   std::string tokenizer_json;

@@ -3,7 +3,9 @@
 // writes them (gguf_from_checkpoint.h: llama.cpp's names and dims order, Llama's permuted q/k
 // rows, F32 norms and biases), their matrices in the checkpoint's own type or F32 — the same
 // numbers, so the loader must give the decoder the same weights bit for bit. Q8_0 and Q4_0
-// files decode exactly as F32 files holding their dequantized values (d x q).
+// files decode exactly as F32 files holding their dequantized values (d x q); with int4
+// weights, Q4_0 blocks are packed as they are and decode exactly as those values quantized at
+// load.
 #include <cstdint>
 #include <cstdlib>
 #include <string>
@@ -83,8 +85,8 @@ INSTANTIATE_TEST_SUITE_P(Checkpoints, GgufIdentityTest,
                                            Case{"tiny_qwen2", true, TCPU_WEIGHTS_INT8}),
                          CaseName);
 
-// Q8_0 and Q4_0 blocks are dequantized exactly at load: the same decode as F32 files of
-// d x q (the formats' native use by the kernels is a later step).
+// With int8 weights, Q8_0 and Q4_0 blocks are dequantized exactly at load: the same decode as
+// F32 files of d x q.
 TEST(GgufBlockTypesTest, Q8_0AndQ4_0DecodeAsTheirDequantizedValues) {
   struct BlockCase {
     TensorType type;
@@ -103,6 +105,27 @@ TEST(GgufBlockTypesTest, Q8_0AndQ4_0DecodeAsTheirDequantizedValues) {
     const std::string a = Export(c.checkpoint, prefix + ".gguf", blocks);
     const std::string b = Export(c.checkpoint, prefix + "_values.gguf", values);
     ExpectSameDecode(a, b, TCPU_WEIGHTS_INT8);
+  }
+}
+
+// With int4 weights a Q4_0 matrix is repacked as it is (q = nibble - 8, d copied bit for bit,
+// no dequantize / requantize): it decodes to the identical ids and logits as an F32 file of
+// the same numbers (d x q) taking the float path, which a safetensors checkpoint takes too
+// (converted to bf16, group-quantized at load). Its d are bf16-exact (q4_0_bf16_exact), so
+// that path sees exactly these values and quantizes them back to the same q and d. Llama's
+// permuted q/k rows are reordered as blocks; the embedding is Q4_0 too.
+TEST(GgufBlockTypesTest, Q4_0WithInt4IsPackedAsItIs) {
+  for (const char* checkpoint : {"tiny_llama", "tiny_qwen2"}) {
+    SCOPED_TRACE(checkpoint);
+    GgufExport blocks;
+    blocks.matrix_type = TensorType::kQ4_0;
+    blocks.q4_0_bf16_exact = true;
+    GgufExport values = blocks;
+    values.dequantized_as_f32 = true;
+    const std::string prefix = std::string(checkpoint) + "_q4_0_exact";
+    const std::string a = Export(checkpoint, prefix + ".gguf", blocks);
+    const std::string b = Export(checkpoint, prefix + "_values.gguf", values);
+    ExpectSameDecode(a, b, TCPU_WEIGHTS_INT4);
   }
 }
 

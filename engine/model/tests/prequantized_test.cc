@@ -271,6 +271,47 @@ TEST_F(PrequantizedMalformedTest, PackedBytesWithoutTheMetadataAreRefused) {
       << tcpu_last_error_detail();
 }
 
+// int4 files of an older packed layout (version 1: fp32 group scales) are refused by name, by
+// the recorded layout version and by the packed header itself.
+TEST(PrequantizedInt4LayoutTest, AnOlderLayoutIsRefusedByName) {
+  const std::string valid = Quantize("tiny_qwen2", TCPU_WEIGHTS_INT4);
+  const std::string file = ReadAll(valid + "/model.safetensors");
+  ASSERT_FALSE(file.empty());
+  struct Case {
+    const char* name;
+    std::function<void(SafetensorsParts&)> edit;
+    const char* detail;
+  };
+  const std::vector<Case> cases = {
+      {"recorded_layout_1",
+       [](SafetensorsParts& p) { p.header["__metadata__"]["tcpu.packing_layout_version"] = "1"; },
+       "'tcpu.packing_layout_version' is '1', expected '2'"},
+      {"packed_header_version_1",
+       [](SafetensorsParts& p) { p.data[Begin(p, kQProj) + 8] = 1; },  // the header's version
+       "tensor 'model.layers.0.self_attn.q_proj.weight': tcpu_check_q4_packed: packed_w is not a "
+       "tcpu_pack_q4 buffer (magic 0x0050345155504354, version 1; expected 0x0050345155504354, "
+       "version 2)"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    SafetensorsParts parts = Split(file);
+    c.edit(parts);
+    const std::string dir = TempPath(std::string("int4_") + c.name);
+    ASSERT_EQ(mkdir(dir.c_str(), 0755), 0);
+    WriteAll(dir + "/model.safetensors", Join(parts));
+    WriteAll(dir + "/config.json", ReadAll(valid + "/config.json"));
+    tcpu_decoder_options options{};
+    options.weights = TCPU_WEIGHTS_INT4;
+    tcpu_decoder* decoder = nullptr;
+    EXPECT_EQ(tcpu_decoder_open_with_options(dir.c_str(), 8, &options, &decoder),
+              TCPU_ERR_INVALID_MODEL);
+    EXPECT_EQ(decoder, nullptr);
+    EXPECT_NE(std::strstr(tcpu_last_error_detail(), c.detail), nullptr)
+        << "detail: " << tcpu_last_error_detail() << "\nexpected: " << c.detail;
+    tcpu_decoder_close(decoder);
+  }
+}
+
 TEST(QuantizeCheckpointTest, BadArgumentsAreNamed) {
   EXPECT_EQ(tcpu_quantize_checkpoint(nullptr, TCPU_WEIGHTS_INT8, "x"), TCPU_ERR_NULL_POINTER);
   EXPECT_EQ(tcpu_quantize_checkpoint("tools/checkpoint/tiny_llama", 7, TempPath("w7").c_str()),

@@ -5,6 +5,7 @@
 #include "tcpu/attention.h"
 #include "tcpu/bf16.h"
 #include "tcpu/cpu.h"
+#include "tcpu/fp16.h"
 #include "tcpu/fused_mlp.h"
 #include "tcpu/gemm.h"
 #include "tcpu/gemv.h"
