@@ -19,8 +19,8 @@
 
 #include "benchmark/benchmark.h"
 #include "engine/model/prefill.h"
+#include "kernels/decode_step/synthetic_model.h"
 #include "runtime/testing/benchmark_util.h"
-#include "tcpu/gemv.h"
 #include "tcpu/perf.h"
 #include "tcpu/scratch.h"
 #include "tcpu/status.h"
@@ -29,60 +29,18 @@
 
 namespace {
 
-constexpr tcpu_layer_shape kShape = {1536, 4608, 16, 2, 128, 1e-6f, 1000000.0f,
-                                     0.0f, nullptr, 0.0};
-constexpr int64_t kLayers = 24, kVocab = 130560, kPrompt = 128;
+using tcpu::testing::kMiniCpm5_1BLayer;
+using tcpu::testing::kMiniCpm5_1BLayers;
+using tcpu::testing::kMiniCpm5_1BVocab;
+using tcpu::testing::SyntheticModel;
 
-struct Linear {
-  std::unique_ptr<uint8_t, decltype(&std::free)> packed{nullptr, &std::free};
-  std::vector<float> scales;
-};
+constexpr int64_t kPrompt = 128;
 
-// Cheap deterministic int8 weights (random generators are far too slow under emulation),
-// packed into 64-byte aligned memory.
-bool MakeLinear(int64_t n, int64_t k, uint32_t seed, Linear* l) {
-  const std::vector<int8_t> w = tcpu::testing::CheapInt8(n * k, seed);
-  const int64_t bytes = tcpu_packed_weights_size(n, k);
-  l->packed.reset(static_cast<uint8_t*>(std::aligned_alloc(64, (bytes + 63) / 64 * 64)));
-  l->scales.assign(n, 1.0f / 2048);
-  return l->packed != nullptr &&
-         tcpu_pack_weights_i8(w.data(), n, k, l->packed.get(), bytes) == TCPU_OK;
-}
-
-struct Model {
-  std::vector<uint16_t> embed, norm;
-  std::vector<Linear> linears;
-  std::vector<tcpu_layer_weights> layers;
-  tcpu_model_weights weights{};
-};
-
-Model* BuildModel() {
-  auto* m = new Model();
-  const int64_t h = kShape.hidden, qd = kShape.num_heads * kShape.head_dim;
-  const int64_t kvd = kShape.num_kv_heads * kShape.head_dim, i = kShape.intermediate;
-  m->embed.assign(kVocab * h, 0x3c00);  // 2^-7
-  m->norm.assign(h, 0x3f80);            // 1.0
-  m->linears.resize(7 * kLayers + 1);
-  const int64_t shapes[7][2] = {{qd, h}, {kvd, h}, {kvd, h}, {h, qd}, {i, h}, {i, h}, {h, i}};
-  uint32_t seed = 1;
-  auto lin = [](const Linear& x) { return tcpu_linear{x.packed.get(), x.scales.data()}; };
-  for (int64_t layer = 0; layer < kLayers; ++layer) {
-    Linear* l = &m->linears[7 * layer];
-    for (int j = 0; j < 7; ++j) {
-      if (!MakeLinear(shapes[j][0], shapes[j][1], seed++, &l[j])) return nullptr;
-    }
-    m->layers.push_back({m->norm.data(), lin(l[0]), lin(l[1]), lin(l[2]), nullptr, nullptr,
-                         lin(l[3]), m->norm.data(), lin(l[4]), lin(l[5]), lin(l[6]), nullptr,
-                         nullptr, nullptr, nullptr});
-  }
-  if (!MakeLinear(kVocab, h, seed, &m->linears.back())) return nullptr;
-  m->weights = {kShape, kLayers, kVocab, m->embed.data(), m->layers.data(), m->norm.data(),
-                lin(m->linears.back()), 0.0f, 0.0f};
-  return m;
-}
-
-Model* TheModel() {
-  static Model* model = BuildModel();
+SyntheticModel* TheModel() {  // INT8, built once
+  static SyntheticModel* model = tcpu::testing::MakeSyntheticModel(
+                                     kMiniCpm5_1BLayer, kMiniCpm5_1BLayers, kMiniCpm5_1BVocab,
+                                     false)
+                                     .release();
   return model;
 }
 
@@ -100,17 +58,18 @@ BENCHMARK(BM_BuildModel)->Iterations(1);
 // mode 0: token by token (tcpu_decode_step), 1: batched (Prefill).
 void BM_Prompt128(benchmark::State& state) {
   if (!tcpu::testing::SetBenchmarkThreads(state, state.range(1))) return;
-  Model* model = TheModel();
+  SyntheticModel* model = TheModel();
   if (model == nullptr) {
     state.SkipWithError("cannot build the model (out of memory?)");
     return;
   }
   const tcpu_model_weights& w = model->weights;
-  const int64_t cache = kLayers * kShape.num_kv_heads * kPrompt * kShape.head_dim;
+  const int64_t cache =
+      kMiniCpm5_1BLayers * kMiniCpm5_1BLayer.num_kv_heads * kPrompt * kMiniCpm5_1BLayer.head_dim;
   std::vector<uint16_t> k_cache(cache), v_cache(cache);
-  std::vector<float> logits(kVocab);
+  std::vector<float> logits(kMiniCpm5_1BVocab);
   std::vector<int32_t> prompt(kPrompt);
-  for (int64_t t = 0; t < kPrompt; ++t) prompt[t] = static_cast<int32_t>((t * 7919) % kVocab);
+  for (int64_t t = 0; t < kPrompt; ++t) prompt[t] = static_cast<int32_t>((t * 7919) % kMiniCpm5_1BVocab);
   const bool batched = state.range(0) == 1;
   const int64_t ws_bytes = batched ? tcpu::model::PrefillWorkspaceSize(w)
                                    : tcpu_decode_step_workspace_size(&w);
