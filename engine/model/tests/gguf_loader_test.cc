@@ -189,12 +189,69 @@ void ExpectEveryCaseRefused(const std::vector<Case>& cases) {
   }
 }
 
+// The valid model as MiniCPM: its keys renamed, and muP's scales except those in `omit`.
+void AsMiniCpm(Model& m, const std::string& omit) {
+  m.metadata[0].second = MetadataValue::String("minicpm");
+  for (auto& [key, value] : m.metadata) {
+    if (key.rfind("llama.", 0) == 0) key = "minicpm." + key.substr(6);
+  }
+  for (const char* scale : {"embedding_scale", "residual_scale", "logit_scale"}) {
+    if (omit != scale) {
+      m.metadata.emplace_back(std::string("minicpm.") + scale, MetadataValue::Float32(2.0f));
+    }
+  }
+}
+
+// LongRoPE's factor tensors, `count` each.
+void AddLongRopeFactors(Model& m, uint64_t count) {
+  m.metadata.emplace_back("llama.rope.scaling.type", MetadataValue::String("longrope"));
+  for (const char* name : {"rope_factors_long.weight", "rope_factors_short.weight"}) {
+    TensorToWrite t;
+    t.name = name;
+    t.type = static_cast<uint32_t>(TensorType::kF32);
+    t.dims = {count};
+    const float one = 1.0f;
+    for (uint64_t i = 0; i < count; ++i) {
+      t.data.insert(t.data.end(), reinterpret_cast<const uint8_t*>(&one),
+                    reinterpret_cast<const uint8_t*>(&one) + 4);
+    }
+    m.tensors.push_back(t);
+  }
+}
+
+TEST(GgufLoaderTest, MiniCpmAndLongRopeDamageNamesTheKeyOrTensor) {
+  ExpectEveryCaseRefused({
+      {"minicpm_without_residual_scale", [](Model& m) { AsMiniCpm(m, "residual_scale"); },
+       "metadata key 'minicpm.residual_scale' is missing"},
+      {"minicpm_zero_logit_scale",
+       [](Model& m) {
+         AsMiniCpm(m, "");
+         *m.Key("minicpm.logit_scale") = MetadataValue::Float32(0.0f);
+       },
+       "metadata key 'minicpm.logit_scale' = 0.000000 must be a positive finite number"},
+      {"longrope_without_factors",
+       [](Model& m) {
+         m.metadata.emplace_back("llama.rope.scaling.type", MetadataValue::String("longrope"));
+       },
+       "tensor 'rope_factors_long.weight' is missing (LongRoPE's factors)"},
+      {"longrope_factor_count",
+       [](Model& m) {
+         AddLongRopeFactors(m, kHeadDim / 4);
+         // A context beyond the original one selects the long factors.
+         m.metadata.emplace_back("llama.rope.scaling.original_context_length",
+                                 MetadataValue::Uint32(16));
+       },
+       "tensor 'rope_factors_long.weight' must be a list of 8 numbers (head_dim / 2)"},
+  });
+}
+
 TEST(GgufLoaderTest, MetadataDamageNamesTheKey) {
   ExpectEveryCaseRefused({
       {"no_architecture", [](Model& m) { m.Erase("general.architecture"); },
        "metadata key 'general.architecture' is missing"},
       {"gpt2", [](Model& m) { *m.Key("general.architecture") = MetadataValue::String("gpt2"); },
-       "metadata key 'general.architecture' = 'gpt2' is not supported (llama, qwen2, qwen3)"},
+       "metadata key 'general.architecture' = 'gpt2' is not supported (llama, qwen2, qwen3, "
+       "minicpm)"},
       {"no_block_count", [](Model& m) { m.Erase("llama.block_count"); },
        "metadata key 'llama.block_count' is missing"},
       {"string_size",
@@ -269,7 +326,7 @@ TEST(GgufLoaderTest, TensorDamageNamesTheTensor) {
        "tensor 'token_embd.weight' has dimensions [32, 17], the metadata implies [32, 16]"},
       {"q5_0", [](Model& m) { Retype(m.Tensor("blk.0.attn_q.weight"), TensorType::kQ5_0, 32, 22); },
        "tensor 'blk.0.attn_q.weight' has type Q5_0, which the engine does not load "
-       "(F32, F16, BF16, Q8_0, Q4_0)"},
+       "(F32, F16, BF16, Q8_0, Q4_0, Q4_K, Q5_K, Q6_K)"},
       {"i8", [](Model& m) { Retype(m.Tensor("blk.0.attn_norm.weight"), TensorType::kI8, 1, 1); },
        "tensor 'blk.0.attn_norm.weight' has type I8"},
       {"half_the_biases",
