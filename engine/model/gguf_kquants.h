@@ -1,10 +1,9 @@
 // ggml's k-quants (Q4_K, Q5_K, Q6_K; ggml-common.h's block_q4_K, block_q5_K, block_q6_K):
 // super-blocks of 256 weights cut into sub-blocks that each carry a small integer scale (and,
 // for Q4_K and Q5_K, a min) relative to the super-block's fp16 factors. Dequantized exactly:
-// every value is the product of an fp16 factor and small integers, or a difference of two such
-// products, computed in double (which holds both and their difference exactly, since fp16 spans
-// 2^-24..2^16) and rounded once to fp32, so the result does not depend on the compiler
-// contracting a multiply-add.
+// d * sc, dmin * m and d * sc * q are exact in fp32 (at most 11 + 6 + 5 significant bits, never
+// subnormal, as fp16 starts at 2^-24), so d * sc * q - dmin * m is a single correctly rounded
+// fp32 subtraction, the same whether or not a compiler fuses it with the product.
 //
 //   Q4_K (144 bytes): fp16 d, fp16 dmin, scales[12], qs[128]. Eight sub-blocks of 32, each
 //     with a 6-bit scale sc and a 6-bit min m (packed in scales[], see the .cc); value
@@ -33,6 +32,12 @@ bool IsLoadedKQuant(gguf::TensorType type);
 // block bytes) into `out` (blocks x 256 floats). Returns -1, or the index of the first
 // super-block whose fp16 d or dmin is infinite or NaN (then `out` is incomplete).
 int64_t DequantizeKQuant(gguf::TensorType type, const uint8_t* data, int64_t blocks, float* out);
+
+// The same values rounded to bf16 (round to nearest even, tcpu_f32_to_bf16): what the loader
+// makes of every float weight before quantizing it, so a model gets the numbers of an F32 file
+// of the dequantized values at half the memory and without a second pass.
+int64_t DequantizeKQuantToBf16(gguf::TensorType type, const uint8_t* data, int64_t blocks,
+                               uint16_t* out);
 
 }  // namespace tcpu::model
 

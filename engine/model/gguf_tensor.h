@@ -1,8 +1,9 @@
 // A GGUF tensor as the loader's TensorView (safetensors.h): F32, F16 and BF16 point into the
 // mapped file (shape = the GGUF dims reversed, so [rows, row length] as in safetensors);
-// Q8_0 and Q4_0 are dequantized exactly to F32 (d x q, both exact in fp32), Q4_K, Q5_K and
-// Q6_K as gguf_kquants.h says, into storage the caller keeps. Llama's and MiniCPM's q/k rows
-// are put back in Hugging Face order (UndoRopePermutation).
+// Q8_0 and Q4_0 are dequantized exactly to F32 (d x q, both exact in fp32), and Q4_K, Q5_K and
+// Q6_K exactly (gguf_kquants.h) then rounded to BF16, as the loader rounds every float weight;
+// both into storage the caller keeps. Llama's and MiniCPM's q/k rows are put back in Hugging
+// Face order (UndoRopePermutation).
 #ifndef TCPU_ENGINE_MODEL_GGUF_TENSOR_H_
 #define TCPU_ENGINE_MODEL_GGUF_TENSOR_H_
 

@@ -18,6 +18,7 @@
 #include "engine/model/safetensors.h"
 #include "engine/model/tests/kquant_encoder.h"
 #include "gtest/gtest.h"
+#include "tcpu/bf16.h"
 #include "tcpu/decoder.h"
 #include "tcpu/status.h"
 
@@ -131,6 +132,8 @@ TEST(KQuantBlockTest, ANonFiniteScaleNamesItsSuperBlock) {
   std::vector<uint8_t> q6(210);
   PutHalf(&q6, 208, 0x7c00);  // +inf
   EXPECT_EQ(DequantizeKQuant(TensorType::kQ6_K, q6.data(), 1, out.data()), 0);
+  std::vector<uint16_t> bf16(kKQuantBlock);
+  EXPECT_EQ(tcpu::model::DequantizeKQuantToBf16(TensorType::kQ6_K, q6.data(), 1, bf16.data()), 0);
 }
 
 // Rows whose sub-blocks differ in magnitude and sign: mixed, all positive, all negative, all
@@ -172,6 +175,12 @@ TEST(KQuantBlockTest, RandomRowsRoundTripWithinTheBound) {
         tcpu::gguf::FindTensorType(static_cast<uint32_t>(type))->block_bytes;
     ASSERT_EQ(blocks.size(), static_cast<size_t>(kBlocks * block_bytes));
     const std::vector<float> decoded = Decode(type, blocks, kBlocks);
+    // What the loader keeps: the same values rounded to bf16.
+    std::vector<uint16_t> bf16(decoded.size());
+    ASSERT_EQ(tcpu::model::DequantizeKQuantToBf16(type, blocks.data(), kBlocks, bf16.data()), -1);
+    for (size_t i = 0; i < decoded.size(); ++i) {
+      ASSERT_EQ(bf16[i], tcpu_f32_to_bf16(decoded[i])) << "value " << i;
+    }
     const bool q6 = type == TensorType::kQ6_K;
     const int sub = q6 ? 16 : 32;
     const double levels = type == TensorType::kQ4_K ? 15 : 31;
@@ -279,8 +288,13 @@ std::string Write(const std::string& name, const Model& m) {
 }
 
 TEST(KQuantModelTest, AMixedModelLoadsAndDecodes) {
-  const std::string path = Write("mixed", MixedModel());
-  for (int32_t weights : {TCPU_WEIGHTS_INT8, TCPU_WEIGHTS_INT4}) {
+  Model tied = MixedModel();
+  tied.tensors.pop_back();  // no output.weight: the lm_head is token_embd (Q4_K)
+  const std::string mixed = Write("mixed", MixedModel()), mixed_tied = Write("mixed_tied", tied);
+  for (const auto& [path, weights] :
+       {std::pair{mixed, TCPU_WEIGHTS_INT8}, std::pair{mixed, TCPU_WEIGHTS_INT4},
+        std::pair{mixed_tied, TCPU_WEIGHTS_INT8}}) {
+    SCOPED_TRACE(path);
     tcpu_decoder_options options{};
     options.weights = weights;
     tcpu_decoder* decoder = nullptr;
