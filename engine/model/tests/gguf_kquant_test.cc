@@ -16,6 +16,7 @@
 #include "engine/gguf/gguf_writer.h"
 #include "engine/model/gguf_kquants.h"
 #include "engine/model/safetensors.h"
+#include "engine/model/tests/gguf_test_model.h"
 #include "engine/model/tests/kquant_encoder.h"
 #include "gtest/gtest.h"
 #include "tcpu/bf16.h"
@@ -24,7 +25,6 @@
 
 namespace {
 
-using tcpu::gguf::GgufWriter;
 using tcpu::gguf::MetadataValue;
 using tcpu::gguf::TensorToWrite;
 using tcpu::gguf::TensorType;
@@ -212,17 +212,7 @@ TEST(KQuantBlockTest, RandomRowsRoundTripWithinTheBound) {
 // ffn_down and output; hidden 256 so that every row is whole super-blocks.
 constexpr uint64_t kHidden = 256, kHeads = 2, kHeadDim = 128, kFfn = 256, kVocab = 16;
 
-struct Model {
-  std::vector<std::pair<std::string, MetadataValue>> metadata;
-  std::vector<TensorToWrite> tensors;
-
-  TensorToWrite* Tensor(const std::string& name) {
-    for (TensorToWrite& t : tensors) {
-      if (t.name == name) return &t;
-    }
-    return nullptr;
-  }
-};
+using Model = tcpu::testing::GgufTestModel;
 
 TensorToWrite Encoded(const std::string& name, TensorType type, std::vector<uint64_t> dims,
                       uint32_t seed) {
@@ -248,18 +238,8 @@ TensorToWrite Encoded(const std::string& name, TensorType type, std::vector<uint
 
 Model MixedModel() {
   Model m;
-  auto u32 = [&](const std::string& key, uint32_t v) {
-    m.metadata.emplace_back(key, MetadataValue::Uint32(v));
-  };
-  m.metadata.emplace_back("general.architecture", MetadataValue::String("llama"));
-  u32("llama.context_length", 64);
-  u32("llama.embedding_length", kHidden);
-  u32("llama.block_count", 1);
-  u32("llama.feed_forward_length", kFfn);
-  u32("llama.attention.head_count", kHeads);
-  u32("llama.attention.head_count_kv", 1);
-  m.metadata.emplace_back("llama.attention.layer_norm_rms_epsilon", MetadataValue::Float32(1e-5f));
-  u32("llama.vocab_size", kVocab);
+  m.AddLlamaKeys(kHidden, kFfn, kHeads, 1);
+  m.metadata.emplace_back("llama.vocab_size", MetadataValue::Uint32(kVocab));
   const TensorType q4 = TensorType::kQ4_K, q6 = TensorType::kQ6_K, f32 = TensorType::kF32;
   m.tensors.push_back(Encoded("token_embd.weight", q4, {kHidden, kVocab}, 1));
   m.tensors.push_back(Encoded("blk.0.attn_norm.weight", f32, {kHidden}, 2));
@@ -276,16 +256,7 @@ Model MixedModel() {
   return m;
 }
 
-std::string Write(const std::string& name, const Model& m) {
-  const char* tmp = std::getenv("TEST_TMPDIR");
-  const std::string path = std::string(tmp != nullptr ? tmp : "/tmp") + "/" + name + ".gguf";
-  GgufWriter writer;
-  for (const auto& [key, value] : m.metadata) writer.AddMetadata(key, value);
-  for (const TensorToWrite& t : m.tensors) writer.AddTensor(t);
-  std::string error;
-  EXPECT_TRUE(writer.WriteFile(path, &error)) << error;
-  return path;
-}
+std::string Write(const std::string& name, const Model& m) { return m.Write(name); }
 
 TEST(KQuantModelTest, AMixedModelLoadsAndDecodes) {
   Model tied = MixedModel();

@@ -11,6 +11,7 @@
 
 #include "engine/gguf/gguf_types.h"
 #include "engine/gguf/gguf_writer.h"
+#include "engine/model/tests/gguf_test_model.h"
 #include "gtest/gtest.h"
 #include "tcpu/decoder.h"
 #include "tcpu/status.h"
@@ -24,34 +25,7 @@ using tcpu::gguf::TensorType;
 
 constexpr int64_t kHidden = 32, kHeads = 2, kKvHeads = 1, kHeadDim = 16, kFfn = 64, kVocab = 16;
 
-// A model in memory: metadata and tensors in file order, edited by the cases.
-struct Model {
-  std::vector<std::pair<std::string, MetadataValue>> metadata;
-  std::vector<TensorToWrite> tensors;
-
-  MetadataValue* Key(const std::string& key) {
-    for (auto& [k, v] : metadata) {
-      if (k == key) return &v;
-    }
-    return nullptr;
-  }
-  void Erase(const std::string& key) {
-    for (size_t i = 0; i < metadata.size(); ++i) {
-      if (metadata[i].first == key) metadata.erase(metadata.begin() + i);
-    }
-  }
-  TensorToWrite* Tensor(const std::string& name) {
-    for (TensorToWrite& t : tensors) {
-      if (t.name == name) return &t;
-    }
-    return nullptr;
-  }
-  void EraseTensor(const std::string& name) {
-    for (size_t i = 0; i < tensors.size(); ++i) {
-      if (tensors[i].name == name) tensors.erase(tensors.begin() + i);
-    }
-  }
-};
+using Model = tcpu::testing::GgufTestModel;
 
 // F32 values in [-0.5, 0.5) from a fixed LCG.
 std::vector<uint8_t> RandomF32(uint64_t count, uint32_t* state) {
@@ -66,17 +40,7 @@ std::vector<uint8_t> RandomF32(uint64_t count, uint32_t* state) {
 
 Model ValidModel() {
   Model m;
-  auto u32 = [&](const std::string& key, uint32_t v) {
-    m.metadata.emplace_back(key, MetadataValue::Uint32(v));
-  };
-  m.metadata.emplace_back("general.architecture", MetadataValue::String("llama"));
-  u32("llama.context_length", 64);
-  u32("llama.embedding_length", kHidden);
-  u32("llama.block_count", 1);
-  u32("llama.feed_forward_length", kFfn);
-  u32("llama.attention.head_count", kHeads);
-  u32("llama.attention.head_count_kv", kKvHeads);
-  m.metadata.emplace_back("llama.attention.layer_norm_rms_epsilon", MetadataValue::Float32(1e-5f));
+  m.AddLlamaKeys(kHidden, kFfn, kHeads, kKvHeads);
   m.metadata.emplace_back("llama.rope.freq_base", MetadataValue::Float32(10000.0f));
   std::vector<std::string> tokens;
   for (int i = 0; i < kVocab; ++i) tokens.push_back("t" + std::to_string(i));
@@ -107,16 +71,7 @@ Model ValidModel() {
   return m;
 }
 
-std::string Write(const std::string& name, const Model& m) {
-  const char* tmp = std::getenv("TEST_TMPDIR");
-  const std::string path = std::string(tmp != nullptr ? tmp : "/tmp") + "/" + name + ".gguf";
-  GgufWriter writer;
-  for (const auto& [key, value] : m.metadata) writer.AddMetadata(key, value);
-  for (const TensorToWrite& t : m.tensors) writer.AddTensor(t);
-  std::string error;
-  EXPECT_TRUE(writer.WriteFile(path, &error)) << error;
-  return path;
-}
+std::string Write(const std::string& name, const Model& m) { return m.Write(name); }
 
 void ExpectRefused(const std::string& path, int status, const std::string& detail) {
   tcpu_decoder* decoder = nullptr;
