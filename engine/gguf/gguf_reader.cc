@@ -409,10 +409,11 @@ bool Parser::PlaceTensors(GgufFile* file) {
   for (TensorInfo& info : file->tensors_) {
     const uint64_t bytes = static_cast<uint64_t>(info.bytes);
     if (info.offset > section_bytes || bytes > section_bytes - info.offset) {
-      problem_ = "tensor " + Quote(info.name) + At(info.info_offset) + " of " +
-                 std::to_string(bytes) + " bytes at data offset " + std::to_string(info.offset) +
-                 " lies outside the " + std::to_string(section_bytes) +
-                 "-byte data section (file offset " + std::to_string(file->data_offset_) + ")";
+      problem_ = "tensor " + Quote(info.name) + At(info.info_offset) + " of type " +
+                 info.type->name + " (" + std::to_string(bytes) + " bytes) at data offset " +
+                 std::to_string(info.offset) + " lies outside the " +
+                 std::to_string(section_bytes) + "-byte data section (file offset " +
+                 std::to_string(file->data_offset_) + ")";
       return false;
     }
     info.data = bytes > 0 ? data_ + file->data_offset_ + info.offset : nullptr;

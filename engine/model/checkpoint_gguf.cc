@@ -28,9 +28,7 @@ bool Checkpoint::OpenGguf(const std::string& path, std::string* error, bool* io_
       !ModelConfigFromGguf(parsed, path, &config_, error)) {
     return false;
   }
-  // Only Llama's q/k are permuted by llama.cpp's converter (Qwen2 and Qwen3 keep rotate-half
-  // order, which llama.cpp runs as NEOX RoPE).
-  const bool permuted = config_.architecture == "LlamaForCausalLM";
+  const bool permuted = GgufPermutesQkRows(config_.architecture);
   for (const gguf::TensorInfo& info : parsed.tensors()) {
     const std::string name = HfNameOfGgufTensor(info.name);
     if (name.empty()) continue;  // not a tensor the engine reads (rope_freqs: the config's)

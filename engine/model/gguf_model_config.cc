@@ -20,6 +20,7 @@ constexpr ArchitectureName kArchitectures[] = {
     {"llama", "LlamaForCausalLM"},
     {"qwen2", "Qwen2ForCausalLM"},
     {"qwen3", "Qwen3ForCausalLM"},
+    {"minicpm", "MiniCPMForCausalLM"},
 };
 
 // A config.json field and the `<arch>.` key that carries it.
@@ -57,6 +58,8 @@ class Reader {
   bool Sizes(const std::string& arch, Json* config);
   bool Vocabulary(const std::string& arch, Json* config);
   bool RopeScaling(const std::string& arch, Json* config);
+  bool LongRope(const std::string& arch, Json* scaling);
+  bool MiniCpmScales(ModelConfig* config);
   bool RopeFactors(ModelConfig* config);
   bool Consistent(const std::string& arch, const ModelConfig& config);
 
@@ -137,14 +140,81 @@ bool Reader::RopeScaling(const std::string& arch, Json* config) {
   std::string_view type;
   if (!file_.GetString(type_key, &type, error_)) return Failed();
   if (type == "none") return true;
+  if (type == "longrope") {
+    Json scaling = {{"rope_type", "longrope"}};
+    if (!LongRope(arch, &scaling)) return false;
+    (*config)["rope_scaling"] = std::move(scaling);
+    return true;
+  }
   if (type != "linear") {
     return Fail("metadata key '" + type_key + "' = '" + std::string(type.substr(0, 32)) +
-                "' is not supported (none, linear; Llama 3's scaling comes as the tensor "
-                "rope_freqs.weight)");
+                "' is not supported (none, linear, longrope; Llama 3's scaling comes as the "
+                "tensor rope_freqs.weight)");
   }
   double factor = 0;
   if (!file_.GetFloat64(arch + ".rope.scaling.factor", &factor, error_)) return Failed();
   (*config)["rope_scaling"] = {{"rope_type", "linear"}, {"factor", factor}};
+  return true;
+}
+
+// LongRoPE (MiniCPM4) as llama.cpp carries it: the factor lists as the F32 tensors
+// rope_factors_long/short.weight, `<arch>.rope.scaling.original_context_length` (default: the
+// context length, as in llama.cpp), `<arch>.rope.scaling.attn_factor` optional. They become
+// config.json's rope_scaling, which model_config.cc applies (and checks the lengths of).
+bool Reader::LongRope(const std::string& arch, Json* scaling) {
+  for (const char* which : {"long", "short"}) {
+    const std::string name = std::string("rope_factors_") + which + ".weight";
+    const gguf::TensorInfo* t = file_.FindTensor(name);
+    if (t == nullptr) return Fail("tensor '" + name + "' is missing (LongRoPE's factors)");
+    if (t->type->type != gguf::TensorType::kF32 || t->dims.size() != 1) {
+      return Fail("tensor '" + name + "' must be a 1-D F32 tensor, it is " + t->type->name +
+                  " with " + std::to_string(t->dims.size()) + " dimensions");
+    }
+    Json factors = Json::array();
+    for (int64_t i = 0; i < t->elements; ++i) {
+      float f;
+      std::memcpy(&f, t->data + 4 * i, 4);
+      factors.push_back(static_cast<double>(f));  // model_config.cc refuses non-positive ones
+    }
+    (*scaling)[std::string(which) + "_factor"] = std::move(factors);
+  }
+  const std::string original_key = arch + ".rope.scaling.original_context_length";
+  int64_t original = 0;
+  if (!file_.GetInt64(
+          file_.FindValue(original_key) != nullptr ? original_key : arch + ".context_length",
+          &original, error_)) {
+    return Failed();
+  }
+  (*scaling)["original_max_position_embeddings"] = original;
+  const std::string attn_key = arch + ".rope.scaling.attn_factor";
+  if (file_.FindValue(attn_key) != nullptr) {
+    double attn = 0;
+    if (!file_.GetFloat64(attn_key, &attn, error_)) return Failed();
+    (*scaling)["attention_factor"] = attn;
+  }
+  return true;
+}
+
+// convert_hf_to_gguf.py stores MiniCPM's muP as the factors the model applies:
+// embedding_scale = scale_emb, residual_scale = scale_depth / sqrt(num_hidden_layers),
+// logit_scale = hidden_size / dim_model_base (the divisor of the final hidden state). All three
+// are required: llama.cpp's fallbacks are MiniCPM-2B's numbers, wrong for other models.
+bool Reader::MiniCpmScales(ModelConfig* config) {
+  struct Scale {
+    const char* key;
+    double* out;
+  };
+  for (const Scale& s : {Scale{"minicpm.embedding_scale", &config->embedding_scale},
+                         Scale{"minicpm.residual_scale", &config->residual_scale},
+                         Scale{"minicpm.logit_scale", &config->logit_divisor}}) {
+    double v = 0;
+    if (!file_.GetFloat64(s.key, &v, error_)) return Failed();
+    if (!(v > 0) || !std::isfinite(static_cast<float>(v))) {
+      return Fail(std::string("metadata key '") + s.key + "' = " + std::to_string(v) +
+                  " must be a positive finite number");
+    }
+    *s.out = v;
+  }
   return true;
 }
 
@@ -199,6 +269,11 @@ std::string NameKeys(std::string error, const std::string& arch) {
     replace(std::string("field '") + f.json + "'", "metadata key '" + arch + "." + f.key + "'");
   }
   replace("field 'vocab_size'", "the vocabulary size (metadata key 'tokenizer.ggml.tokens')");
+  replace("field 'rope_scaling': 'long_factor'", "tensor 'rope_factors_long.weight'");
+  replace("field 'rope_scaling': 'short_factor'", "tensor 'rope_factors_short.weight'");
+  replace("field 'original_max_position_embeddings'",
+          "metadata key '" + arch + ".rope.scaling.original_context_length'");
+  replace("field 'attention_factor'", "metadata key '" + arch + ".rope.scaling.attn_factor'");
   replace("field 'rope_scaling'", "metadata key '" + arch + ".rope.scaling.factor'");
   replace("field 'factor'", "metadata key '" + arch + ".rope.scaling.factor'");
   return error;
@@ -224,7 +299,10 @@ bool ModelConfigFromGguf(const gguf::GgufFile& file, const std::string& name, Mo
     *error = NameKeys(*error, arch);
     return false;
   }
-  if (!reader.Consistent(arch, parsed) || !reader.RopeFactors(&parsed)) return false;
+  if (!reader.Consistent(arch, parsed) || !reader.RopeFactors(&parsed) ||
+      (arch == "minicpm" && !reader.MiniCpmScales(&parsed))) {
+    return false;
+  }
   parsed.max_positions_key = arch + ".context_length";
   *config = std::move(parsed);
   return true;

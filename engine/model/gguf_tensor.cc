@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "engine/model/gguf_kquants.h"
 #include "tcpu/bf16.h"
 
 namespace tcpu::model {
@@ -76,9 +77,28 @@ bool GgufTensorView(const gguf::TensorInfo& info, const std::string& file,
       v.data = info.data;
       v.bytes = info.bytes;
       break;
+    case TensorType::kQ4_K:
+    case TensorType::kQ5_K:
+    case TensorType::kQ6_K: {
+      // The reader checked that rows are whole super-blocks and that the bytes are there.
+      // BF16, as the loader rounds every float weight: half the memory of F32, no second pass.
+      v.dtype = DType::kBF16;
+      v.bytes = 2 * info.elements;
+      auto* out = reinterpret_cast<uint16_t*>(NewBuffer(v.bytes, storage));
+      const int64_t blocks = info.elements / kKQuantBlock;
+      const int64_t bad = DequantizeKQuantToBf16(info.type->type, info.data, blocks, out);
+      if (bad >= 0) {
+        *error = file + ": tensor '" + std::string(info.name) + "' of type " + info.type->name +
+                 ": super-block " + std::to_string(bad) + " (of " + std::to_string(blocks) +
+                 ") has an fp16 scale that is infinite or NaN";
+        return false;
+      }
+      v.data = reinterpret_cast<const uint8_t*>(out);
+      break;
+    }
     default:
       *error = file + ": tensor '" + std::string(info.name) + "' has type " + info.type->name +
-               ", which the engine does not load (F32, F16, BF16, Q8_0, Q4_0)";
+               ", which the engine does not load (F32, F16, BF16, Q8_0, Q4_0, Q4_K, Q5_K, Q6_K)";
       return false;
   }
   *view = std::move(v);

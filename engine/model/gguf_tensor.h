@@ -1,8 +1,9 @@
 // A GGUF tensor as the loader's TensorView (safetensors.h): F32, F16, BF16 and Q4_0 (its
 // blocks, DType::kQ4_0) point into the mapped file (shape = the GGUF dims reversed, so
-// [rows, row length] as in safetensors); Q8_0 is dequantized exactly to F32 (d x q, both
-// exact in fp32) into storage the caller keeps. Llama's q/k rows are put back in Hugging Face
-// order (UndoRopePermutation).
+// [rows, row length] as in safetensors); Q8_0 is dequantized exactly to F32 (d x q, both exact
+// in fp32), and Q4_K, Q5_K and Q6_K exactly (gguf_kquants.h) then rounded to BF16, as the
+// loader rounds every float weight; both into storage the caller keeps. Llama's and MiniCPM's
+// q/k rows are put back in Hugging Face order (UndoRopePermutation).
 #ifndef TCPU_ENGINE_MODEL_GGUF_TENSOR_H_
 #define TCPU_ENGINE_MODEL_GGUF_TENSOR_H_
 
@@ -18,7 +19,8 @@ namespace tcpu::model {
 
 // Converts `info`; dequantized or copied bytes go to a new buffer appended to *storage.
 // False with *error naming the file, the tensor and its type if the type is not one of F32,
-// F16, BF16, Q8_0, Q4_0.
+// F16, BF16, Q8_0, Q4_0, Q4_K, Q5_K, Q6_K, or if a k-quant super-block's fp16 scale is not
+// finite.
 bool GgufTensorView(const gguf::TensorInfo& info, const std::string& file,
                     std::vector<std::unique_ptr<uint8_t[]>>* storage, TensorView* view,
                     std::string* error);

@@ -85,4 +85,8 @@ std::string GgufNameOfHfTensor(std::string_view hf_name) {
   return std::string(hf_name);
 }
 
+bool GgufPermutesQkRows(std::string_view architecture) {
+  return architecture == "LlamaForCausalLM" || architecture == "MiniCPMForCausalLM";
+}
+
 }  // namespace tcpu::model

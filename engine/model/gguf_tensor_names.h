@@ -16,6 +16,11 @@ std::string HfNameOfGgufTensor(std::string_view gguf_name);
 // none.
 std::string GgufNameOfHfTensor(std::string_view hf_name);
 
+// True for the architectures (Hugging Face names) whose q/k rows llama.cpp's converter permutes
+// for its interleaved RoPE: Llama and MiniCPM. Qwen2 and Qwen3 keep rotate-half order, which
+// llama.cpp runs as NEOX RoPE.
+bool GgufPermutesQkRows(std::string_view architecture);
+
 }  // namespace tcpu::model
 
 #endif  // TCPU_ENGINE_MODEL_GGUF_TENSOR_NAMES_H_

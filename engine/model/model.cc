@@ -212,17 +212,19 @@ int Model::LoadLinear(const std::string& name, const std::string& held_name, int
       return Fail(TCPU_ERR_INVALID_MODEL, "%s", error.c_str());
     }
     int s = TCPU_OK;
+    const uint16_t* w = nullptr;
     if (format_ == WeightFormat::kInt4 && t->dtype == DType::kQ4_0) {
       s = PackQ4_0(name, *t, n, k, linear);  // the file's numbers as they are
     } else {
-      const uint16_t* w = nullptr;
       const size_t copies_before = bf16_copies_.size();
       if (s = LoadBf16(name, {n, k}, &w); s != TCPU_OK) return s;
       s = format_ == WeightFormat::kInt4 ? QuantizeInt4(name, w, n, k, linear)
                                          : QuantizeInt8(name, w, n, k, linear);
       bf16_copies_.resize(copies_before);  // a converted copy is not needed after quantization
     }
-    checkpoint_.Release(name);  // nor the checkpoint's own (a GGUF block tensor dequantized)
+    // Nor the checkpoint's own (a GGUF block tensor dequantized), unless it is the embedding
+    // table in use (a tied lm_head from GGUF k-quants, dequantized to bf16 and used in place).
+    if (w == nullptr || w != weights_.embed_tokens) checkpoint_.Release(name);
     if (s != TCPU_OK) return s;
     *out = {linear->packed.data(), linear->scales.empty() ? nullptr : linear->scales.data()};
   }
@@ -283,6 +285,7 @@ int Model::Build(const std::string& dir) {
     return static_cast<int>(TCPU_OK);
   };
 
+  const size_t copies_before_embeddings = bf16_copies_.size();
   if (int s = LoadBf16("model.embed_tokens.weight", {c.vocab_size, h}, &weights_.embed_tokens);
       s != TCPU_OK) {
     return s;
@@ -290,9 +293,12 @@ int Model::Build(const std::string& dir) {
   Hold("model.embed_tokens.weight", DType::kBF16, {c.vocab_size, h}, weights_.embed_tokens,
        2 * c.vocab_size * h);  // fits: the tensor has that many bytes
   bytes_per_token_ += 2 * h;  // one embedding row
-  // The bf16 table is a copy whenever the stored one was converted, so that can go now unless
-  // the lm_head still has to be quantized from it.
-  if (!c.tie_word_embeddings) checkpoint_.Release("model.embed_tokens.weight");
+  // When the table was copied to bf16, the stored one (a GGUF block tensor dequantized to F32)
+  // can go now unless the lm_head still has to be quantized from it; a GGUF k-quant tensor is
+  // dequantized to bf16 and used in place.
+  if (!c.tie_word_embeddings && bf16_copies_.size() > copies_before_embeddings) {
+    checkpoint_.Release("model.embed_tokens.weight");
+  }
   layers_.resize(static_cast<size_t>(c.num_hidden_layers));  // bounded by the config check
   for (int64_t i = 0; i < c.num_hidden_layers; ++i) {
     const std::string p = "model.layers." + std::to_string(i) + ".";

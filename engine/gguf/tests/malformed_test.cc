@@ -169,16 +169,16 @@ TEST(MalformedTest, TensorOffsets) {
   std::vector<uint8_t> bytes = outside.Serialize();
   const size_t offset_at = Find(bytes, "a") + 1 + 4 + 8 + 4;
   Poke(&bytes, offset_at, 1 << 20, 8);
-  EXPECT_THAT(ErrorFor(bytes), HasSubstr("tensor 'a' at offset 24 of 16 bytes at data offset "
-                                         "1048576 lies outside the 16-byte data section"));
+  EXPECT_THAT(ErrorFor(bytes), HasSubstr("tensor 'a' at offset 24 of type F32 (16 bytes) at data "
+                                         "offset 1048576 lies outside the 16-byte data section"));
   Poke(&bytes, offset_at, ~uint64_t{31}, 8);  // aligned, and offset + bytes wraps around
   EXPECT_THAT(ErrorFor(bytes), HasSubstr("lies outside the 16-byte data section"));
 
   // A tensor whose data would extend past the file by one byte.
   bytes = outside.Serialize();
   bytes.pop_back();
-  EXPECT_THAT(ErrorFor(bytes), HasSubstr("tensor 'a' at offset 24 of 16 bytes at data offset 0 "
-                                         "lies outside the 15-byte data section"));
+  EXPECT_THAT(ErrorFor(bytes), HasSubstr("tensor 'a' at offset 24 of type F32 (16 bytes) at data "
+                                         "offset 0 lies outside the 15-byte data section"));
 }
 
 TEST(MalformedTest, ShapesAndTypes) {

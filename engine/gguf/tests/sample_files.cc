@@ -1,5 +1,6 @@
 #include "engine/gguf/tests/sample_files.h"
 
+#include <cstring>
 #include <string>
 #include <utility>
 
@@ -95,6 +96,48 @@ GgufWriter EveryTypeWriter(uint32_t alignment) {
   writer.AddTensor(Tensor("q4_k", TensorType::kQ4_K, {256, 2}, 15));
   writer.AddTensor(Tensor("q6_k", TensorType::kQ6_K, {512}, 16));
   writer.AddTensor(Tensor("empty", TensorType::kF32, {0, 4}, 17));
+  return writer;
+}
+
+GgufWriter KQuantModelWriter() {
+  GgufWriter writer;
+  auto u32 = [&](const char* key, uint32_t v) {
+    writer.AddMetadata(key, MetadataValue::Uint32(v));
+  };
+  auto f32 = [&](const char* key, float v) { writer.AddMetadata(key, MetadataValue::Float32(v)); };
+  writer.AddMetadata("general.architecture", MetadataValue::String("minicpm"));
+  u32("minicpm.context_length", 64);
+  u32("minicpm.embedding_length", 256);
+  u32("minicpm.block_count", 1);
+  u32("minicpm.feed_forward_length", 256);
+  u32("minicpm.attention.head_count", 2);
+  u32("minicpm.attention.head_count_kv", 1);
+  u32("minicpm.vocab_size", 4);
+  f32("minicpm.attention.layer_norm_rms_epsilon", 1e-5f);
+  f32("minicpm.embedding_scale", 12.0f);
+  f32("minicpm.residual_scale", 1.4f);
+  f32("minicpm.logit_scale", 4.0f);
+  writer.AddMetadata("minicpm.rope.scaling.type", MetadataValue::String("longrope"));
+  u32("minicpm.rope.scaling.original_context_length", 16);
+  // LongRoPE's factors must be positive numbers (pattern bytes would rarely be).
+  for (const char* name : {"rope_factors_long.weight", "rope_factors_short.weight"}) {
+    TensorToWrite factors;
+    factors.name = name;
+    factors.type = static_cast<uint32_t>(TensorType::kF32);
+    factors.dims = {64};  // head_dim 128 / 2
+    factors.data.resize(4 * 64);
+    for (int i = 0; i < 64; ++i) {
+      const float f = 1.0f + static_cast<float>(i) / 64;
+      std::memcpy(factors.data.data() + 4 * i, &f, 4);
+    }
+    writer.AddTensor(std::move(factors));
+  }
+  writer.AddTensor(Tensor("token_embd.weight", TensorType::kQ4_K, {256, 4}, 20));
+  writer.AddTensor(Tensor("blk.0.attn_norm.weight", TensorType::kF32, {256}, 21));
+  writer.AddTensor(Tensor("blk.0.attn_q.weight", TensorType::kQ4_K, {256, 2}, 22));
+  writer.AddTensor(Tensor("blk.0.attn_k.weight", TensorType::kQ5_K, {256, 1}, 23));
+  writer.AddTensor(Tensor("blk.0.attn_v.weight", TensorType::kQ6_K, {256, 1}, 24));
+  writer.AddTensor(Tensor("output.weight", TensorType::kQ6_K, {256, 4}, 25));
   return writer;
 }
 

@@ -19,6 +19,11 @@ GgufWriter SmallModelWriter(uint32_t alignment = 32);
 // One entry of every value type, arrays of every element type, arrays of arrays, and one
 // tensor of each of F32, F16, BF16, Q8_0, Q4_0, Q4_K and Q6_K.
 GgufWriter EveryTypeWriter(uint32_t alignment = 32);
+// A MiniCPM file shaped like llama.cpp's Q4_K_M, cut down: the config keys with muP's scales and
+// LongRoPE (its factors as F32 tensors), and a few small tensors by llama.cpp's names (not of
+// the config's shapes) in Q4_K, Q5_K, Q6_K and F32, of pattern bytes (so their fp16 scales may
+// be anything, NaN included).
+GgufWriter KQuantModelWriter();
 
 }  // namespace tcpu::gguf::testing
 

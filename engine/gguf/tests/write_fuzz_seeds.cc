@@ -16,6 +16,7 @@ int main(int argc, char** argv) {
       {"small_align1.gguf", t::SmallModelWriter(1)},
       {"every_type.gguf", t::EveryTypeWriter()},
       {"every_type_align64.gguf", t::EveryTypeWriter(64)},
+      {"minicpm_k_quants.gguf", t::KQuantModelWriter()},
   };
   for (const auto& [name, writer] : seeds) {
     std::string error;

@@ -14,6 +14,7 @@
 #include "engine/common/mapped_file.h"
 #include "engine/gguf/gguf_writer.h"
 #include "engine/model/safetensors.h"
+#include "engine/model/tests/kquant_encoder.h"
 #include "engine/tokenizer/tests/gguf_from_tokenizer_json.h"
 
 namespace tcpu::testing {
@@ -26,6 +27,7 @@ using model::DType;
 using model::TensorView;
 
 constexpr int64_t kBlock = 32;
+constexpr int64_t kSuperBlock = 256;  // the k-quants'
 
 // Hugging Face module names inside a layer against llama.cpp's (gguf-py's tensor map).
 const std::map<std::string, std::string> kLayerModules = {
@@ -103,6 +105,13 @@ void QuantizeQ4_0(const float* x, bool bf16_exact, std::vector<uint8_t>* out,
   for (int64_t i = 0; i < kBlock; ++i) v[i] = d * static_cast<float>(nibble[i] - 8);
 }
 
+// The GGUF type of a safetensors tensor's own dtype.
+TensorType OwnType(const TensorView& t) {
+  return t.dtype == DType::kF32   ? TensorType::kF32
+         : t.dtype == DType::kF16 ? TensorType::kF16
+                                  : TensorType::kBF16;
+}
+
 // llama.cpp's permutation of Llama's q/k rows: in every head of `head_dim` rows, row 2j + s
 // of the file is row s * head_dim / 2 + j of the checkpoint.
 std::vector<uint8_t> PermuteRows(const std::vector<uint8_t>& rows, int64_t count,
@@ -127,7 +136,10 @@ class Exporter {
   }
   bool Read(const std::string& dir);
   bool Metadata(gguf::GgufWriter* writer);
+  void MiniCpmScales(gguf::GgufWriter* writer);
+  void LongRope(const Json& scaling, gguf::GgufWriter* writer);
   bool Tensor(const std::string& name, const TensorView& t, gguf::GgufWriter* writer);
+  TensorType TypeOf(const std::string& gguf_name, const TensorView& t) const;
   const std::map<std::string, TensorView>& tensors() const { return tensors_; }
 
  private:
@@ -144,8 +156,10 @@ bool Exporter::Read(const std::string& dir) {
   config_ = Json::parse(std::string(std::istreambuf_iterator<char>(in), {}), nullptr, false);
   if (config_.is_discarded()) return Fail(dir + "/config.json: not JSON");
   const std::string hf = config_["architectures"][0].get<std::string>();
-  const std::map<std::string, std::string> archs = {
-      {"LlamaForCausalLM", "llama"}, {"Qwen2ForCausalLM", "qwen2"}, {"Qwen3ForCausalLM", "qwen3"}};
+  const std::map<std::string, std::string> archs = {{"LlamaForCausalLM", "llama"},
+                                                    {"Qwen2ForCausalLM", "qwen2"},
+                                                    {"Qwen3ForCausalLM", "qwen3"},
+                                                    {"MiniCPMForCausalLM", "minicpm"}};
   if (archs.count(hf) == 0) return Fail(hf + " has no GGUF export here");
   arch_ = archs.at(hf);
   DIR* d = opendir(dir.c_str());
@@ -188,12 +202,18 @@ bool Exporter::Metadata(gguf::GgufWriter* writer) {
                       MetadataValue::Float32(config_["rms_norm_eps"].get<float>()));
   writer->AddMetadata(a + "rope.freq_base",
                       MetadataValue::Float32(config_["rope_theta"].get<float>()));
+  if (arch_ == "minicpm") MiniCpmScales(writer);
   const Json& scaling = config_["rope_scaling"];
   if (!scaling.is_null()) {
-    if (scaling["rope_type"] != "linear") return Fail("only linear rope_scaling is exported");
-    writer->AddMetadata(a + "rope.scaling.type", MetadataValue::String("linear"));
-    writer->AddMetadata(a + "rope.scaling.factor",
-                        MetadataValue::Float32(scaling["factor"].get<float>()));
+    if (scaling["rope_type"] == "longrope") {
+      LongRope(scaling, writer);
+    } else if (scaling["rope_type"] == "linear") {
+      writer->AddMetadata(a + "rope.scaling.type", MetadataValue::String("linear"));
+      writer->AddMetadata(a + "rope.scaling.factor",
+                          MetadataValue::Float32(scaling["factor"].get<float>()));
+    } else {
+      return Fail("only linear and longrope rope_scaling are exported");
+    }
   }
   if (!options_.tokenizer_json.empty()) {
     return AddGgufTokenizer(options_.tokenizer_json, {"gpt2", options_.tokenizer_pre, false},
@@ -208,13 +228,60 @@ bool Exporter::Metadata(gguf::GgufWriter* writer) {
   return true;
 }
 
+// convert_hf_to_gguf.py's MiniCPM: muP's scales as the numbers the model multiplies by,
+// computed in double and stored as float32.
+void Exporter::MiniCpmScales(gguf::GgufWriter* writer) {
+  auto number = [&](const char* field) { return config_.value(field, 1.0); };
+  const double residual =
+      number("scale_depth") / std::sqrt(config_["num_hidden_layers"].get<double>());
+  const double logit = config_["hidden_size"].get<double>() / number("dim_model_base");
+  writer->AddMetadata("minicpm.embedding_scale",
+                      MetadataValue::Float32(static_cast<float>(number("scale_emb"))));
+  writer->AddMetadata("minicpm.residual_scale",
+                      MetadataValue::Float32(static_cast<float>(residual)));
+  writer->AddMetadata("minicpm.logit_scale", MetadataValue::Float32(static_cast<float>(logit)));
+}
+
+// LongRoPE as llama.cpp carries it: the scaling type, the original context, and both factor
+// lists as the F32 tensors rope_factors_long/short.weight.
+void Exporter::LongRope(const Json& scaling, gguf::GgufWriter* writer) {
+  writer->AddMetadata(arch_ + ".rope.scaling.type", MetadataValue::String("longrope"));
+  writer->AddMetadata(
+      arch_ + ".rope.scaling.original_context_length",
+      MetadataValue::Uint32(scaling["original_max_position_embeddings"].get<uint32_t>()));
+  if (scaling.contains("attention_factor")) {
+    writer->AddMetadata(arch_ + ".rope.scaling.attn_factor",
+                        MetadataValue::Float32(scaling["attention_factor"].get<float>()));
+  }
+  for (const char* which : {"long", "short"}) {
+    const std::vector<float> factors = scaling[std::string(which) + "_factor"];
+    gguf::TensorToWrite t;
+    t.name = std::string("rope_factors_") + which + ".weight";
+    t.type = static_cast<uint32_t>(TensorType::kF32);
+    t.dims = {factors.size()};
+    t.data.resize(4 * factors.size());
+    std::memcpy(t.data.data(), factors.data(), t.data.size());
+    writer->AddTensor(std::move(t));
+  }
+}
+
+// The type tensor `gguf_name` is written in (1-D tensors are always F32).
+TensorType Exporter::TypeOf(const std::string& gguf_name, const TensorView& t) const {
+  if (t.shape.size() == 1) return TensorType::kF32;
+  const bool more_bits = gguf_name == "output.weight" ||
+                         gguf_name.find(".attn_v.") != std::string::npos ||
+                         gguf_name.find(".ffn_down.") != std::string::npos;
+  if (options_.k_quant_mix && more_bits) return TensorType::kQ6_K;
+  return options_.matrix_type.value_or(OwnType(t));
+}
+
 bool Exporter::Tensor(const std::string& name, const TensorView& t, gguf::GgufWriter* writer) {
   const std::string gguf_name = GgufName(name);
   if (gguf_name.empty()) return Fail("tensor '" + name + "' has no GGUF name here");
   std::vector<uint8_t> raw(t.data, t.data + t.bytes);
   const bool q = name.find("q_proj") != std::string::npos;
   const bool k = name.find("k_proj") != std::string::npos;
-  if (arch_ == "llama" && (q || k)) {
+  if ((arch_ == "llama" || arch_ == "minicpm") && (q || k)) {
     raw = PermuteRows(raw, t.shape[0], config_["head_dim"].get<int64_t>());
   }
   TensorView permuted = t;
@@ -225,11 +292,8 @@ bool Exporter::Tensor(const std::string& name, const TensorView& t, gguf::GgufWr
   gguf::TensorToWrite out;
   out.name = gguf_name;
   out.dims.assign(t.shape.rbegin(), t.shape.rend());
-  const TensorType own = t.dtype == DType::kF32   ? TensorType::kF32
-                         : t.dtype == DType::kF16 ? TensorType::kF16
-                                                  : TensorType::kBF16;
-  const TensorType type =
-      t.shape.size() == 1 ? TensorType::kF32 : options_.matrix_type.value_or(own);
+  const TensorType own = OwnType(t);
+  const TensorType type = TypeOf(gguf_name, t);
   auto write_f32 = [&](const std::vector<float>& v) {
     out.type = static_cast<uint32_t>(TensorType::kF32);
     out.data.resize(4 * v.size());
@@ -250,6 +314,18 @@ bool Exporter::Tensor(const std::string& name, const TensorView& t, gguf::GgufWr
         QuantizeQ4_0(values.data() + b * kBlock, options_.q4_0_bf16_exact, &out.data,
                      &dequantized);
       }
+    }
+    out.type = static_cast<uint32_t>(type);
+    if (options_.dequantized_as_f32) write_f32(dequantized);
+  } else if (type == TensorType::kQ4_K || type == TensorType::kQ5_K || type == TensorType::kQ6_K) {
+    if (t.shape.back() % kSuperBlock != 0) {
+      return Fail(name + ": rows of " + std::to_string(t.shape.back()) +
+                  " are not whole 256-weight super-blocks");
+    }
+    std::vector<float> dequantized(values.size());
+    for (int64_t b = 0; b < t.elements / kSuperBlock; ++b) {
+      EncodeKQuantBlock(type, values.data() + b * kSuperBlock, &out.data,
+                        dequantized.data() + b * kSuperBlock);
     }
     out.type = static_cast<uint32_t>(type);
     if (options_.dequantized_as_f32) write_f32(dequantized);

@@ -3,9 +3,9 @@
 // writes them (gguf_from_checkpoint.h: llama.cpp's names and dims order, Llama's permuted q/k
 // rows, F32 norms and biases), their matrices in the checkpoint's own type or F32 — the same
 // numbers, so the loader must give the decoder the same weights bit for bit. Q8_0 and Q4_0
-// files decode exactly as F32 files holding their dequantized values (d x q); with int4
-// weights, Q4_0 blocks are packed as they are and decode exactly as those values quantized at
-// load.
+// files, and Q4_K_M / Q5_K_M-style mixes of Q4_K, Q5_K and Q6_K, decode exactly as F32 files
+// holding their dequantized values (d x q); with int4 weights, Q4_0 blocks are packed as they
+// are and decode exactly as those values quantized at load.
 #include <cstdint>
 #include <cstdlib>
 #include <string>
@@ -34,12 +34,14 @@ std::string TempPath(const std::string& name) {
   return std::string(tmp != nullptr ? tmp : "/tmp") + "/" + name;
 }
 
+// `checkpoint`: a directory of tools/checkpoint, or a path from the workspace root.
 std::string Export(const std::string& checkpoint, const std::string& file,
                    const GgufExport& options) {
   const std::string path = TempPath(file);
+  const std::string dir =
+      checkpoint.find('/') == std::string::npos ? kDir + checkpoint : checkpoint;
   std::string error;
-  EXPECT_TRUE(tcpu::testing::WriteGgufFromCheckpoint(kDir + checkpoint, path, options, &error))
-      << error;
+  EXPECT_TRUE(tcpu::testing::WriteGgufFromCheckpoint(dir, path, options, &error)) << error;
   return path;
 }
 
@@ -74,7 +76,8 @@ std::string CaseName(const ::testing::TestParamInfo<Case>& info) {
 }
 
 // Llama (bf16, permuted q/k), Qwen3 (f16, tied, q/k norms, three shards), Qwen2 (q/k/v
-// biases, linear RoPE scaling).
+// biases, linear RoPE scaling), MiniCPM (muP's scales as minicpm.*_scale, LongRoPE's factors
+// as tensors, permuted q/k).
 INSTANTIATE_TEST_SUITE_P(Checkpoints, GgufIdentityTest,
                          ::testing::Values(Case{"tiny_llama", false, TCPU_WEIGHTS_INT8},
                                            Case{"tiny_llama", true, TCPU_WEIGHTS_INT8},
@@ -82,7 +85,9 @@ INSTANTIATE_TEST_SUITE_P(Checkpoints, GgufIdentityTest,
                                            Case{"tiny_qwen3_sharded", false, TCPU_WEIGHTS_INT8},
                                            Case{"tiny_qwen3_sharded", true, TCPU_WEIGHTS_INT4},
                                            Case{"tiny_qwen2", false, TCPU_WEIGHTS_INT8},
-                                           Case{"tiny_qwen2", true, TCPU_WEIGHTS_INT8}),
+                                           Case{"tiny_qwen2", true, TCPU_WEIGHTS_INT8},
+                                           Case{"tiny_minicpm", false, TCPU_WEIGHTS_INT8},
+                                           Case{"tiny_minicpm", true, TCPU_WEIGHTS_INT4}),
                          CaseName);
 
 // With int8 weights, Q8_0 and Q4_0 blocks are dequantized exactly at load: the same decode as
@@ -126,6 +131,31 @@ TEST(GgufBlockTypesTest, Q4_0WithInt4IsPackedAsItIs) {
     const std::string a = Export(checkpoint, prefix + ".gguf", blocks);
     const std::string b = Export(checkpoint, prefix + "_values.gguf", values);
     ExpectSameDecode(a, b, TCPU_WEIGHTS_INT4);
+  }
+}
+
+// Q4_K_M- and Q5_K_M-style files (Q6_K for output, attn_v and ffn_down; Q4_K or Q5_K for the
+// other matrices; F32 norms) are dequantized exactly at load and then quantized to the engine's
+// int8 or int4: the same decode as F32 files of the values their blocks hold.
+TEST(GgufBlockTypesTest, KQuantMixesDecodeAsTheirDequantizedValues) {
+  constexpr char kCheckpoint[] = "engine/model/tests/kquant_checkpoint";
+  struct MixCase {
+    TensorType base;
+    const char* name;
+    int32_t weights;
+  };
+  for (const MixCase& c : {MixCase{TensorType::kQ4_K, "q4_k_m", TCPU_WEIGHTS_INT8},
+                           MixCase{TensorType::kQ4_K, "q4_k_m", TCPU_WEIGHTS_INT4},
+                           MixCase{TensorType::kQ5_K, "q5_k_m", TCPU_WEIGHTS_INT8}}) {
+    SCOPED_TRACE(std::string(c.name) + (c.weights == TCPU_WEIGHTS_INT4 ? " int4" : " int8"));
+    GgufExport blocks;
+    blocks.matrix_type = c.base;
+    blocks.k_quant_mix = true;
+    GgufExport values = blocks;
+    values.dequantized_as_f32 = true;
+    const std::string a = Export(kCheckpoint, std::string(c.name) + ".gguf", blocks);
+    const std::string b = Export(kCheckpoint, std::string(c.name) + "_values.gguf", values);
+    ExpectSameDecode(a, b, c.weights);
   }
 }
 

@@ -11,6 +11,7 @@
 
 #include "engine/gguf/gguf_types.h"
 #include "engine/gguf/gguf_writer.h"
+#include "engine/model/tests/gguf_test_model.h"
 #include "gtest/gtest.h"
 #include "tcpu/decoder.h"
 #include "tcpu/status.h"
@@ -24,34 +25,7 @@ using tcpu::gguf::TensorType;
 
 constexpr int64_t kHidden = 32, kHeads = 2, kKvHeads = 1, kHeadDim = 16, kFfn = 64, kVocab = 16;
 
-// A model in memory: metadata and tensors in file order, edited by the cases.
-struct Model {
-  std::vector<std::pair<std::string, MetadataValue>> metadata;
-  std::vector<TensorToWrite> tensors;
-
-  MetadataValue* Key(const std::string& key) {
-    for (auto& [k, v] : metadata) {
-      if (k == key) return &v;
-    }
-    return nullptr;
-  }
-  void Erase(const std::string& key) {
-    for (size_t i = 0; i < metadata.size(); ++i) {
-      if (metadata[i].first == key) metadata.erase(metadata.begin() + i);
-    }
-  }
-  TensorToWrite* Tensor(const std::string& name) {
-    for (TensorToWrite& t : tensors) {
-      if (t.name == name) return &t;
-    }
-    return nullptr;
-  }
-  void EraseTensor(const std::string& name) {
-    for (size_t i = 0; i < tensors.size(); ++i) {
-      if (tensors[i].name == name) tensors.erase(tensors.begin() + i);
-    }
-  }
-};
+using Model = tcpu::testing::GgufTestModel;
 
 // F32 values in [-0.5, 0.5) from a fixed LCG.
 std::vector<uint8_t> RandomF32(uint64_t count, uint32_t* state) {
@@ -66,17 +40,7 @@ std::vector<uint8_t> RandomF32(uint64_t count, uint32_t* state) {
 
 Model ValidModel() {
   Model m;
-  auto u32 = [&](const std::string& key, uint32_t v) {
-    m.metadata.emplace_back(key, MetadataValue::Uint32(v));
-  };
-  m.metadata.emplace_back("general.architecture", MetadataValue::String("llama"));
-  u32("llama.context_length", 64);
-  u32("llama.embedding_length", kHidden);
-  u32("llama.block_count", 1);
-  u32("llama.feed_forward_length", kFfn);
-  u32("llama.attention.head_count", kHeads);
-  u32("llama.attention.head_count_kv", kKvHeads);
-  m.metadata.emplace_back("llama.attention.layer_norm_rms_epsilon", MetadataValue::Float32(1e-5f));
+  m.AddLlamaKeys(kHidden, kFfn, kHeads, kKvHeads);
   m.metadata.emplace_back("llama.rope.freq_base", MetadataValue::Float32(10000.0f));
   std::vector<std::string> tokens;
   for (int i = 0; i < kVocab; ++i) tokens.push_back("t" + std::to_string(i));
@@ -107,16 +71,7 @@ Model ValidModel() {
   return m;
 }
 
-std::string Write(const std::string& name, const Model& m) {
-  const char* tmp = std::getenv("TEST_TMPDIR");
-  const std::string path = std::string(tmp != nullptr ? tmp : "/tmp") + "/" + name + ".gguf";
-  GgufWriter writer;
-  for (const auto& [key, value] : m.metadata) writer.AddMetadata(key, value);
-  for (const TensorToWrite& t : m.tensors) writer.AddTensor(t);
-  std::string error;
-  EXPECT_TRUE(writer.WriteFile(path, &error)) << error;
-  return path;
-}
+std::string Write(const std::string& name, const Model& m) { return m.Write(name); }
 
 void ExpectRefused(const std::string& path, int status, const std::string& detail) {
   tcpu_decoder* decoder = nullptr;
@@ -189,12 +144,69 @@ void ExpectEveryCaseRefused(const std::vector<Case>& cases) {
   }
 }
 
+// The valid model as MiniCPM: its keys renamed, and muP's scales except those in `omit`.
+void AsMiniCpm(Model& m, const std::string& omit) {
+  m.metadata[0].second = MetadataValue::String("minicpm");
+  for (auto& [key, value] : m.metadata) {
+    if (key.rfind("llama.", 0) == 0) key = "minicpm." + key.substr(6);
+  }
+  for (const char* scale : {"embedding_scale", "residual_scale", "logit_scale"}) {
+    if (omit != scale) {
+      m.metadata.emplace_back(std::string("minicpm.") + scale, MetadataValue::Float32(2.0f));
+    }
+  }
+}
+
+// LongRoPE's factor tensors, `count` each.
+void AddLongRopeFactors(Model& m, uint64_t count) {
+  m.metadata.emplace_back("llama.rope.scaling.type", MetadataValue::String("longrope"));
+  for (const char* name : {"rope_factors_long.weight", "rope_factors_short.weight"}) {
+    TensorToWrite t;
+    t.name = name;
+    t.type = static_cast<uint32_t>(TensorType::kF32);
+    t.dims = {count};
+    const float one = 1.0f;
+    for (uint64_t i = 0; i < count; ++i) {
+      t.data.insert(t.data.end(), reinterpret_cast<const uint8_t*>(&one),
+                    reinterpret_cast<const uint8_t*>(&one) + 4);
+    }
+    m.tensors.push_back(t);
+  }
+}
+
+TEST(GgufLoaderTest, MiniCpmAndLongRopeDamageNamesTheKeyOrTensor) {
+  ExpectEveryCaseRefused({
+      {"minicpm_without_residual_scale", [](Model& m) { AsMiniCpm(m, "residual_scale"); },
+       "metadata key 'minicpm.residual_scale' is missing"},
+      {"minicpm_zero_logit_scale",
+       [](Model& m) {
+         AsMiniCpm(m, "");
+         *m.Key("minicpm.logit_scale") = MetadataValue::Float32(0.0f);
+       },
+       "metadata key 'minicpm.logit_scale' = 0.000000 must be a positive finite number"},
+      {"longrope_without_factors",
+       [](Model& m) {
+         m.metadata.emplace_back("llama.rope.scaling.type", MetadataValue::String("longrope"));
+       },
+       "tensor 'rope_factors_long.weight' is missing (LongRoPE's factors)"},
+      {"longrope_factor_count",
+       [](Model& m) {
+         AddLongRopeFactors(m, kHeadDim / 4);
+         // A context beyond the original one selects the long factors.
+         m.metadata.emplace_back("llama.rope.scaling.original_context_length",
+                                 MetadataValue::Uint32(16));
+       },
+       "tensor 'rope_factors_long.weight' must be a list of 8 numbers (head_dim / 2)"},
+  });
+}
+
 TEST(GgufLoaderTest, MetadataDamageNamesTheKey) {
   ExpectEveryCaseRefused({
       {"no_architecture", [](Model& m) { m.Erase("general.architecture"); },
        "metadata key 'general.architecture' is missing"},
       {"gpt2", [](Model& m) { *m.Key("general.architecture") = MetadataValue::String("gpt2"); },
-       "metadata key 'general.architecture' = 'gpt2' is not supported (llama, qwen2, qwen3)"},
+       "metadata key 'general.architecture' = 'gpt2' is not supported (llama, qwen2, qwen3, "
+       "minicpm)"},
       {"no_block_count", [](Model& m) { m.Erase("llama.block_count"); },
        "metadata key 'llama.block_count' is missing"},
       {"string_size",
@@ -269,7 +281,7 @@ TEST(GgufLoaderTest, TensorDamageNamesTheTensor) {
        "tensor 'token_embd.weight' has dimensions [32, 17], the metadata implies [32, 16]"},
       {"q5_0", [](Model& m) { Retype(m.Tensor("blk.0.attn_q.weight"), TensorType::kQ5_0, 32, 22); },
        "tensor 'blk.0.attn_q.weight' has type Q5_0, which the engine does not load "
-       "(F32, F16, BF16, Q8_0, Q4_0)"},
+       "(F32, F16, BF16, Q8_0, Q4_0, Q4_K, Q5_K, Q6_K)"},
       {"i8", [](Model& m) { Retype(m.Tensor("blk.0.attn_norm.weight"), TensorType::kI8, 1, 1); },
        "tensor 'blk.0.attn_norm.weight' has type I8"},
       {"half_the_biases",

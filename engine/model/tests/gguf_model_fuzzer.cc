@@ -37,7 +37,8 @@ void ReadModel(const tcpu::gguf::GgufFile& file) {
     }
     const bool q = name.find("q_proj") != std::string::npos;
     const int64_t heads = q ? config.num_attention_heads : config.num_key_value_heads;
-    if (config.architecture == "LlamaForCausalLM" && name.find("_proj") != std::string::npos &&
+    if (tcpu::model::GgufPermutesQkRows(config.architecture) &&
+        name.find("_proj") != std::string::npos &&
         (q || name.find("k_proj") != std::string::npos) &&
         view.shape[0] == heads * config.head_dim) {
       tcpu::model::UndoRopePermutation(heads, config.head_dim, &view, &storage);
