@@ -23,7 +23,6 @@ memory and compute; it is an estimate to compare against a board, not a measurem
 import argparse
 import json
 import os
-import subprocess
 import sys
 import tempfile
 
@@ -58,14 +57,7 @@ def critical_path(counts, region, threads):
 
 def loop_ipc(runfiles, asm, loop):
     body = gate.loop_body(runfiles.path(asm), loop)
-    mca = runfiles.path("llvm_toolchain/bin/llvm-mca")
-    result = subprocess.run([mca, "-mtriple=aarch64", "-mcpu=cortex-a720", "-iterations=1000"],
-                            input="\n".join(body) + "\n", capture_output=True, text=True,
-                            check=False)
-    for line in result.stdout.splitlines():
-        if line.startswith("Total Cycles:"):
-            return len(body) / (int(line.split()[-1]) / 1000.0)
-    raise perf_run.PerfError(f"llvm-mca failed on {loop}: {result.stderr.strip()}")
+    return len(body) / gate.mca_cycles(runfiles, body, "cortex-a720", loop)
 
 
 def predict(instructions, ipc, ghz, memory_bytes, gbps):

@@ -58,19 +58,26 @@ def loop_body(asm_path, loop):
     raise perf_run.PerfError(f"loop '{loop}' in {asm_path}: no branch back to {label}")
 
 
-def measure_mca(runfiles, gate):
+def mca_cycles(runfiles, body, cpu, loop):
+    """llvm-mca's cycles per iteration of `body` (a loop_body list) on -mcpu=`cpu`."""
     mca = runfiles.path("llvm_toolchain/bin/llvm-mca")
+    result = subprocess.run([mca, "-mtriple=aarch64", f"-mcpu={cpu}", "-iterations=1000"],
+                            input="\n".join(body) + "\n", capture_output=True, text=True,
+                            check=False)
+    match = re.search(r"^Total Cycles:\s+(\d+)", result.stdout, re.M)
+    if result.returncode != 0 or not match:
+        raise perf_run.PerfError(f"llvm-mca -mcpu={cpu} failed on {loop}: "
+                                 f"{result.stderr.strip()}")
+    return int(match.group(1)) / 1000.0
+
+
+def measure_mca(runfiles, gate):
     measured = {}
     for entry in gate["loops"]:
-        body = "\n".join(loop_body(runfiles.path(entry["asm"]), entry["loop"])) + "\n"
+        body = loop_body(runfiles.path(entry["asm"]), entry["loop"])
         for cpu in gate["cpus"]:
-            result = subprocess.run([mca, "-mtriple=aarch64", f"-mcpu={cpu}", "-iterations=1000"],
-                                    input=body, capture_output=True, text=True, check=False)
-            match = re.search(r"^Total Cycles:\s+(\d+)", result.stdout, re.M)
-            if result.returncode != 0 or not match:
-                raise perf_run.PerfError(f"llvm-mca -mcpu={cpu} failed on {entry['loop']}: "
-                                         f"{result.stderr.strip()}")
-            measured.setdefault(cpu, {})[entry["loop"]] = int(match.group(1)) / 1000.0
+            measured.setdefault(cpu, {})[entry["loop"]] = mca_cycles(runfiles, body, cpu,
+                                                                     entry["loop"])
     return measured
 
 
