@@ -33,19 +33,23 @@ tcpu_linear View(const SyntheticLinear& l) {
 }  // namespace
 
 std::unique_ptr<SyntheticModel> MakeSyntheticModel(const tcpu_layer_shape& shape, int64_t layers,
-                                                   int64_t vocab, bool int4) {
+                                                   int64_t vocab, bool int4,
+                                                   LayerWeights layer_weights) {
   auto m = std::make_unique<SyntheticModel>();
   const int64_t h = shape.hidden, qd = shape.num_heads * shape.head_dim;
   const int64_t kvd = shape.num_kv_heads * shape.head_dim, i = shape.intermediate;
   m->embed.assign(vocab * h, 0x3c00);  // 2^-7
   m->norm.assign(h, 0x3f80);           // 1.0
-  m->linears.resize(7 * layers + 1);
+  const int64_t generated = layer_weights == LayerWeights::kShared ? 1 : layers;
+  m->linears.resize(7 * generated + 1);
   const int64_t shapes[7][2] = {{qd, h}, {kvd, h}, {kvd, h}, {h, qd}, {i, h}, {i, h}, {h, i}};
   uint32_t seed = 1;
   for (int64_t layer = 0; layer < layers; ++layer) {
-    SyntheticLinear* l = &m->linears[7 * layer];
+    SyntheticLinear* l = &m->linears[7 * (layer % generated)];
     for (int j = 0; j < 7; ++j) {
-      if (!MakeLinear(shapes[j][0], shapes[j][1], seed++, int4, &l[j])) return nullptr;
+      if (layer < generated && !MakeLinear(shapes[j][0], shapes[j][1], seed++, int4, &l[j])) {
+        return nullptr;
+      }
       m->bytes_per_token += l[j].bytes;
     }
     m->layers.push_back({m->norm.data(), View(l[0]), View(l[1]), View(l[2]), nullptr, nullptr,

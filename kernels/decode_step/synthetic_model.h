@@ -1,7 +1,9 @@
 // A model with MiniCPM5-1B's layer shapes (hidden 1536, 16 heads, 2 kv heads, head_dim 128,
 // intermediate 4608) and cheap deterministic weights generated in memory, for the benchmarks
-// and instruction counts of whole decode steps and prompts. Every layer has its own weights, so
-// each step reads every byte as a real model's would.
+// and instruction counts of whole decode steps and prompts. By default every layer has its own
+// weights, so each step reads every byte as a real model's would; an instruction count, which
+// does not depend on the weights' values or addresses, can share one layer's weights among all
+// layers and skip generating the rest.
 #ifndef TCPU_KERNELS_DECODE_STEP_SYNTHETIC_MODEL_H_
 #define TCPU_KERNELS_DECODE_STEP_SYNTHETIC_MODEL_H_
 
@@ -32,10 +34,14 @@ struct SyntheticModel {
   int64_t bytes_per_token = 0;  // every packed matrix with its scales, the norms, one embedding row
 };
 
+enum class LayerWeights { kDistinct, kShared };
+
 // `layers` layers of `shape` and a vocabulary of `vocab`, INT8 (W8A8, per-row fp32 scales) or
-// INT4 (W4A8: the int8 values / 16, one fp16 scale per group). nullptr when memory runs out.
-std::unique_ptr<SyntheticModel> MakeSyntheticModel(const tcpu_layer_shape& shape, int64_t layers,
-                                                   int64_t vocab, bool int4);
+// INT4 (W4A8: the int8 values / 16, one fp16 scale per group). `bytes_per_token` counts every
+// layer's matrices either way. nullptr when memory runs out.
+std::unique_ptr<SyntheticModel> MakeSyntheticModel(
+    const tcpu_layer_shape& shape, int64_t layers, int64_t vocab, bool int4,
+    LayerWeights layer_weights = LayerWeights::kDistinct);
 
 }  // namespace tcpu::testing
 

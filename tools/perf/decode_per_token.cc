@@ -2,7 +2,9 @@
 // llama.cpp (a Llama with hidden 1024, 16 layers, 16 heads / 4 kv heads, head_dim 64,
 // intermediate 2816, vocab 32000, untied lm_head: 213 M linear weights), one thread: 24 greedy
 // decode steps from token 1, the last 16 inside perf regions "decode_token int8|int4" (the
-// first 8 warm the caches and fill some context, as the measurement did).
+// first 8 warm the caches and fill some context, as the measurement did). The layers share one
+// layer's weights: the count does not depend on them, and generating 213 M weights under QEMU
+// would cost more than the decode.
 //   decode_per_token [int8|int4]   (both without an argument)
 // Held by //tools/perf:decode_per_token_perf_gate; per weight = region / 16 / 213,123,072.
 #include <cstdint>
@@ -24,7 +26,8 @@ constexpr int64_t kLayers = 16, kVocab = 32000, kWarm = 8, kCounted = 16;
 
 int Measure(bool int4) {
   const std::unique_ptr<tcpu::testing::SyntheticModel> model =
-      tcpu::testing::MakeSyntheticModel(kShape, kLayers, kVocab, int4);
+      tcpu::testing::MakeSyntheticModel(kShape, kLayers, kVocab, int4,
+                                         tcpu::testing::LayerWeights::kShared);
   if (model == nullptr) {
     std::fprintf(stderr, "decode_per_token: cannot build the model (out of memory?)\n");
     return 1;
