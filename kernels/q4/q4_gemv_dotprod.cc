@@ -6,8 +6,8 @@
 // ends at row b's exact sum and raw - low at 16 times row a's, so each lane is one row and the
 // fp32 step needs no reduction. Per tile and group: 16 unpacks, 32 SDOTs, 4 accumulators set
 // from the bias, 2 SUB, 4 SCVTF (#4 for 16 * acc: exact), 4 FCVTL widening the scales, 4 FMLA
-// and 5 loads (71); 4 tiles x 2 groups per iteration share one 64-byte load of x, the biases
-// of its two groups and the loop's compare and branch.
+// and 5 loads (71); 4 tiles share each group's x and bias (a table made once per call), 2
+// groups per iteration the loop's compare and branch.
 #include <arm_neon.h>
 
 #include "kernels/q4/q4_kernels.h"
@@ -30,6 +30,14 @@ __attribute__((always_inline)) inline uint16x4x4_t NextScales(const uint8_t*& w)
   const uint16x4x4_t v = vld1_u16_x4(reinterpret_cast<const uint16_t*>(w));
   w += kScaleBytes;
   __asm__("" : "+r"(w));
+  return v;
+}
+
+// The next group's bias in every lane (LD1R, post-incremented as Next's loads).
+__attribute__((always_inline)) inline int32x4_t NextBias(const int32_t*& bias) {
+  const int32x4_t v = vld1q_dup_s32(bias);
+  bias += 1;
+  __asm__("" : "+r"(bias));
   return v;
 }
 
@@ -68,17 +76,6 @@ __attribute__((always_inline)) inline void Group(const uint8_t*& w, int8x16_t xa
   }
 }
 
-// -8 times the sums of x's two groups in xv (64 bytes): [g0, g1, g0, g1].
-__attribute__((always_inline)) inline int32x4_t GroupBiases(int8x16x4_t xv) {
-  const int8x16_t minus8 = vdupq_n_s8(-8);
-  int32x4_t s0 = vdotq_s32(vdupq_n_s32(0), xv.val[0], minus8);
-  s0 = vdotq_s32(s0, xv.val[1], minus8);
-  int32x4_t s1 = vdotq_s32(vdupq_n_s32(0), xv.val[2], minus8);
-  s1 = vdotq_s32(s1, xv.val[3], minus8);
-  const int32x4_t p = vpaddq_s32(s0, s1);
-  return vpaddq_s32(p, p);
-}
-
 // Stores tile t's 16 rows of y (n rows in all), each f * x_scale.
 inline void StoreTile(float* y, int64_t n, float x_scale, int64_t t, const float32x4_t (&f)[4]) {
   const int64_t row0 = t * kTileRows;
@@ -97,7 +94,7 @@ inline void StoreTile(float* y, int64_t n, float x_scale, int64_t t, const float
 // Tiles t .. t + kTiles - 1 (kTiles = 4 or 1), two groups per iteration: each 64-byte load of x
 // and the loop's compare and branch are shared by 8 tile groups.
 template <int kTiles>
-void RunTiles(const W4GemvArgs& a, int64_t t) {
+void RunTiles(const W4GemvArgs& a, const int32_t* bias, int64_t t) {
   const int64_t groups = a.w.layout.groups, n = a.w.layout.n;
   float* const y = a.y;
   const float x_scale = a.x_scale;
@@ -113,23 +110,23 @@ void RunTiles(const W4GemvArgs& a, int64_t t) {
     for (int q = 0; q < 4; ++q) f[i][q] = vdupq_n_f32(0.0f);
   }
   // Ends on the x pointer, which advances anyway: the loop costs one compare and one branch.
+  // x and the bias are loaded per group (LD1 of 32 bytes, LD1R): fewer live registers.
   for (const int8_t* x_end = x + groups / 2 * 2 * kGroup; x != x_end;) {
     if constexpr (kTiles == 4) TCPU_Q4_MCA_LOOP("q4_gemv_dotprod");
-    const int8x16x4_t xv = vld1q_s8_x4(x);
-    x += 2 * kGroup;
-    const int32x4_t bias = GroupBiases(xv);
-    const int32x4_t bias0 = vdupq_laneq_s32(bias, 0), bias1 = vdupq_laneq_s32(bias, 1);
 #pragma clang loop unroll(full)
-    for (int i = 0; i < kTiles; ++i) Group(w[i], xv.val[0], xv.val[1], bias0, low_mask, f[i]);
+    for (int h = 0; h < 2; ++h) {
+      const int8x16x2_t xv = vld1q_s8_x2(x);
+      x += kGroup;
+      const int32x4_t b = NextBias(bias);
 #pragma clang loop unroll(full)
-    for (int i = 0; i < kTiles; ++i) Group(w[i], xv.val[2], xv.val[3], bias1, low_mask, f[i]);
+      for (int i = 0; i < kTiles; ++i) Group(w[i], xv.val[0], xv.val[1], b, low_mask, f[i]);
+    }
   }
-  if (groups % 2 != 0) {  // the last group, with a zero group for the bias
-    const int8x16x2_t x2 = vld1q_s8_x2(x);
-    const int8x16x4_t xv = {{x2.val[0], x2.val[1], vdupq_n_s8(0), vdupq_n_s8(0)}};
-    const int32x4_t bias0 = vdupq_laneq_s32(GroupBiases(xv), 0);
+  if (groups % 2 != 0) {
+    const int8x16x2_t xv = vld1q_s8_x2(x);
+    const int32x4_t b = vld1q_dup_s32(bias);
 #pragma clang loop unroll(full)
-    for (int i = 0; i < kTiles; ++i) Group(w[i], xv.val[0], xv.val[1], bias0, low_mask, f[i]);
+    for (int i = 0; i < kTiles; ++i) Group(w[i], xv.val[0], xv.val[1], b, low_mask, f[i]);
   }
 #pragma clang loop unroll(full)
   for (int i = 0; i < kTiles; ++i) StoreTile(y, n, x_scale, t + i, f[i]);
@@ -138,9 +135,13 @@ void RunTiles(const W4GemvArgs& a, int64_t t) {
 }  // namespace
 
 void GemvTilesDotprod(const W4GemvArgs& a, int64_t begin, int64_t end) {
+  const int64_t groups = a.w.layout.groups;
+  if (groups > kMaxBiasGroups) return GemvTilesNeon(a, begin, end);
+  int32_t bias[kMaxBiasGroups];
+  GroupBiases(a.x, groups, bias);
   int64_t t = begin;
-  for (; t + 4 <= end; t += 4) RunTiles<4>(a, t);
-  for (; t < end; ++t) RunTiles<1>(a, t);
+  for (; t + 4 <= end; t += 4) RunTiles<4>(a, bias, t);
+  for (; t < end; ++t) RunTiles<1>(a, bias, t);
 }
 
 }  // namespace tcpu::q4

@@ -52,6 +52,13 @@ inline float32x4_t Step(float32x4_t f, const int32x4_t (&acc)[2], const uint8_t*
 
 }  // namespace
 
+void GroupBiases(const int8_t* x, int64_t groups, int32_t* bias) {
+  for (int64_t g = 0; g < groups; ++g, x += kGroup) {
+    const int8x16x2_t v = vld1q_s8_x2(x);
+    bias[g] = -8 * (static_cast<int32_t>(vaddlvq_s8(v.val[0])) + vaddlvq_s8(v.val[1]));
+  }
+}
+
 void GemvTilesNeon(const W4GemvArgs& a, int64_t begin, int64_t end) {
   const int64_t groups = a.w.layout.groups;
   for (int64_t t = begin; t < end; ++t) {

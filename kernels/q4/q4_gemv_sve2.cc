@@ -44,16 +44,6 @@ __attribute__((always_inline)) inline void StoreRowsOf(const W4GemvArgs& a, int6
             svmul_n_f32_x(svptrue_b32(), f, a.x_scale));
 }
 
-// -8 * the sum of each group of x (zero-padded to whole groups): the accumulators' start.
-void GroupBiases(const int8_t* x, int64_t groups, int32_t* bias) {
-  const svbool_t half = svwhilelt_b8_s64(0, kGroup / 2);  // 16 bytes: every VL has them
-  for (int64_t g = 0; g < groups; ++g) {
-    const int64_t sum = svaddv_s8(half, svld1_s8(half, x + g * kGroup)) +
-                        svaddv_s8(half, svld1_s8(half, x + g * kGroup + kGroup / 2));
-    bias[g] = -8 * static_cast<int32_t>(sum);
-  }
-}
-
 // V = 4 (128 bits: a vector is slot v, pair quad v % 2) or 2 (256 bits: slots 2v, 2v + 1,
 // all 8 pairs): vector v of a unit multiplies x quad u of xa (v < V / 2) or of xb.
 template <int V>
@@ -206,10 +196,6 @@ void RunTilesWide(const W4GemvArgs& a, const int32_t* bias, int64_t begin, int64
     StoreRowsOf(a, row0 + kPairs, kPairs, fb);
   }
 }
-
-// Bias tables up to this many groups (k <= 65536) live on the stack (8 KB); longer rows run the
-// NEON kernel, which needs none.
-constexpr int64_t kMaxBiasGroups = 2048;
 
 }  // namespace
 

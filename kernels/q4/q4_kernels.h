@@ -43,6 +43,15 @@ void GemvTilesDotprod(const W4GemvArgs& args, int64_t begin, int64_t end);
 void GemvTilesSve2(const W4GemvArgs& args, int64_t begin, int64_t end);
 #endif
 
+#if defined(__aarch64__)
+// The SDOT kernels start each group's accumulators at -8 * the sum of its x: a table per call,
+// on the stack for up to this many groups (k <= 65536: 8 KB); longer rows run GemvTilesNeon.
+inline constexpr int64_t kMaxBiasGroups = 2048;
+
+// bias[g] = -8 * the sum of x[32g .. 32g + 31], g < groups (x zero-padded to whole groups).
+void GroupBiases(const int8_t* x, int64_t groups, int32_t* bias);
+#endif
+
 // Stores 4 rows of y from row `row` on, fewer at the end of the matrix.
 inline void StoreRows(float* y, int64_t row, int64_t n, const float v[4]) {
   for (int64_t r = 0; r < 4 && row + r < n; ++r) y[row + r] = v[r];
