@@ -4,10 +4,10 @@
 // two SDOTs by element against one x quad, the raw bytes (16 * qa + qb + 8) into `raw` and the
 // low nibbles (AND 0x0f: qb + 8) into `low`, both started at the group's -8 * sum(x): `low`
 // ends at row b's exact sum and raw - low at 16 times row a's, so each lane is one row and the
-// fp32 step needs no reduction. Per tile and group: 16 unpacks, 32 SDOTs, 4 accumulators set
-// from the bias, 2 SUB, 4 SCVTF (#4 for 16 * acc: exact), 4 FCVTL widening the scales, 4 FMLA
-// and 5 loads (71); 4 tiles share each group's x and bias (a table made once per call), 2
-// groups per iteration the loop's compare and branch.
+// fp32 step needs no reduction. Per tile and group: 16 unpacks, 32 SDOTs, one LD4R setting the
+// 4 accumulators from a bias table made once per call (4 copies per group), 2 SUB, 4 SCVTF (#4
+// for 16 * acc: exact), 4 FCVTL widening the scales, 4 FMLA and 5 loads (68); 4 tiles share
+// each group's x, 2 groups per iteration the loop's compare and branch.
 #include <arm_neon.h>
 
 #include "kernels/q4/q4_kernels.h"
@@ -33,14 +33,6 @@ __attribute__((always_inline)) inline uint16x4x4_t NextScales(const uint8_t*& w)
   return v;
 }
 
-// The next group's bias in every lane (LD1R, post-incremented as Next's loads).
-__attribute__((always_inline)) inline int32x4_t NextBias(const int32_t*& bias) {
-  const int32x4_t v = vld1q_dup_s32(bias);
-  bias += 1;
-  __asm__("" : "+r"(bias));
-  return v;
-}
-
 // The 4 slots of unit u: slots 0 and 1 (pairs 0-3, 4-7) against quad u of xa (k 0..15), slots
 // 2 and 3 against quad u of xb (k 16..31).
 template <int u>
@@ -56,11 +48,15 @@ __attribute__((always_inline)) inline void Unit(uint8x16x4_t w, int8x16_t xa, in
   }
 }
 
-// One group: x quads in xa (k 0..15) and xb (k 16..31), bias = -8 * their sum in every lane.
+// One group: x quads in xa (k 0..15) and xb (k 16..31); bias: 4 copies of -8 * their sum,
+// which one LD4R puts in every lane of the 4 accumulators (no copies).
 __attribute__((always_inline)) inline void Group(const uint8_t*& w, int8x16_t xa, int8x16_t xb,
-                                                 int32x4_t bias, uint8x16_t low_mask,
+                                                 const int32_t*& bias, uint8x16_t low_mask,
                                                  float32x4_t (&f)[4]) {
-  int32x4_t raw[2] = {bias, bias}, low[2] = {bias, bias};
+  const int32x4x4_t start = vld4q_dup_s32(bias);
+  bias += kBiasCopies;  // post-incremented, as Next
+  __asm__("" : "+r"(bias));
+  int32x4_t raw[2] = {start.val[0], start.val[1]}, low[2] = {start.val[2], start.val[3]};
   Unit<0>(Next(w), xa, xb, low_mask, raw, low);
   Unit<1>(Next(w), xa, xb, low_mask, raw, low);
   Unit<2>(Next(w), xa, xb, low_mask, raw, low);
@@ -110,23 +106,29 @@ void RunTiles(const W4GemvArgs& a, const int32_t* bias, int64_t t) {
     for (int q = 0; q < 4; ++q) f[i][q] = vdupq_n_f32(0.0f);
   }
   // Ends on the x pointer, which advances anyway: the loop costs one compare and one branch.
-  // x and the bias are loaded per group (LD1 of 32 bytes, LD1R): fewer live registers.
+  // Every tile steps through the bias table with its own pointer, made opaque once here: one
+  // post-incremented LD4R per tile and group (with one pointer, clang loads once and copies).
+  const int32_t* b[kTiles];
+#pragma clang loop unroll(full)
+  for (int i = 0; i < kTiles; ++i) {
+    b[i] = bias;
+    __asm__ volatile("" : "+r"(b[i]));
+  }
+  // x is loaded per group (LD1 of 32 bytes): fewer live registers.
   for (const int8_t* x_end = x + groups / 2 * 2 * kGroup; x != x_end;) {
     if constexpr (kTiles == 4) TCPU_Q4_MCA_LOOP("q4_gemv_dotprod");
 #pragma clang loop unroll(full)
     for (int h = 0; h < 2; ++h) {
       const int8x16x2_t xv = vld1q_s8_x2(x);
       x += kGroup;
-      const int32x4_t b = NextBias(bias);
 #pragma clang loop unroll(full)
-      for (int i = 0; i < kTiles; ++i) Group(w[i], xv.val[0], xv.val[1], b, low_mask, f[i]);
+      for (int i = 0; i < kTiles; ++i) Group(w[i], xv.val[0], xv.val[1], b[i], low_mask, f[i]);
     }
   }
   if (groups % 2 != 0) {
     const int8x16x2_t xv = vld1q_s8_x2(x);
-    const int32x4_t b = vld1q_dup_s32(bias);
 #pragma clang loop unroll(full)
-    for (int i = 0; i < kTiles; ++i) Group(w[i], xv.val[0], xv.val[1], b, low_mask, f[i]);
+    for (int i = 0; i < kTiles; ++i) Group(w[i], xv.val[0], xv.val[1], b[i], low_mask, f[i]);
   }
 #pragma clang loop unroll(full)
   for (int i = 0; i < kTiles; ++i) StoreTile(y, n, x_scale, t + i, f[i]);
@@ -137,7 +139,7 @@ void RunTiles(const W4GemvArgs& a, const int32_t* bias, int64_t t) {
 void GemvTilesDotprod(const W4GemvArgs& a, int64_t begin, int64_t end) {
   const int64_t groups = a.w.layout.groups;
   if (groups > kMaxBiasGroups) return GemvTilesNeon(a, begin, end);
-  int32_t bias[kMaxBiasGroups];
+  int32_t bias[kBiasCopies * kMaxBiasGroups];
   GroupBiases(a.x, groups, bias);
   int64_t t = begin;
   for (; t + 4 <= end; t += 4) RunTiles<4>(a, bias, t);

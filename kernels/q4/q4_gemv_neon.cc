@@ -55,7 +55,8 @@ inline float32x4_t Step(float32x4_t f, const int32x4_t (&acc)[2], const uint8_t*
 void GroupBiases(const int8_t* x, int64_t groups, int32_t* bias) {
   for (int64_t g = 0; g < groups; ++g, x += kGroup) {
     const int8x16x2_t v = vld1q_s8_x2(x);
-    bias[g] = -8 * (static_cast<int32_t>(vaddlvq_s8(v.val[0])) + vaddlvq_s8(v.val[1]));
+    const int32_t sum = static_cast<int32_t>(vaddlvq_s8(v.val[0])) + vaddlvq_s8(v.val[1]);
+    vst1q_s32(bias + kBiasCopies * g, vdupq_n_s32(-8 * sum));
   }
 }
 

@@ -62,7 +62,7 @@ void RunTiles(const W4GemvArgs& a, const int32_t* bias, int64_t begin, int64_t e
       TCPU_Q4_MCA_LOOP("q4_gemv_sve2");
       const svint8_t xa = svld1rq_s8(all8, x), xb = svld1rq_s8(all8, x + 16);
       x += kGroup;
-      const svint32_t b = svdup_n_s32(bias[g]);
+      const svint32_t b = svdup_n_s32(bias[kBiasCopies * g]);
       svint32_t raw0 = b, raw1 = b, low0 = b, low1 = b;
 #pragma clang loop unroll(full)
       for (int u = 0; u < 4; ++u) {
@@ -120,7 +120,9 @@ void RunTilesWide(const W4GemvArgs& a, const int32_t* bias, int64_t begin, int64
   const int64_t groups = a.w.layout.groups;
   const svbool_t all8 = svptrue_b8();
   const svbool_t all32 = svptrue_b32();
-  const svbool_t pairs = svwhilelt_b32_s64(0, kPairs);  // lanes 0-7 after the fold
+  const svbool_t pairs = svwhilelt_b32_s64(0, kPairs);  // lanes 0-7
+  const svbool_t tile_rows = svwhilelt_b32_s64(0, kTileRows);
+  const svbool_t second_pairs = svbic_b_z(tile_rows, tile_rows, pairs);  // lanes 8-15
   const svuint8_t low_mask = svdup_n_u8(0x0f);
   // At 512 bits: x = [xa, xa, xb, xb] by segment, SDOT lane u. Wider: TBL on 32-bit words
   // gives segment s word 0 its own quad (index u into xa, or u + VL words into xb).
@@ -136,13 +138,13 @@ void RunTilesWide(const W4GemvArgs& a, const int32_t* bias, int64_t begin, int64
   for (int64_t t = begin; t < end; ++t) {
     const uint8_t* w = a.w.Tile(t);
     const int8_t* x = a.x;
-    svfloat32_t fa = fzero, fb = fzero;
+    svfloat32_t f = fzero;  // rows 0-15 in lanes 0-15
     for (int64_t g = 0; g < groups; ++g) {
       TCPU_Q4_MCA_LOOP("q4_gemv_sve2_wide");
       const svint8_t xa = svld1rq_s8(all8, x), xb = svld1rq_s8(all8, x + 16);
       x += kGroup;
-      // The bias in the 8 lanes that remain after the fold (the others add into them).
-      svint32_t raw = svdup_n_s32_z(pairs, bias[g]), low = raw;
+      // The bias in lanes 0-7 only: the folds add the other lanes into them.
+      svint32_t raw = svdup_n_s32_z(pairs, bias[kBiasCopies * g]), low = raw;
 #pragma clang loop unroll(full)
       for (int h = 0; h < kVectors; ++h) {
         const svuint8_t bytes = svld1_vnum_u8(all8, w, h);
@@ -176,24 +178,33 @@ void RunTilesWide(const W4GemvArgs& a, const int32_t* bias, int64_t begin, int64
           low = svdot_lane_s32(low, l, xq, 0);
         }
       }
-      // Segments with the same pairs (every other one) onto segments 0 and 1.
+      // 16 * Da in every lane of a pair (the biases cancel); low keeps Db + its bias.
+      svint32_t d = svsub_s32_x(all32, raw, low);
+      // Units onto the first (1024, 2048 bits); then lanes 0-15 hold segments 0-3.
       if constexpr (kPerVector == 4) {
-        raw = svadd_s32_x(all32, raw, svext_s32(raw, raw, 32));
+        d = svadd_s32_x(all32, d, svext_s32(d, d, 32));
         low = svadd_s32_x(all32, low, svext_s32(low, low, 32));
       }
       if constexpr (kPerVector >= 2) {
-        raw = svadd_s32_x(all32, raw, svext_s32(raw, raw, 16));
+        d = svadd_s32_x(all32, d, svext_s32(d, d, 16));
         low = svadd_s32_x(all32, low, svext_s32(low, low, 16));
       }
-      raw = svadd_s32_x(all32, raw, svext_s32(raw, raw, 8));
-      low = svadd_s32_x(all32, low, svext_s32(low, low, 8));
-      const uint16_t* scales = reinterpret_cast<const uint16_t*>(w + kUnits * kUnitBytes);
-      Step(pairs, scales, scales + kPairs, raw, low, fa, fb);
+      // Rows in order: lanes 0-7 = d's segments 0-1 + 2-3 (rows a), lanes 8-15 = low's (rows
+      // b). At 512 bits EXT of (d, low) and SEL give the two addends; wider, two SPLICEs.
+      svint32_t rows;
+      if constexpr (kPerVector == 1) {
+        rows = svadd_s32_x(all32, svext_s32(d, low, 8), svsel_s32(pairs, d, low));
+      } else {
+        rows = svadd_s32_x(all32, svsplice_s32(pairs, d, low),
+                           svsplice_s32(second_pairs, d, svext_s32(low, low, 8)));
+      }
+      rows = svasr_n_s32_m(pairs, rows, 4);
+      const svfloat32_t s =
+          WidenScales(tile_rows, reinterpret_cast<const uint16_t*>(w + kUnits * kUnitBytes));
+      f = svmla_f32_x(all32, f, svcvt_f32_s32_x(all32, rows), s);
       w += kTileGroupBytes;
     }
-    const int64_t row0 = t * kTileRows;
-    StoreRowsOf(a, row0, kPairs, fa);
-    StoreRowsOf(a, row0 + kPairs, kPairs, fb);
+    StoreRowsOf(a, t * kTileRows, kTileRows, f);
   }
 }
 
@@ -202,7 +213,7 @@ void RunTilesWide(const W4GemvArgs& a, const int32_t* bias, int64_t begin, int64
 void GemvTilesSve2(const W4GemvArgs& a, int64_t begin, int64_t end) {
   const int64_t groups = a.w.layout.groups;
   if (groups > kMaxBiasGroups) return GemvTilesNeon(a, begin, end);
-  int32_t bias[kMaxBiasGroups];
+  int32_t bias[kBiasCopies * kMaxBiasGroups];
   GroupBiases(a.x, groups, bias);
   switch (svcntb()) {
     case 16:

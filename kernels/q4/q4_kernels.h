@@ -45,10 +45,12 @@ void GemvTilesSve2(const W4GemvArgs& args, int64_t begin, int64_t end);
 
 #if defined(__aarch64__)
 // The SDOT kernels start each group's accumulators at -8 * the sum of its x: a table per call,
-// on the stack for up to this many groups (k <= 65536: 8 KB); longer rows run GemvTilesNeon.
-inline constexpr int64_t kMaxBiasGroups = 2048;
+// on the stack for up to this many groups (k <= 32768: 16 KB); longer rows run GemvTilesNeon.
+inline constexpr int64_t kMaxBiasGroups = 1024;
+inline constexpr int64_t kBiasCopies = 4;  // per group: one LD4R sets a tile's 4 accumulators
 
-// bias[g] = -8 * the sum of x[32g .. 32g + 31], g < groups (x zero-padded to whole groups).
+// bias[4g .. 4g + 3] = -8 * the sum of x[32g .. 32g + 31], g < groups (x zero-padded to whole
+// groups).
 void GroupBiases(const int8_t* x, int64_t groups, int32_t* bias);
 #endif
 
