@@ -15,25 +15,40 @@
 namespace tcpu::q4 {
 namespace {
 
+alignas(64) constexpr int32_t kZeros[2 * 8] = {};  // one LD2R's 8 bytes for each of 8 pairs
+
 // Row quad `quad` of tile t (rows 16t + 4quad ..) for x row pairs pair0 .. pair0 + kPairs - 1;
 // kLowNibbles: quads 2 and 3.
 template <int kPairs, bool kLowNibbles>
 void RunQuad(const GemmArgs& a, int64_t t, int64_t quad, int64_t pair0) {
   const int64_t groups = a.w.layout.groups;
   const int64_t pair_quad = quad % 2;
-  const uint8_t* w = a.w.Tile(t);
+  // At slot pair_quad of unit 0 of each group; post-incremented by its 4 unit loads, then past
+  // the scales (which sit at 8 * quad - 16 * pair_quad from there).
+  const uint8_t* w = a.w.Tile(t) + pair_quad * kSlotBytes;
+  const int64_t scales_offset = 8 * quad - pair_quad * kSlotBytes;
   const uint8x16_t high = vdupq_n_u8(0xf0), sign = vdupq_n_u8(0x80);
   float32x4_t f01[kPairs], f23[kPairs];
 #pragma clang loop unroll(full)
   for (int p = 0; p < kPairs; ++p) f01[p] = f23[p] = vdupq_n_f32(0.0f);
-  const int8_t* x = a.x_pairs + pair0 * groups * 4 * 16;
-  for (int64_t g = 0; g < groups; ++g, w += kTileGroupBytes, x += 64) {
+  // One pointer per x pair, each post-incremented by its loads (no address arithmetic).
+  const int8_t* x[kPairs];
+#pragma clang loop unroll(full)
+  for (int p = 0; p < kPairs; ++p) x[p] = a.x_pairs + (pair0 + p) * groups * 4 * 16;
+  for (int64_t g = 0; g < groups; ++g, w += kScaleBytes) {
+    // Opaque each group, so the LD2Rs below are neither hoisted nor merged; post-incremented.
+    const int32_t* zeros = kZeros;
+    __asm__ volatile("" : "+r"(zeros));
     if constexpr (kPairs == 8 && !kLowNibbles) TCPU_Q4_MCA_LOOP("q4_gemm_i8mm");
     int32x4_t lo[4], hi[4];  // k quads u and 4 + u: slots pair_quad and 2 + pair_quad of unit u
 #pragma clang loop unroll(full)
     for (int u = 0; u < 4; ++u) {
-      const uint8_t* unit = w + u * kUnitBytes + pair_quad * kSlotBytes;
-      const uint8x16_t raw_lo = vld1q_u8(unit), raw_hi = vld1q_u8(unit + 2 * kSlotBytes);
+      // Slots pair_quad .. pair_quad + 3 in one LD1 post-incremented by 64 (only the first and
+      // third used; the last 16 bytes of pair quad 1's are the next unit's or the scales).
+      const uint8x16x4_t slots = vld1q_u8_x4(w);
+      w += kUnitBytes;
+      __asm__("" : "+r"(w));
+      const uint8x16_t raw_lo = slots.val[0], raw_hi = slots.val[2];
       if constexpr (kLowNibbles) {
         lo[u] = vreinterpretq_s32_u8(veorq_u8(vshlq_n_u8(raw_lo, 4), sign));
         hi[u] = vreinterpretq_s32_u8(veorq_u8(vshlq_n_u8(raw_hi, 4), sign));
@@ -52,14 +67,20 @@ void RunQuad(const GemmArgs& a, int64_t t, int64_t quad, int64_t pair0) {
                               vreinterpretq_s8_s32(vzip2q_s32(hi[0], hi[1])),
                               vreinterpretq_s8_s32(vzip2q_s32(hi[2], hi[3]))};
     // The quad's 4 fp16 scales (8 bytes at 8 * quad in the group's scales).
-    const float64x2_t s = vreinterpretq_f64_f32(
-        vcvt_f32_f16(vreinterpret_f16_u8(vld1_u8(w + kUnits * kUnitBytes + 8 * quad))));
+    const float64x2_t s =
+        vreinterpretq_f64_f32(vcvt_f32_f16(vreinterpret_f16_u8(vld1_u8(w + scales_offset))));
     const float32x4_t s01 = vreinterpretq_f32_f64(vdupq_laneq_f64(s, 0));  // [s0 s1 s0 s1]
     const float32x4_t s23 = vreinterpretq_f32_f64(vdupq_laneq_f64(s, 1));  // [s2 s3 s2 s3]
 #pragma clang loop unroll(full)
     for (int p = 0; p < kPairs; ++p) {
-      const int8x16x4_t xv = vld1q_s8_x4(x + p * groups * 64);
-      int32x4_t a01 = vdupq_n_s32(0), a23 = vdupq_n_s32(0);
+      const int8x16x4_t xv = vld1q_s8_x4(x[p]);
+      x[p] += 64;
+      __asm__("" : "+r"(x[p]));
+      // Both accumulators zeroed by one LD2R (two MOVIs otherwise).
+      const int32x4x2_t zero = vld2q_dup_s32(zeros);
+      zeros += 2;
+      __asm__("" : "+r"(zeros));
+      int32x4_t a01 = zero.val[0], a23 = zero.val[1];
 #pragma clang loop unroll(full)
       for (int c = 0; c < 4; ++c) {
         a01 = vmmlaq_s32(a01, xv.val[c], b01[c]);
