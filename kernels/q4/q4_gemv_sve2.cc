@@ -113,10 +113,80 @@ void RunTiles(const W4GemvArgs& a, const int32_t* bias, int64_t begin, int64_t e
 
 // kPerVector whole units per vector (1, 2 or 4 at 512, 1024, 2048 bits): 4 / kPerVector vectors
 // per group. Segment s of vector h is slot s % 4 of unit u = h * kPerVector + s / 4: x quad u of
-// xa (slots 0, 1) or xb (slots 2, 3), pairs 4 * (s % 2) ...
+// xa (slots 0, 1) or xb (slots 2, 3), pairs 4 * (s % 2) ...; `xq` is [xa, xa, xb, xb] at 512
+// bits, index0/1 the TBL indexes wider. One tile's group from `w`; returns f plus its rows.
 template <int kPerVector>
-void RunTilesWide(const W4GemvArgs& a, const int32_t* bias, int64_t begin, int64_t end) {
+__attribute__((always_inline)) inline svfloat32_t WideGroup(const uint8_t* w, svint8_t xa,
+                                                            svint8_t xb, svint8_t xq,
+                                                            svint32_t start, svuint8_t low_mask,
+                                                            svuint32_t index0, svuint32_t index1,
+                                                            svbool_t pairs, svbool_t second_pairs,
+                                                            svbool_t tile_rows, svfloat32_t f) {
   constexpr int kVectors = 4 / kPerVector;
+  const svbool_t all8 = svptrue_b8();
+  const svbool_t all32 = svptrue_b32();
+  svint32_t raw = start, low = start;
+#pragma clang loop unroll(full)
+  for (int h = 0; h < kVectors; ++h) {
+    const svuint8_t bytes = svld1_vnum_u8(all8, w, h);
+    const svint8_t r = svreinterpret_s8_u8(bytes);
+    const svint8_t l = svreinterpret_s8_u8(svand_u8_x(all8, bytes, low_mask));
+    if constexpr (kPerVector == 1) {
+      switch (h) {
+        case 0:
+          raw = svdot_lane_s32(raw, r, xq, 0);
+          low = svdot_lane_s32(low, l, xq, 0);
+          break;
+        case 1:
+          raw = svdot_lane_s32(raw, r, xq, 1);
+          low = svdot_lane_s32(low, l, xq, 1);
+          break;
+        case 2:
+          raw = svdot_lane_s32(raw, r, xq, 2);
+          low = svdot_lane_s32(low, l, xq, 2);
+          break;
+        default:
+          raw = svdot_lane_s32(raw, r, xq, 3);
+          low = svdot_lane_s32(low, l, xq, 3);
+          break;
+      }
+    } else {
+      const svuint32x2_t xab = svcreate2_u32(svreinterpret_u32_s8(xa), svreinterpret_u32_s8(xb));
+      const svint8_t x = svreinterpret_s8_u32(svtbl2_u32(xab, h == 0 ? index0 : index1));
+      raw = svdot_lane_s32(raw, r, x, 0);
+      low = svdot_lane_s32(low, l, x, 0);
+    }
+  }
+  // 16 * Da in every lane of a pair (the biases cancel); low keeps Db + its bias.
+  svint32_t d = svsub_s32_x(all32, raw, low);
+  // Units onto the first (1024, 2048 bits); then lanes 0-15 hold segments 0-3.
+  if constexpr (kPerVector == 4) {
+    d = svadd_s32_x(all32, d, svext_s32(d, d, 32));
+    low = svadd_s32_x(all32, low, svext_s32(low, low, 32));
+  }
+  if constexpr (kPerVector >= 2) {
+    d = svadd_s32_x(all32, d, svext_s32(d, d, 16));
+    low = svadd_s32_x(all32, low, svext_s32(low, low, 16));
+  }
+  // Rows in order: lanes 0-7 = d's segments 0-1 + 2-3 (rows a), lanes 8-15 = low's (rows b).
+  // At 512 bits EXT of (d, low) and SEL give the two addends; wider, two SPLICEs.
+  svint32_t rows;
+  if constexpr (kPerVector == 1) {
+    rows = svadd_s32_x(all32, svext_s32(d, low, 8), svsel_s32(pairs, d, low));
+  } else {
+    rows = svadd_s32_x(all32, svsplice_s32(pairs, d, low),
+                       svsplice_s32(second_pairs, d, svext_s32(low, low, 8)));
+  }
+  rows = svasr_n_s32_m(pairs, rows, 4);
+  const svfloat32_t s =
+      WidenScales(tile_rows, reinterpret_cast<const uint16_t*>(w + kUnits * kUnitBytes));
+  return svmla_f32_x(all32, f, svcvt_f32_s32_x(all32, rows), s);
+}
+
+// Tiles t .. t + kTiles - 1 (kTiles = 2 or 1): two tiles share each group's x, bias and the
+// loop's compare and branch.
+template <int kPerVector, int kTiles>
+void RunTilesWide(const W4GemvArgs& a, const int32_t* bias, int64_t t) {
   const int64_t groups = a.w.layout.groups;
   const svbool_t all8 = svptrue_b8();
   const svbool_t all32 = svptrue_b32();
@@ -134,78 +204,35 @@ void RunTilesWide(const W4GemvArgs& a, const int32_t* bias, int64_t begin, int64
   // Vector h's indexes (h < 2 whenever TBL runs: 2 vectors at 1024 bits, 1 at 2048).
   const svuint32_t index0 = svadd_n_u32_m(from_xb, unit, words);
   const svuint32_t index1 = svadd_n_u32_m(from_xb, svadd_n_u32_x(all32, unit, kPerVector), words);
-  const svfloat32_t fzero = svdup_n_f32(0.0f);
-  for (int64_t t = begin; t < end; ++t) {
-    const uint8_t* w = a.w.Tile(t);
-    const int8_t* x = a.x;
-    svfloat32_t f = fzero;  // rows 0-15 in lanes 0-15
-    for (int64_t g = 0; g < groups; ++g) {
-      TCPU_Q4_MCA_LOOP("q4_gemv_sve2_wide");
-      const svint8_t xa = svld1rq_s8(all8, x), xb = svld1rq_s8(all8, x + 16);
-      x += kGroup;
-      // The bias in lanes 0-7 only: the folds add the other lanes into them.
-      svint32_t raw = svdup_n_s32_z(pairs, bias[kBiasCopies * g]), low = raw;
-#pragma clang loop unroll(full)
-      for (int h = 0; h < kVectors; ++h) {
-        const svuint8_t bytes = svld1_vnum_u8(all8, w, h);
-        const svint8_t r = svreinterpret_s8_u8(bytes);
-        const svint8_t l = svreinterpret_s8_u8(svand_u8_x(all8, bytes, low_mask));
-        if constexpr (kPerVector == 1) {
-          const svint8_t xq = svsel_s8(first_half, xa, xb);
-          switch (h) {
-            case 0:
-              raw = svdot_lane_s32(raw, r, xq, 0);
-              low = svdot_lane_s32(low, l, xq, 0);
-              break;
-            case 1:
-              raw = svdot_lane_s32(raw, r, xq, 1);
-              low = svdot_lane_s32(low, l, xq, 1);
-              break;
-            case 2:
-              raw = svdot_lane_s32(raw, r, xq, 2);
-              low = svdot_lane_s32(low, l, xq, 2);
-              break;
-            default:
-              raw = svdot_lane_s32(raw, r, xq, 3);
-              low = svdot_lane_s32(low, l, xq, 3);
-              break;
-          }
-        } else {
-          const svuint32x2_t xab =
-              svcreate2_u32(svreinterpret_u32_s8(xa), svreinterpret_u32_s8(xb));
-          const svint8_t xq = svreinterpret_s8_u32(svtbl2_u32(xab, h == 0 ? index0 : index1));
-          raw = svdot_lane_s32(raw, r, xq, 0);
-          low = svdot_lane_s32(low, l, xq, 0);
-        }
-      }
-      // 16 * Da in every lane of a pair (the biases cancel); low keeps Db + its bias.
-      svint32_t d = svsub_s32_x(all32, raw, low);
-      // Units onto the first (1024, 2048 bits); then lanes 0-15 hold segments 0-3.
-      if constexpr (kPerVector == 4) {
-        d = svadd_s32_x(all32, d, svext_s32(d, d, 32));
-        low = svadd_s32_x(all32, low, svext_s32(low, low, 32));
-      }
-      if constexpr (kPerVector >= 2) {
-        d = svadd_s32_x(all32, d, svext_s32(d, d, 16));
-        low = svadd_s32_x(all32, low, svext_s32(low, low, 16));
-      }
-      // Rows in order: lanes 0-7 = d's segments 0-1 + 2-3 (rows a), lanes 8-15 = low's (rows
-      // b). At 512 bits EXT of (d, low) and SEL give the two addends; wider, two SPLICEs.
-      svint32_t rows;
-      if constexpr (kPerVector == 1) {
-        rows = svadd_s32_x(all32, svext_s32(d, low, 8), svsel_s32(pairs, d, low));
-      } else {
-        rows = svadd_s32_x(all32, svsplice_s32(pairs, d, low),
-                           svsplice_s32(second_pairs, d, svext_s32(low, low, 8)));
-      }
-      rows = svasr_n_s32_m(pairs, rows, 4);
-      const svfloat32_t s =
-          WidenScales(tile_rows, reinterpret_cast<const uint16_t*>(w + kUnits * kUnitBytes));
-      f = svmla_f32_x(all32, f, svcvt_f32_s32_x(all32, rows), s);
-      w += kTileGroupBytes;
+  const uint8_t* w0 = a.w.Tile(t);
+  const uint8_t* w1 = kTiles == 2 ? a.w.Tile(t + 1) : w0;
+  const int8_t* x = a.x;
+  svfloat32_t f0 = svdup_n_f32(0.0f), f1 = f0;  // rows 0-15 in lanes 0-15
+  for (int64_t g = 0; g < groups; ++g) {
+    TCPU_Q4_MCA_LOOP("q4_gemv_sve2_wide");
+    const svint8_t xa = svld1rq_s8(all8, x), xb = svld1rq_s8(all8, x + 16);
+    const svint8_t xq = kPerVector == 1 ? svsel_s8(first_half, xa, xb) : xa;
+    x += kGroup;
+    // The bias in lanes 0-7 only: the folds add the other lanes into them.
+    const svint32_t start = svdup_n_s32_z(pairs, bias[kBiasCopies * g]);
+    f0 = WideGroup<kPerVector>(w0, xa, xb, xq, start, low_mask, index0, index1, pairs, second_pairs,
+                               tile_rows, f0);
+    w0 += kTileGroupBytes;
+    if constexpr (kTiles == 2) {
+      f1 = WideGroup<kPerVector>(w1, xa, xb, xq, start, low_mask, index0, index1, pairs,
+                                 second_pairs, tile_rows, f1);
+      w1 += kTileGroupBytes;
     }
-    StoreRowsOf(a, t * kTileRows, kTileRows, f);
   }
+  StoreRowsOf(a, t * kTileRows, kTileRows, f0);
+  if constexpr (kTiles == 2) StoreRowsOf(a, (t + 1) * kTileRows, kTileRows, f1);
+}
+
+template <int kPerVector>
+void RunTilesWide(const W4GemvArgs& a, const int32_t* bias, int64_t begin, int64_t end) {
+  int64_t t = begin;
+  for (; t + 2 <= end; t += 2) RunTilesWide<kPerVector, 2>(a, bias, t);
+  if (t < end) RunTilesWide<kPerVector, 1>(a, bias, t);
 }
 
 }  // namespace
