@@ -24,6 +24,30 @@ __attribute__((always_inline)) inline svfloat32_t WidenScales(svbool_t lanes,
   return svcvt_f32_f16_x(svptrue_b32(), svreinterpret_f16_u32(h));
 }
 
+// raw += SDOT(r, x quad `lane`), low += SDOT(l, same): svdot_lane needs an immediate lane,
+// which `lane` becomes once the callers' loops are fully unrolled.
+__attribute__((always_inline)) inline void DotPair(int lane, svint8_t r, svint8_t l, svint8_t x,
+                                                   svint32_t& raw, svint32_t& low) {
+  switch (lane) {
+    case 0:
+      raw = svdot_lane_s32(raw, r, x, 0);
+      low = svdot_lane_s32(low, l, x, 0);
+      break;
+    case 1:
+      raw = svdot_lane_s32(raw, r, x, 1);
+      low = svdot_lane_s32(low, l, x, 1);
+      break;
+    case 2:
+      raw = svdot_lane_s32(raw, r, x, 2);
+      low = svdot_lane_s32(low, l, x, 2);
+      break;
+    default:
+      raw = svdot_lane_s32(raw, r, x, 3);
+      low = svdot_lane_s32(low, l, x, 3);
+      break;
+  }
+}
+
 // The group's fp32 step for the pairs in `lanes`: rows a (scales at scales_a) get
 // (raw - low) >> 4, rows b (scales at scales_b) low.
 __attribute__((always_inline)) inline void Step(svbool_t lanes, const uint16_t* scales_a,
@@ -72,27 +96,7 @@ void RunTiles(const W4GemvArgs& a, const int32_t* bias, int64_t begin, int64_t e
           const svint8_t xq = v < V / 2 ? xa : xb;
           const svint8_t raw = svreinterpret_s8_u8(bytes);
           const svint8_t low = svreinterpret_s8_u8(svand_u8_x(all8, bytes, low_mask));
-          // svdot_lane needs an immediate lane: u is one after full unrolling.
-          svint32_t& r = v % kAcc == 0 ? raw0 : raw1;
-          svint32_t& l = v % kAcc == 0 ? low0 : low1;
-          switch (u) {
-            case 0:
-              r = svdot_lane_s32(r, raw, xq, 0);
-              l = svdot_lane_s32(l, low, xq, 0);
-              break;
-            case 1:
-              r = svdot_lane_s32(r, raw, xq, 1);
-              l = svdot_lane_s32(l, low, xq, 1);
-              break;
-            case 2:
-              r = svdot_lane_s32(r, raw, xq, 2);
-              l = svdot_lane_s32(l, low, xq, 2);
-              break;
-            default:
-              r = svdot_lane_s32(r, raw, xq, 3);
-              l = svdot_lane_s32(l, low, xq, 3);
-              break;
-          }
+          DotPair(u, raw, low, xq, v % kAcc == 0 ? raw0 : raw1, v % kAcc == 0 ? low0 : low1);
         }
       }
       const uint16_t* scales = reinterpret_cast<const uint16_t*>(w + kUnits * kUnitBytes);
@@ -132,24 +136,7 @@ __attribute__((always_inline)) inline svfloat32_t WideGroup(const uint8_t* w, sv
     const svint8_t r = svreinterpret_s8_u8(bytes);
     const svint8_t l = svreinterpret_s8_u8(svand_u8_x(all8, bytes, low_mask));
     if constexpr (kPerVector == 1) {
-      switch (h) {
-        case 0:
-          raw = svdot_lane_s32(raw, r, xq, 0);
-          low = svdot_lane_s32(low, l, xq, 0);
-          break;
-        case 1:
-          raw = svdot_lane_s32(raw, r, xq, 1);
-          low = svdot_lane_s32(low, l, xq, 1);
-          break;
-        case 2:
-          raw = svdot_lane_s32(raw, r, xq, 2);
-          low = svdot_lane_s32(low, l, xq, 2);
-          break;
-        default:
-          raw = svdot_lane_s32(raw, r, xq, 3);
-          low = svdot_lane_s32(low, l, xq, 3);
-          break;
-      }
+      DotPair(h, r, l, xq, raw, low);
     } else {
       const svuint32x2_t xab = svcreate2_u32(svreinterpret_u32_s8(xa), svreinterpret_u32_s8(xb));
       const svint8_t x = svreinterpret_s8_u32(svtbl2_u32(xab, h == 0 ? index0 : index1));
