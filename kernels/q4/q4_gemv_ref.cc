@@ -8,11 +8,6 @@
 #include "tcpu/fp16.h"
 
 namespace tcpu::q4 {
-namespace {
-
-inline int SignExtend(int nibble) { return nibble >= 8 ? nibble - 16 : nibble; }
-
-}  // namespace
 
 void GemvTilesRef(const W4GemvArgs& a, int64_t begin, int64_t end) {
   const int64_t groups = a.w.layout.groups;
@@ -25,13 +20,7 @@ void GemvTilesRef(const W4GemvArgs& a, int64_t begin, int64_t end) {
       std::memcpy(scales, group + kUnits * kUnitBytes, sizeof(scales));
       for (int64_t i = 0; i < kTileRows; ++i) {
         int32_t acc = 0;
-        for (int64_t u = 0; u < kUnits; ++u) {
-          for (int64_t e = 0; e < 4; ++e) {
-            const uint8_t byte = group[u * kUnitBytes + 4 * i + e];
-            acc +=
-                SignExtend(byte & 0xf) * x[4 * u + e] + SignExtend(byte >> 4) * x[16 + 4 * u + e];
-          }
-        }
+        for (int64_t j = 0; j < kGroup; ++j) acc += QAt(group, i, j) * x[j];
         f[i] = std::fma(static_cast<float>(acc), tcpu_f16_to_f32(scales[i]), f[i]);
       }
     }

@@ -2,11 +2,12 @@
 //   q4_gemv_ref.cc      portable scalar reference (the arithmetic of tcpu/gemv_q4.h)
 //   q4_gemv_neon.cc     -march=armv8-a            nibbles sign-extended, SMULL/SMLAL + SADALP
 //   q4_gemv_dotprod.cc  -march=armv8.2-a+dotprod  a tile's unit per 64-byte load, SDOT by element
-//   q4_gemv_sve2.cc     -march=armv9-a+sve2       up to 4 row quads per vector, any VL
+//   q4_gemv_sve2.cc     -march=armv9-a+sve2       1, 2 slots or 1-4 units per vector, any VL
 //   q4_gemm_i8mm.cc     -march=armv8.6-a+i8mm     SMMLA on 2 x-rows x 2 weight rows x 8 k
-// Nibbles are unpacked as 16 * q (low: shift left by 4, high: AND 0xf0) so one SDOT/SMMLA
-// operand needs one instruction; the exact int32 sums are then 16 * acc, and SCVTF with 4
-// fraction bits (or an arithmetic shift) gives (float)acc exactly.
+// The SDOT kernels take a byte of a row pair as it is (16 * qa + qb + 8) and its low nibble
+// (qb + 8) with accumulators started at -8 * sum(x) (q4_packed.h); the exact int32 sum of row a
+// is then 16 * acc, and SCVTF with 4 fraction bits (or an arithmetic shift) gives (float)acc
+// exactly. The GEMM unpacks each nibble to 16 * q.
 #ifndef TCPU_KERNELS_Q4_Q4_KERNELS_H_
 #define TCPU_KERNELS_Q4_Q4_KERNELS_H_
 
@@ -40,6 +41,17 @@ void GemvTilesRef(const W4GemvArgs& args, int64_t begin, int64_t end);
 void GemvTilesNeon(const W4GemvArgs& args, int64_t begin, int64_t end);
 void GemvTilesDotprod(const W4GemvArgs& args, int64_t begin, int64_t end);
 void GemvTilesSve2(const W4GemvArgs& args, int64_t begin, int64_t end);
+#endif
+
+#if defined(__aarch64__)
+// The SDOT kernels start each group's accumulators at -8 * the sum of its x: a table per call,
+// on the stack for up to this many groups (k <= 32768: 16 KB); longer rows run GemvTilesNeon.
+inline constexpr int64_t kMaxBiasGroups = 1024;
+inline constexpr int64_t kBiasCopies = 4;  // per group: one LD4R sets a tile's 4 accumulators
+
+// bias[4g .. 4g + 3] = -8 * the sum of x[32g .. 32g + 31], g < groups (x zero-padded to whole
+// groups).
+void GroupBiases(const int8_t* x, int64_t groups, int32_t* bias);
 #endif
 
 // Stores 4 rows of y from row `row` on, fewer at the end of the matrix.

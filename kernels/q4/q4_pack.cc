@@ -15,23 +15,35 @@ inline int Q(const int8_t* q, const Q4Layout& l, int64_t row, int64_t j) {
   return row < l.n && j < l.k ? q[row * l.k + j] : 0;
 }
 
-// Tile t: groups * 320 bytes at `out`.
+// One pair's 32 bytes of a group from its rows a and b (32 q each, both inside the matrix):
+// built in order (a loop clang vectorizes), then 4 bytes per slot.
+inline void PackPair(const int8_t* a, const int8_t* b, int64_t p, uint8_t* out) {
+  uint8_t bytes[kGroup];
+  for (int64_t j = 0; j < kGroup; ++j) {
+    bytes[j] = static_cast<uint8_t>(((a[j] & 0xf) << 4) | (b[j] + 8));
+  }
+  for (int64_t c = 0; c < kGroup / 4; ++c) std::memcpy(out + PairByte(p, 4 * c), bytes + 4 * c, 4);
+}
+
+// Tile t: groups * 288 bytes at `out`.
 void PackTile(const int8_t* q, const uint16_t* scales, const Q4Layout& l, int64_t t, uint8_t* out) {
+  const int64_t row0 = t * kTileRows;
+  const bool whole_tile = row0 + kTileRows <= l.n;
   for (int64_t g = 0; g < l.groups; ++g, out += kTileGroupBytes) {
     const int64_t j0 = g * kGroup;
-    for (int64_t u = 0; u < kUnits; ++u) {
-      for (int64_t i = 0; i < kTileRows; ++i) {  // byte 4r + e of row quad i / 4: 4i + e
-        const int64_t row = t * kTileRows + i;
-        for (int64_t e = 0; e < 4; ++e) {
-          const int lo = Q(q, l, row, j0 + 4 * u + e);
-          const int hi = Q(q, l, row, j0 + 16 + 4 * u + e);
-          out[u * kUnitBytes + 4 * i + e] = static_cast<uint8_t>((lo & 0xf) | ((hi & 0xf) << 4));
-        }
+    for (int64_t p = 0; p < kPairs; ++p) {
+      const int64_t row = row0 + p;
+      if (whole_tile && j0 + kGroup <= l.k) {
+        PackPair(q + row * l.k + j0, q + (row + kPairs) * l.k + j0, p, out);
+        continue;
+      }
+      for (int64_t k = 0; k < kGroup; ++k) {  // past n or k: q = 0
+        out[PairByte(p, k)] = PairOf(Q(q, l, row, j0 + k), Q(q, l, row + kPairs, j0 + k));
       }
     }
     uint16_t s[kTileRows];
     for (int64_t i = 0; i < kTileRows; ++i) {
-      const int64_t row = t * kTileRows + i;
+      const int64_t row = row0 + i;
       s[i] = row < l.n ? scales[row * l.groups + g] : 0;
     }
     std::memcpy(out + kUnits * kUnitBytes, s, sizeof(s));
@@ -39,35 +51,38 @@ void PackTile(const int8_t* q, const uint16_t* scales, const Q4Layout& l, int64_
 }
 
 // Tile t from GGUF Q4_0 blocks (rows of l.groups blocks of 18 bytes): the same stream as
-// PackTile. Block byte j holds values j and 16 + j as v = q + 8, which is unit j / 4's byte
-// 4i + j % 4 with q in two's complement: v ^ 8 per nibble. So each row's block is 4 words
-// XORed with 0x88888888 into the 4 units (two 64-bit XORs), and its d is copied bit for bit.
+// PackTile. Block byte j holds v = q + 8 of k = j (low nibble) and k = 16 + j (high nibble). Row
+// p + 8's v is the pair's low nibble as it is, row p's is its high nibble with bit 3 flipped
+// (v ^ 8 is q in two's complement), so 8 bytes of a pair at once take masks, shifts and XORs of
+// 64-bit words: k 0..15 from the low nibbles, k 16..31 from the high ones, 4 bytes per slot.
 void PackTileFromQ4_0(const uint8_t* blocks, const Q4Layout& l, int64_t t, uint8_t* out) {
   const int64_t rows = l.n - t * kTileRows < kTileRows ? l.n - t * kTileRows : kTileRows;
   const int64_t row_bytes = l.groups * kQ4_0BlockBytes;
   const uint8_t* tile = blocks + t * kTileRows * row_bytes;
-  constexpr uint64_t kFlip = 0x8888888888888888ull;
+  constexpr uint64_t kLow = 0x0f0f0f0f0f0f0f0full, kFlip = 0x8080808080808080ull;
+  constexpr uint64_t kZeroV = 0x8888888888888888ull;  // v of q = 0: a padded row
   for (int64_t g = 0; g < l.groups; ++g, out += kTileGroupBytes) {
-    uint8_t* scales = out + kUnits * kUnitBytes;
-    for (int64_t i = 0; i < rows; ++i) {
-      const uint8_t* block = tile + i * row_bytes + g * kQ4_0BlockBytes;
-      std::memcpy(scales + 2 * i, block, 2);
-      uint64_t lo, hi;  // units 0-1 and 2-3
-      std::memcpy(&lo, block + 2, 8);
-      std::memcpy(&hi, block + 10, 8);
-      lo ^= kFlip;
-      hi ^= kFlip;
-      std::memcpy(out + 0 * kUnitBytes + 4 * i, &lo, 4);
-      std::memcpy(out + 1 * kUnitBytes + 4 * i, reinterpret_cast<uint8_t*>(&lo) + 4, 4);
-      std::memcpy(out + 2 * kUnitBytes + 4 * i, &hi, 4);
-      std::memcpy(out + 3 * kUnitBytes + 4 * i, reinterpret_cast<uint8_t*>(&hi) + 4, 4);
-    }
-    if (rows < kTileRows) {  // rows past n: zero weights and scales
-      for (int64_t u = 0; u < kUnits; ++u) {
-        std::memset(out + u * kUnitBytes + 4 * rows, 0,
-                    static_cast<size_t>(4 * (kTileRows - rows)));
+    for (int64_t p = 0; p < kPairs; ++p) {
+      uint64_t a[2] = {kZeroV, kZeroV}, b[2] = {kZeroV, kZeroV};  // rows p and p + 8
+      if (p < rows) std::memcpy(a, tile + p * row_bytes + g * kQ4_0BlockBytes + 2, 16);
+      if (p + kPairs < rows) {
+        std::memcpy(b, tile + (p + kPairs) * row_bytes + g * kQ4_0BlockBytes + 2, 16);
       }
-      std::memset(scales + 2 * rows, 0, static_cast<size_t>(2 * (kTileRows - rows)));
+      for (int64_t h = 0; h < 2; ++h) {  // block bytes 8h .. 8h + 7: k = 8h + e and 16 + 8h + e
+        const uint64_t low = (((a[h] & kLow) << 4) ^ kFlip) | (b[h] & kLow);
+        const uint64_t high = ((a[h] & ~kLow) ^ kFlip) | ((b[h] >> 4) & kLow);
+        for (int64_t half = 0; half < 2; ++half) {  // 4 k per slot
+          const int64_t k = 8 * h + 4 * half;
+          std::memcpy(out + PairByte(p, k), reinterpret_cast<const uint8_t*>(&low) + 4 * half, 4);
+          std::memcpy(out + PairByte(p, 16 + k), reinterpret_cast<const uint8_t*>(&high) + 4 * half,
+                      4);
+        }
+      }
+    }
+    uint8_t* scales = out + kUnits * kUnitBytes;
+    std::memset(scales, 0, kScaleBytes);  // rows past n
+    for (int64_t i = 0; i < rows; ++i) {
+      std::memcpy(scales + 2 * i, tile + i * row_bytes + g * kQ4_0BlockBytes, 2);
     }
   }
 }
@@ -130,9 +145,6 @@ int CheckPackedBytes(const char* fn, int64_t packed_bytes, const Q4Layout& l) {
   }
   return TCPU_OK;
 }
-
-// Sign-extends a nibble.
-inline int8_t Nibble(uint8_t v) { return static_cast<int8_t>(static_cast<int8_t>(v << 4) >> 4); }
 
 }  // namespace
 }  // namespace tcpu::q4
@@ -237,13 +249,8 @@ extern "C" int tcpu_unpack_q4(const void* packed, int64_t n, int64_t k, int8_t* 
     const int64_t i = row % kTileRows;
     const uint8_t* group = view.Tile(row / kTileRows);
     for (int64_t g = 0; g < l.groups; ++g, group += kTileGroupBytes) {
-      for (int64_t u = 0; u < kUnits; ++u) {
-        for (int64_t e = 0; e < 4; ++e) {
-          const uint8_t byte = group[u * kUnitBytes + 4 * i + e];
-          const int64_t lo = g * kGroup + 4 * u + e, hi = lo + 16;
-          if (lo < k) q[row * k + lo] = Nibble(byte & 0xf);
-          if (hi < k) q[row * k + hi] = Nibble(byte >> 4);
-        }
+      for (int64_t j = 0; j < kGroup && g * kGroup + j < k; ++j) {
+        q[row * k + g * kGroup + j] = static_cast<int8_t>(QAt(group, i, j));
       }
       std::memcpy(&scales[row * l.groups + g], group + kUnits * kUnitBytes + 2 * i,
                   sizeof(uint16_t));

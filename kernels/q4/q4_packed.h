@@ -3,18 +3,22 @@
 // Layout (byte offsets from the start of the packed buffer):
 //   [0, 64)  header: Q4PackedHeader (magic, version, n, k, groups, tiles), zero-filled
 //   [64, ..) tiles of 16 rows; tile t, group g at 64 + (t * groups + g) * 288:
-//            4 units of 64 bytes, then the 16 rows' fp16 scales (32 bytes).
-// Unit u holds 4 row quads of 16 bytes: row quad q at + 16q, and there byte 4r + e holds row
-// 16t + 4q + r's q at k = 32g + 4u + e in the low nibble and at k = 32g + 16 + 4u + e in the
-// high nibble. Rows past n and k past the end are zero (weights and scales), so kernels run
-// whole tiles and groups and only guard what they store of y.
+//            4 units of 64 bytes, then the 16 rows' fp16 scales (32 bytes, row order).
+// A byte holds a row pair at one k: tile row p's q (p = 0..7) in the high nibble, two's
+// complement, and row p + 8's q + 8 in the low nibble. Unit u holds 4 slots of 16 bytes: slot s
+// is a [4 pairs x 4 k] tile, pairs 4 * (s % 2) + j at byte 4j + e, k = 32g + 4u + e (s < 2) or
+// 32g + 16 + 4u + e (s >= 2). Rows past n and k past the end are zero (q = 0, so a padded low
+// nibble is 8; scales 0), so kernels run whole tiles and groups and only guard what they store.
 //
-// Why this order: a tile's groups are one contiguous stream (a NEON kernel reads it with
-// post-incremented 64-byte loads and no address arithmetic); a 16-byte row quad of a unit is a
-// [4 rows x 4 k] tile for SDOT by element against one quad of x (low nibbles) and another
-// (high nibbles), so each 32-bit lane accumulates one row and the per-group fp32 step needs no
-// reduction across lanes, for NEON and for SVE vectors of 128, 256 or 512 bits (1, 2 or 4 row
-// quads at the same k; x is one replicated quadword, LD1RQB).
+// Why this order: as a signed byte, high nibble qa and low nibble qb + 8 read 16 * qa + qb + 8,
+// so SDOT on the raw slot sums 16 * Da + Db + 8 * Sx per pair (D the pair's dot products, Sx
+// the group's sum of x) and SDOT on the slot AND 0x0f sums Db + 8 * Sx: one unpack for 32
+// nibbles where a nibble per row took two. Both accumulators start at -8 * Sx, so the second is
+// Db and their difference 16 * Da, exact. A tile's groups are one contiguous stream (NEON reads
+// it with post-incremented 64-byte loads); a slot is a [4 pairs x 4 k] SDOT operand against one
+// x quad, the first two slots of a unit against quad u of k 0..15, the last two against quad u
+// of k 16..31, so a 128-bit vector is one slot, a 256-bit one two slots at the same x quad, and
+// each 32-bit lane accumulates one pair (SVE replicates x per quadword, LD1RQB).
 #ifndef TCPU_KERNELS_Q4_Q4_PACKED_H_
 #define TCPU_KERNELS_Q4_Q4_PACKED_H_
 
@@ -27,9 +31,10 @@ namespace tcpu::q4 {
 inline constexpr int64_t kHeaderBytes = 64;
 inline constexpr int64_t kGroup = TCPU_Q4_GROUP;  // k per group
 inline constexpr int64_t kTileRows = 16;          // rows per tile
-inline constexpr int64_t kQuadRows = 4;           // rows per row quad (one SDOT lane each)
+inline constexpr int64_t kPairs = 8;              // row pairs per tile: rows p and p + 8
 inline constexpr int64_t kUnits = 4;              // units per tile and group
-inline constexpr int64_t kUnitBytes = 64;         // one unit: 16 rows x 8 k nibbles
+inline constexpr int64_t kUnitBytes = 64;         // one unit: 8 pairs x 8 k bytes
+inline constexpr int64_t kSlotBytes = 16;         // one slot: 4 pairs x 4 k
 inline constexpr int64_t kScaleBytes = 32;        // 16 fp16 scales
 inline constexpr int64_t kTileGroupBytes = kUnits * kUnitBytes + kScaleBytes;  // 288
 inline constexpr int64_t kQ4_0BlockBytes = 18;  // GGUF Q4_0: fp16 d + 16 bytes of nibbles
@@ -64,6 +69,21 @@ struct Q4View {
   // Tile t's stream: groups * 288 bytes.
   const uint8_t* Tile(int64_t t) const { return data + t * layout.groups * kTileGroupBytes; }
 };
+
+// The byte offset in a tile-group of row pair p's byte at k (0..31 in the group).
+inline int64_t PairByte(int64_t p, int64_t k) {
+  const int64_t u = (k % 16) / 4, slot = p / 4 + 2 * (k / 16);
+  return u * kUnitBytes + slot * kSlotBytes + 4 * (p % 4) + k % 4;
+}
+
+// The byte of row pair (qa, qb) (q in -8..7): qa's nibble high, qb + 8 low.
+inline uint8_t PairOf(int qa, int qb) { return static_cast<uint8_t>(((qa & 0xf) << 4) | (qb + 8)); }
+
+// Tile row i's q (0..15) at k of the tile-group starting at `group`.
+inline int QAt(const uint8_t* group, int64_t i, int64_t k) {
+  const uint8_t byte = group[PairByte(i % kPairs, k)];
+  return i < kPairs ? static_cast<int8_t>(byte) >> 4 : (byte & 0xf) - 8;
+}
 
 // The layout for n, k > 0, or TCPU_ERR_INVALID_SIZE / TCPU_ERR_SIZE_OVERFLOW naming `fn`.
 int ComputeQ4Layout(const char* fn, int64_t n, int64_t k, Q4Layout* layout);

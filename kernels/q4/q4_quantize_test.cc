@@ -235,14 +235,17 @@ TEST(Q4PackTest, BytesFollowTheDocumentedLayout) {
   for (int64_t t = 0; t < tiles; ++t) {
     for (int64_t g = 0; g < groups; ++g) {
       const int64_t base = 64 + (t * groups + g) * 288;
+      // Unit u, slot s: pairs 4 * (s % 2) + j (rows p and p + 8) at k = 4u + e (+ 16 from
+      // slot 2 on); row p's q high (two's complement), row p + 8's q + 8 low.
       for (int64_t u = 0; u < 4; ++u) {
-        for (int64_t quad = 0; quad < 4; ++quad) {
-          for (int64_t r = 0; r < 4; ++r) {
+        for (int64_t slot = 0; slot < 4; ++slot) {
+          for (int64_t j = 0; j < 4; ++j) {
             for (int64_t e = 0; e < 4; ++e) {
-              const int64_t row = 16 * t + 4 * quad + r, j = 32 * g + 4 * u + e;
-              const uint8_t byte = packed[base + 64 * u + 16 * quad + 4 * r + e];
-              ASSERT_EQ(byte & 0xf, qv(row, j) & 0xf) << row << " " << j;
-              ASSERT_EQ(byte >> 4, qv(row, j + 16) & 0xf) << row << " " << j + 16;
+              const int64_t p = 4 * (slot % 2) + j, row = 16 * t + p;
+              const int64_t col = 32 * g + 16 * (slot / 2) + 4 * u + e;
+              const uint8_t byte = packed[base + 64 * u + 16 * slot + 4 * j + e];
+              ASSERT_EQ(byte >> 4, qv(row, col) & 0xf) << row << " " << col;
+              ASSERT_EQ(byte & 0xf, qv(row + 8, col) + 8) << row + 8 << " " << col;
             }
           }
         }

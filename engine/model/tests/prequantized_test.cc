@@ -283,14 +283,14 @@ TEST(PrequantizedInt4LayoutTest, AnOlderLayoutIsRefusedByName) {
     const char* detail;
   };
   const std::vector<Case> cases = {
-      {"recorded_layout_1",
-       [](SafetensorsParts& p) { p.header["__metadata__"]["tcpu.packing_layout_version"] = "1"; },
-       "'tcpu.packing_layout_version' is '1', expected '2'"},
-      {"packed_header_version_1",
-       [](SafetensorsParts& p) { p.data[Begin(p, kQProj) + 8] = 1; },  // the header's version
+      {"recorded_layout_2",
+       [](SafetensorsParts& p) { p.header["__metadata__"]["tcpu.packing_layout_version"] = "2"; },
+       "'tcpu.packing_layout_version' is '2', expected '3'"},
+      {"packed_header_version_2",
+       [](SafetensorsParts& p) { p.data[Begin(p, kQProj) + 8] = 2; },  // the header's version
        "tensor 'model.layers.0.self_attn.q_proj.weight': tcpu_check_q4_packed: packed_w is not a "
-       "tcpu_pack_q4 buffer (magic 0x0050345155504354, version 1; expected 0x0050345155504354, "
-       "version 2)"},
+       "tcpu_pack_q4 buffer (magic 0x0050345155504354, version 2; expected 0x0050345155504354, "
+       "version 3)"},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);

@@ -22,9 +22,12 @@
  *
  * Packed format (independent of the SVE vector length: pack once, run on any VL or CPU):
  * rows in tiles of 16 (n padded with zero rows), each tile one stream over its groups of
- * 288 bytes: 4 units of 64 bytes, then the 16 rows' fp16 scales (32 bytes). In unit u, byte
- * 4i + e holds tile row i's weight k = 4u + e of the group in its low nibble and
- * k = 16 + 4u + e in its high nibble (two's complement). 0.5625 bytes per weight (Q4_0's),
+ * 288 bytes: 4 units of 64 bytes, then the 16 rows' fp16 scales (32 bytes). One byte holds two
+ * rows at the same k: tile rows p and p + 8 (a row pair, p = 0..7), row p's q in the high nibble
+ * (two's complement) and row p + 8's q + 8 in the low nibble (0..15). Unit u holds 4 slots of
+ * 16 bytes; slot s holds row pairs 4 * (s % 2) .. + 3 at k = 4u .. 4u + 3 (s < 2) or
+ * k = 16 + 4u .. 16 + 4u + 3 (s >= 2) of the group, byte 4j + e of the slot the pair
+ * 4 * (s % 2) + j at the slot's k + e. 0.5625 bytes per weight (Q4_0's),
  * after a 64-byte header (magic, version, n, k) that every call checks against its own n and k.
  * GGUF Q4_0 blocks (nibble v = q + 8) are packed as they are by tcpu_pack_q4_from_q4_0. */
 #ifndef TCPU_GEMV_Q4_H_
@@ -40,8 +43,9 @@ extern "C" {
 
 /* The version of the packed format above, stored in every packed header. It changes whenever
  * the layout does, so packed bytes kept in a file (a pre-quantized checkpoint) from another
- * SDK are refused instead of misread. 2: fp16 group scales (1 had fp32). */
-#define TCPU_Q4_PACKED_VERSION 2
+ * SDK are refused instead of misread. 3: two rows per byte (2 had a row's k and k + 16 in a
+ * byte, 1 fp32 scales). */
+#define TCPU_Q4_PACKED_VERSION 3
 
 /* Groups per row: k / 32 rounded up (k >= 1), or a negative tcpu_status. */
 int64_t tcpu_q4_groups(int64_t k);
