@@ -70,13 +70,16 @@ class Model {
  private:
   struct Linear {
     AlignedBuffer packed;
-    std::vector<float> scales;  // int8 only (int4 packs its scales)
+    std::vector<float> scales;  // int8 only (int4 and block-Q8 pack their scales)
   };
   int Build(const std::string& dir);
   int QuantizeInt8(const std::string& name, const uint16_t* w, int64_t n, int64_t k,
                    Linear* linear);
   // A GGUF Q4_0 tensor packed as it is for int4 (tcpu_pack_q4_from_q4_0): no rounding.
   int PackQ4_0(const std::string& name, const TensorView& blocks, int64_t n, int64_t k,
+               Linear* linear);
+  // A GGUF Q8_0 tensor packed as it is for int8 (tcpu_pack_q8_from_q8_0, block-Q8): no rounding.
+  int PackQ8_0(const std::string& name, const TensorView& blocks, int64_t n, int64_t k,
                Linear* linear);
   int QuantizeInt4(const std::string& name, const uint16_t* w, int64_t n, int64_t k,
                    Linear* linear);

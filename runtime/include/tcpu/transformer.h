@@ -16,6 +16,8 @@ extern "C" {
  *     y = bf16((float)acc * s_x * scales[i])
  *   W4A8: packed from tcpu_pack_q4 (told apart by its header), scales = NULL (the group
  *     scales are packed with it); y = bf16(f * s_x), f as tcpu/gemv_q4.h defines it.
+ *   block-Q8 (GGUF Q8_0's numbers): packed from tcpu_pack_q8 or tcpu_pack_q8_from_q8_0,
+ *     scales = NULL; y = bf16(f * s_x), f as tcpu/gemv_q8.h defines it.
  * Either way x is quantized as tcpu_gemv_bf16_w8 does it (once per vector). Formats may be
  * mixed within a model. */
 typedef struct tcpu_linear {
