@@ -25,13 +25,6 @@ bool GgufTensorView(const gguf::TensorInfo& info, const std::string& file,
                     std::vector<std::unique_ptr<uint8_t[]>>* storage, TensorView* view,
                     std::string* error);
 
-// Q4_0 blocks (DType::kQ4_0) holding `values` values (a multiple of 32) as bf16: each d x q in
-// fp32 (exact), rounded to nearest even; what a converted float tensor would hold.
-void DequantizeQ4_0ToBf16(const uint8_t* blocks, int64_t values, uint16_t* out);
-
-// Q8_0 blocks (DType::kQ8_0) the same way: each d x q exact in fp32, rounded to bf16.
-void DequantizeQ8_0ToBf16(const uint8_t* blocks, int64_t values, uint16_t* out);
-
 // llama.cpp's convert_hf_to_gguf.py stores Llama's q_proj and k_proj (weights and biases)
 // with the rows of every head permuted for its interleaved RoPE: head row 2j + s holds
 // Hugging Face row s * head_dim / 2 + j (s in {0, 1}). This puts them back (the engine's

@@ -8,6 +8,7 @@
 
 #include "engine/model/gguf_tensor.h"
 #include "engine/model/prequantized_format.h"
+#include "kernels/transformer_layer/embedding_rows.h"
 #include "runtime/check.h"
 #include "runtime/scratch_arena.h"
 #include "tcpu/bf16.h"
@@ -88,14 +89,39 @@ int Model::LoadBf16(const std::string& name, const std::vector<int64_t>& shape,
   }
   uint16_t* bf16 = reinterpret_cast<uint16_t*>(copy.data());
   if (t->dtype == DType::kQ4_0) {
-    DequantizeQ4_0ToBf16(t->data, t->elements, bf16);
+    transformer::Q4_0ToBf16(t->data, t->elements, bf16);
   } else if (t->dtype == DType::kQ8_0) {
-    DequantizeQ8_0ToBf16(t->data, t->elements, bf16);
+    transformer::Q8_0ToBf16(t->data, t->elements, bf16);
   } else {
     for (int64_t i = 0; i < t->elements; ++i) bf16[i] = tcpu_f32_to_bf16(ReadElementAsFloat(*t, i));
   }
   *out = bf16;
   bf16_copies_.push_back(std::move(copy));
+  return TCPU_OK;
+}
+
+int Model::LoadEmbeddings(int64_t vocab_size, int64_t hidden) {
+  const std::string name = "model.embed_tokens.weight";
+  const TensorView* t = nullptr;
+  std::string error;
+  if (!checkpoint_.Find(name, {vocab_size, hidden}, &t, &error)) {
+    return Fail(TCPU_ERR_INVALID_MODEL, "%s", error.c_str());
+  }
+  if (t->dtype == DType::kQ4_0 || t->dtype == DType::kQ8_0) {
+    // GGUF blocks stay in the mapped file; the decode step converts one row per token (the
+    // reader checked that rows are whole blocks, so hidden is a multiple of 32).
+    weights_.embed_format = t->dtype == DType::kQ4_0 ? TCPU_EMBED_Q4_0 : TCPU_EMBED_Q8_0;
+    weights_.embed_blocks = t->data;
+    Hold(name, t->dtype, {vocab_size, hidden}, t->data, t->bytes);
+    bytes_per_token_ += t->bytes / vocab_size;  // one row
+    return TCPU_OK;
+  }
+  if (int s = LoadBf16(name, {vocab_size, hidden}, &weights_.embed_tokens); s != TCPU_OK) {
+    return s;
+  }
+  Hold(name, DType::kBF16, {vocab_size, hidden}, weights_.embed_tokens,
+       2 * vocab_size * hidden);   // fits: the tensor has that many bytes
+  bytes_per_token_ += 2 * hidden;  // one embedding row
   return TCPU_OK;
 }
 
@@ -305,16 +331,9 @@ int Model::Build(const std::string& dir) {
   };
 
   const size_t copies_before_embeddings = bf16_copies_.size();
-  if (int s = LoadBf16("model.embed_tokens.weight", {c.vocab_size, h}, &weights_.embed_tokens);
-      s != TCPU_OK) {
-    return s;
-  }
-  Hold("model.embed_tokens.weight", DType::kBF16, {c.vocab_size, h}, weights_.embed_tokens,
-       2 * c.vocab_size * h);  // fits: the tensor has that many bytes
-  bytes_per_token_ += 2 * h;   // one embedding row
-  // When the table was copied to bf16, the stored one (a GGUF block tensor dequantized to F32)
-  // can go now unless the lm_head still has to be quantized from it; a GGUF k-quant tensor is
-  // dequantized to bf16 and used in place.
+  if (int s = LoadEmbeddings(c.vocab_size, h); s != TCPU_OK) return s;
+  // When the table was copied to bf16, the stored one can go now unless the lm_head still has
+  // to be quantized from it; a GGUF k-quant tensor is dequantized to bf16 and used in place.
   if (!c.tie_word_embeddings && bf16_copies_.size() > copies_before_embeddings) {
     checkpoint_.Release("model.embed_tokens.weight");
   }

@@ -18,8 +18,7 @@ namespace tcpu::model {
 
 // The C ABI's TCPU_WEIGHTS_* value `weights` (argument `argument` of `fn`) as a WeightFormat;
 // TCPU_ERR_INVALID_ARGUMENT naming the argument for any other value.
-int WeightFormatFromC(const char* fn, const char* argument, int32_t weights,
-                      WeightFormat* format);
+int WeightFormatFromC(const char* fn, const char* argument, int32_t weights, WeightFormat* format);
 
 // 64-byte aligned bytes (packed weights, bf16 copies).
 class AlignedBuffer {
@@ -93,6 +92,9 @@ class Model {
             int64_t bytes);
   int LoadBf16(const std::string& name, const std::vector<int64_t>& shape, const uint16_t** out);
   int LoadBias(const std::string& name, int64_t n, const float** out);
+  // The token embedding table: GGUF Q4_0 / Q8_0 blocks used in place (TCPU_EMBED_Q4_0 /
+  // _Q8_0, one row converted per token), anything else as bf16 (LoadBf16).
+  int LoadEmbeddings(int64_t vocab_size, int64_t hidden);
 
   Checkpoint checkpoint_;
   WeightFormat format_ = WeightFormat::kInt8;

@@ -121,9 +121,10 @@ TEST(GgufBlockTypesTest, BlocksOfTheOtherFormatDecodeAsTheirDequantizedValues) {
 // the same numbers (d x q) taking the float path, which a safetensors checkpoint takes too
 // (converted to bf16, group-quantized at load). Its d are bf16-exact (q4_0_bf16_exact), so
 // that path sees exactly these values and quantizes them back to the same q and d. Llama's
-// permuted q/k rows are reordered as blocks; the embedding is Q4_0 too.
+// permuted q/k rows are reordered as blocks; the embedding is Q4_0 too, kept as blocks and
+// converted one row per token (and, tied in Qwen3, packed as it is for the lm_head).
 TEST(GgufBlockTypesTest, Q4_0WithInt4IsPackedAsItIs) {
-  for (const char* checkpoint : {"tiny_llama", "tiny_qwen2"}) {
+  for (const char* checkpoint : {"tiny_llama", "tiny_qwen2", "tiny_qwen3_sharded"}) {
     SCOPED_TRACE(checkpoint);
     GgufExport blocks;
     blocks.matrix_type = TensorType::kQ4_0;
