@@ -48,8 +48,8 @@ int tcpu_pack_q8(const int8_t* q, const uint16_t* scales, int64_t n, int64_t k, 
  * (ggml's block_q8_0: fp16 d, then 32 int8 q, value q * d). q and d are copied bit for bit,
  * so the packed matrix holds exactly the file's numbers. k must be a multiple of 32
  * (TCPU_ERR_INVALID_SIZE otherwise), blocks_bytes n * k / 32 * 34; a non-finite d or a
- * q = -128 is TCPU_ERR_INVALID_ARGUMENT naming its row and block, before anything is
- * written. Runs at under one instruction per weight (a load takes no dequantization). */
+ * q = -128 is TCPU_ERR_INVALID_ARGUMENT naming its row and block (the buffer then does not
+ * validate). Runs at under one instruction per weight (a load takes no dequantization). */
 int tcpu_pack_q8_from_q8_0(const void* blocks, int64_t blocks_bytes, int64_t n, int64_t k,
                            void* packed, int64_t packed_bytes);
 
