@@ -3,6 +3,7 @@
 //   q8_gemv_neon.cc     -march=armv8-a            SMULL/SMLAL of two units + SADALP
 //   q8_gemv_dotprod.cc  -march=armv8.2-a+dotprod  a unit per 64-byte load, SDOT by element
 //   q8_gemm_i8mm.cc     -march=armv8.6-a+i8mm     SMMLA on 2 x-rows x 2 weight rows x 8 k
+//   q8_pack_neon.cc     -march=armv8-a            Q8_0 blocks into whole tiles: TRN/ZIP transposes
 // The int4 kernels (kernels/q4) without the nibble unpack: the same tiles, groups and fp32 step.
 #ifndef TCPU_KERNELS_Q8_Q8_KERNELS_H_
 #define TCPU_KERNELS_Q8_Q8_KERNELS_H_
@@ -50,6 +51,14 @@ struct Q8GemmArgs {
   int64_t m = 0;
   float* y = nullptr;  // [m, n]
 };
+
+// Tile t of GGUF Q8_0 blocks (rows of groups blocks of 34 bytes) packed into `out` (the tile's
+// groups * 544 bytes): q and d as they are. Returns whether a block of the tile has a q of -128
+// or a non-finite d (the caller then refuses the matrix). The NEON one takes whole tiles only.
+bool PackTileFromQ8_0Scalar(const uint8_t* blocks, const Q8Layout& l, int64_t t, uint8_t* out);
+#if defined(__aarch64__)
+bool PackTileFromQ8_0Neon(const uint8_t* blocks, const Q8Layout& l, int64_t t, uint8_t* out);
+#endif
 
 #if defined(__aarch64__)
 // Computes the rows of tiles [begin, end) for all m activation rows.

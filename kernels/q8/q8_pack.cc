@@ -1,15 +1,11 @@
-// tcpu_q8_packed_size, tcpu_pack_q8, tcpu_pack_q8_from_q8_0, tcpu_check_q8_packed and
-// tcpu_unpack_q8: portable code (packing runs once at load and is bound by memory), split over
-// tiles on the thread pool (grouped::PackTiles).
-#include <atomic>
+// tcpu_q8_packed_size, tcpu_pack_q8, tcpu_check_q8_packed and tcpu_unpack_q8, and the scalar
+// packing of GGUF Q8_0 tiles (tcpu_pack_q8_from_q8_0 is q8_pack_q8_0.cc): portable code (packing
+// runs once at load and is bound by memory), split over tiles on the thread pool
+// (grouped::PackTiles).
 #include <cstring>
 
-#if defined(__aarch64__)
-#include <arm_neon.h>
-#endif
-
 #include "kernels/grouped/grouped_pack.h"
-#include "kernels/q8/q8_packed.h"
+#include "kernels/q8/q8_kernels.h"
 #include "runtime/check.h"
 #include "tcpu/gemv_q8.h"
 
@@ -40,6 +36,24 @@ void PackTile(const int8_t* q, const uint16_t* scales, const Q8Layout& l, int64_
     std::memcpy(out + kUnits * kUnitBytes, s, sizeof(s));
   }
 }
+
+// The index of the first -128 in q[0, count), or -1. Chunks are scanned without an early exit
+// so the scan vectorizes; only a chunk with a bad value is searched again.
+int64_t FirstMinus128(const int8_t* q, int64_t count) {
+  constexpr int64_t kChunk = 1024;
+  for (int64_t c = 0; c < count; c += kChunk) {
+    const int64_t end = c + kChunk < count ? c + kChunk : count;
+    bool any = false;
+    for (int64_t i = c; i < end; ++i) any |= q[i] == -128;
+    if (!any) continue;
+    for (int64_t i = c; i < end; ++i) {
+      if (q[i] == -128) return i;
+    }
+  }
+  return -1;
+}
+
+}  // namespace
 
 // Tile t from GGUF Q8_0 blocks (rows of l.groups blocks of 34 bytes): the same stream as
 // PackTile. A block's q bytes 4u .. 4u + 3 are unit u's 4 bytes of that row, so each block is
@@ -74,79 +88,6 @@ bool PackTileFromQ8_0Scalar(const uint8_t* blocks, const Q8Layout& l, int64_t t,
   return bad;
 }
 
-#if defined(__aarch64__)
-// The same for a whole tile of 16 rows with Armv8.0 NEON (every aarch64 CPU has it; loading
-// needs this at well under one instruction per weight): per row quad, the 4 rows' q of 4 units
-// are a 4 x 4 matrix of 32-bit words, transposed by TRN1/TRN2 and ZIP1/ZIP2 into the units'
-// 16-byte row quads; a running SMIN finds a q of -128, and the group's 16 d, once stored, are
-// checked 8 at a time.
-bool PackTileFromQ8_0Neon(const uint8_t* blocks, const Q8Layout& l, int64_t t, uint8_t* out) {
-  const int64_t row_bytes = l.groups * kQ8_0BlockBytes;
-  const uint8_t* tile = blocks + t * kTileRows * row_bytes + 2;  // q of row 0, group 0
-  int8x16_t min = vdupq_n_s8(0);
-  uint16x8_t non_finite = vdupq_n_u16(0);
-  const uint16x8_t exponent = vdupq_n_u16(0x7c00);
-  for (int64_t g = 0; g < l.groups; ++g, out += kTileGroupBytes, tile += kQ8_0BlockBytes) {
-    uint16_t* scales = reinterpret_cast<uint16_t*>(out + kUnits * kUnitBytes);
-    for (int64_t quad = 0; quad < 4; ++quad) {
-      int32x4_t lo[4], hi[4];
-      for (int64_t r = 0; r < 4; ++r) {
-        const uint8_t* q = tile + (4 * quad + r) * row_bytes;
-        const int8x16_t a = vld1q_s8(reinterpret_cast<const int8_t*>(q));
-        const int8x16_t b = vld1q_s8(reinterpret_cast<const int8_t*>(q) + 16);
-        min = vminq_s8(min, vminq_s8(a, b));
-        lo[r] = vreinterpretq_s32_s8(a);
-        hi[r] = vreinterpretq_s32_s8(b);
-        uint16_t d;
-        std::memcpy(&d, q - 2, 2);
-        scales[4 * quad + r] = d;
-      }
-      for (int64_t h = 0; h < 2; ++h) {
-        const int32x4_t* w = h == 0 ? lo : hi;
-        const int32x4_t t0 = vtrn1q_s32(w[0], w[1]), t1 = vtrn2q_s32(w[0], w[1]);
-        const int32x4_t t2 = vtrn1q_s32(w[2], w[3]), t3 = vtrn2q_s32(w[2], w[3]);
-        const int64x2_t e0 = vreinterpretq_s64_s32(t0), e1 = vreinterpretq_s64_s32(t1);
-        const int64x2_t e2 = vreinterpretq_s64_s32(t2), e3 = vreinterpretq_s64_s32(t3);
-        uint8_t* unit = out + 4 * h * kUnitBytes + 16 * quad;
-        vst1q_s64(reinterpret_cast<int64_t*>(unit + 0 * kUnitBytes), vzip1q_s64(e0, e2));
-        vst1q_s64(reinterpret_cast<int64_t*>(unit + 1 * kUnitBytes), vzip1q_s64(e1, e3));
-        vst1q_s64(reinterpret_cast<int64_t*>(unit + 2 * kUnitBytes), vzip2q_s64(e0, e2));
-        vst1q_s64(reinterpret_cast<int64_t*>(unit + 3 * kUnitBytes), vzip2q_s64(e1, e3));
-      }
-    }
-    for (int64_t half = 0; half < 2; ++half) {
-      const uint16x8_t d = vandq_u16(vld1q_u16(scales + 8 * half), exponent);
-      non_finite = vorrq_u16(non_finite, vceqq_u16(d, exponent));
-    }
-  }
-  return vminvq_s8(min) == -128 || vmaxvq_u16(non_finite) != 0;
-}
-#endif
-
-bool PackTileFromQ8_0(const uint8_t* blocks, const Q8Layout& l, int64_t t, uint8_t* out) {
-#if defined(__aarch64__)
-  if ((t + 1) * kTileRows <= l.n) return PackTileFromQ8_0Neon(blocks, l, t, out);
-#endif
-  return PackTileFromQ8_0Scalar(blocks, l, t, out);
-}
-
-// The index of the first -128 in q[0, count), or -1. Chunks are scanned without an early exit
-// so the scan vectorizes; only a chunk with a bad value is searched again.
-int64_t FirstMinus128(const int8_t* q, int64_t count) {
-  constexpr int64_t kChunk = 1024;
-  for (int64_t c = 0; c < count; c += kChunk) {
-    const int64_t end = c + kChunk < count ? c + kChunk : count;
-    bool any = false;
-    for (int64_t i = c; i < end; ++i) any |= q[i] == -128;
-    if (!any) continue;
-    for (int64_t i = c; i < end; ++i) {
-      if (q[i] == -128) return i;
-    }
-  }
-  return -1;
-}
-
-}  // namespace
 }  // namespace tcpu::q8
 
 extern "C" int64_t tcpu_q8_packed_size(int64_t n, int64_t k) {
@@ -184,61 +125,6 @@ extern "C" int tcpu_pack_q8(const int8_t* q, const uint16_t* scales, int64_t n, 
   }
   return tcpu::grouped::PackTiles(kFormat, l, packed,
                                   [&](int64_t t, uint8_t* out) { PackTile(q, scales, l, t, out); });
-}
-
-extern "C" int tcpu_pack_q8_from_q8_0(const void* blocks, int64_t blocks_bytes, int64_t n,
-                                      int64_t k, void* packed, int64_t packed_bytes) {
-  using namespace tcpu::q8;
-  constexpr const char* kFn = "tcpu_pack_q8_from_q8_0";
-  TCPU_CHECK_NOT_NULL(kFn, blocks);
-  TCPU_CHECK_NOT_NULL(kFn, packed);
-  Q8Layout l;
-  if (const int status = ComputeQ8Layout(kFn, n, k, &l); status != TCPU_OK) return status;
-  if (k % kGroup != 0) {
-    return tcpu::Fail(TCPU_ERR_INVALID_SIZE, "%s: k = %lld is not a multiple of the Q8_0 block, 32",
-                      kFn, static_cast<long long>(k));
-  }
-  if (const int status = tcpu::grouped::CheckBufferSize(kFn, packed_bytes, l); status != TCPU_OK) {
-    return status;
-  }
-  // n * groups * 34 < the packed size, which did not overflow.
-  if (blocks_bytes != n * l.groups * kQ8_0BlockBytes) {
-    return tcpu::Fail(TCPU_ERR_INVALID_ARGUMENT,
-                      "%s: blocks_bytes = %lld, expected %lld (%lld rows of %lld blocks of 34 "
-                      "bytes)",
-                      kFn, static_cast<long long>(blocks_bytes),
-                      static_cast<long long>(n * l.groups * kQ8_0BlockBytes),
-                      static_cast<long long>(n), static_cast<long long>(l.groups));
-  }
-  const uint8_t* bytes = static_cast<const uint8_t*>(blocks);
-  // Packed and checked in one pass; a bad block is then looked for again to name it, and the
-  // header is cleared so that the buffer does not validate.
-  std::atomic<bool> bad{false};
-  const int status = tcpu::grouped::PackTiles(kFormat, l, packed, [&](int64_t t, uint8_t* out) {
-    if (PackTileFromQ8_0(bytes, l, t, out)) bad.store(true, std::memory_order_relaxed);
-  });
-  if (status != TCPU_OK || !bad.load()) return status;
-  std::memset(packed, 0, kHeaderBytes);
-  for (int64_t b = 0; b < n * l.groups; ++b) {
-    const uint8_t* block = bytes + b * kQ8_0BlockBytes;
-    uint16_t d;
-    std::memcpy(&d, block, 2);
-    const long long row = b / l.groups, column = b % l.groups;
-    if (tcpu::grouped::IsFp16NonFinite(d)) {
-      return tcpu::Fail(TCPU_ERR_INVALID_ARGUMENT,
-                        "%s: row %lld, block %lld: d = 0x%04x is not a finite fp16", kFn, row,
-                        column, d);
-    }
-    for (int64_t j = 0; j < kGroup; ++j) {
-      if (block[2 + j] == 0x80) {
-        return tcpu::Fail(TCPU_ERR_INVALID_ARGUMENT,
-                          "%s: row %lld, block %lld: q[%lld] = -128, expected -127..127 (what "
-                          "Q8_0's quantizer writes)",
-                          kFn, row, column, static_cast<long long>(j));
-      }
-    }
-  }
-  return tcpu::Fail(TCPU_ERR_INVALID_ARGUMENT, "%s: a block was refused while packing", kFn);
 }
 
 extern "C" int tcpu_check_q8_packed(const void* packed, int64_t packed_bytes, int64_t n,
