@@ -206,30 +206,17 @@ int Model::QuantizeInt4(const std::string& name, const uint16_t* w, int64_t n, i
   return TCPU_OK;
 }
 
-int Model::PackQ4_0(const std::string& name, const TensorView& blocks, int64_t n, int64_t k,
-                    Linear* linear) {
-  const int64_t bytes = tcpu_q4_packed_size(n, k);
+int Model::PackBlocks(const std::string& name, const TensorView& blocks, int64_t n, int64_t k,
+                      Linear* linear) {
+  // Q4_0 into the int4 format, Q8_0 into block-Q8: the file's numbers as they are.
+  const bool q4 = blocks.dtype == DType::kQ4_0;
+  const int64_t bytes = q4 ? tcpu_q4_packed_size(n, k) : tcpu_q8_packed_size(n, k);
   if (bytes < 0 || !linear->packed.Allocate(bytes)) {
     return Fail(TCPU_ERR_OUT_OF_MEMORY, "tensor '%s': cannot allocate %lld packed bytes",
                 name.c_str(), static_cast<long long>(bytes));
   }
-  if (tcpu_pack_q4_from_q4_0(blocks.data, blocks.bytes, n, k, linear->packed.data(), bytes) !=
-      TCPU_OK) {
-    return FailForTensor(name);
-  }
-  bytes_per_token_ += bytes;
-  return TCPU_OK;
-}
-
-int Model::PackQ8_0(const std::string& name, const TensorView& blocks, int64_t n, int64_t k,
-                    Linear* linear) {
-  const int64_t bytes = tcpu_q8_packed_size(n, k);
-  if (bytes < 0 || !linear->packed.Allocate(bytes)) {
-    return Fail(TCPU_ERR_OUT_OF_MEMORY, "tensor '%s': cannot allocate %lld packed bytes",
-                name.c_str(), static_cast<long long>(bytes));
-  }
-  if (tcpu_pack_q8_from_q8_0(blocks.data, blocks.bytes, n, k, linear->packed.data(), bytes) !=
-      TCPU_OK) {
+  const auto pack = q4 ? tcpu_pack_q4_from_q4_0 : tcpu_pack_q8_from_q8_0;
+  if (pack(blocks.data, blocks.bytes, n, k, linear->packed.data(), bytes) != TCPU_OK) {
     return FailForTensor(name);
   }
   bytes_per_token_ += bytes;
@@ -258,9 +245,9 @@ int Model::LoadLinear(const std::string& name, const std::string& held_name, int
     int s = TCPU_OK;
     const uint16_t* w = nullptr;
     if (format_ == WeightFormat::kInt4 && t->dtype == DType::kQ4_0) {
-      s = PackQ4_0(name, *t, n, k, linear);  // the file's numbers as they are
+      s = PackBlocks(name, *t, n, k, linear);  // the file's numbers as they are
     } else if (format_ == WeightFormat::kInt8 && t->dtype == DType::kQ8_0) {
-      s = PackQ8_0(name, *t, n, k, linear);  // block-Q8: the file's numbers as they are
+      s = PackBlocks(name, *t, n, k, linear);  // block-Q8: the file's numbers as they are
       bytes = tcpu_q8_packed_size(n, k);
     } else {
       const size_t copies_before = bf16_copies_.size();

@@ -74,12 +74,10 @@ class Model {
   int Build(const std::string& dir);
   int QuantizeInt8(const std::string& name, const uint16_t* w, int64_t n, int64_t k,
                    Linear* linear);
-  // A GGUF Q4_0 tensor packed as it is for int4 (tcpu_pack_q4_from_q4_0): no rounding.
-  int PackQ4_0(const std::string& name, const TensorView& blocks, int64_t n, int64_t k,
-               Linear* linear);
-  // A GGUF Q8_0 tensor packed as it is for int8 (tcpu_pack_q8_from_q8_0, block-Q8): no rounding.
-  int PackQ8_0(const std::string& name, const TensorView& blocks, int64_t n, int64_t k,
-               Linear* linear);
+  // A GGUF Q4_0 tensor packed as it is for int4 (tcpu_pack_q4_from_q4_0), or a Q8_0 one for
+  // int8 (tcpu_pack_q8_from_q8_0, block-Q8): no rounding.
+  int PackBlocks(const std::string& name, const TensorView& blocks, int64_t n, int64_t k,
+                 Linear* linear);
   int QuantizeInt4(const std::string& name, const uint16_t* w, int64_t n, int64_t k,
                    Linear* linear);
   // The matrix `name` (held as `held_name`) quantized and packed into a new Linear or, from a

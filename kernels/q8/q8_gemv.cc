@@ -57,6 +57,14 @@ const KernelVariant<GemmKernel>& GemmVariant() {
 
 }  // namespace
 
+int CheckGemv(const char* fn, const void* packed_w, const void* x, const void* y, int64_t n,
+              int64_t k, Q8View* w) {
+  TCPU_CHECK_NOT_NULL(fn, packed_w);
+  TCPU_CHECK_NOT_NULL(fn, x);
+  TCPU_CHECK_NOT_NULL(fn, y);
+  return ViewQ8(fn, packed_w, n, k, w);
+}
+
 void RunTileUnits(const int8_t* x, float x_scale, const SharedGemv& gemv, int64_t unit_begin,
                   int64_t unit_end) {
   const Q8Layout& l = gemv.w.layout;
@@ -87,11 +95,10 @@ extern "C" int tcpu_gemv_q8(const void* packed_w, const int8_t* x, float x_scale
                             int64_t n, int64_t k) {
   using namespace tcpu::q8;
   constexpr const char* kFn = "tcpu_gemv_q8";
-  TCPU_CHECK_NOT_NULL(kFn, packed_w);
-  TCPU_CHECK_NOT_NULL(kFn, x);
-  TCPU_CHECK_NOT_NULL(kFn, y);
   Q8GemvArgs args;
-  if (const int status = ViewQ8(kFn, packed_w, n, k, &args.w); status != TCPU_OK) return status;
+  if (const int status = CheckGemv(kFn, packed_w, x, y, n, k, &args.w); status != TCPU_OK) {
+    return status;
+  }
   const int64_t groups = args.w.layout.groups;
   int status = TCPU_OK;
   args.x = x;
@@ -162,11 +169,10 @@ extern "C" int tcpu_gemv_bf16_q8(const void* packed_w, const uint16_t* x, uint16
                                  int64_t k) {
   using namespace tcpu::q8;
   constexpr const char* kFn = "tcpu_gemv_bf16_q8";
-  TCPU_CHECK_NOT_NULL(kFn, packed_w);
-  TCPU_CHECK_NOT_NULL(kFn, x);
-  TCPU_CHECK_NOT_NULL(kFn, y);
   Q8GemvArgs args;
-  if (const int status = ViewQ8(kFn, packed_w, n, k, &args.w); status != TCPU_OK) return status;
+  if (const int status = CheckGemv(kFn, packed_w, x, y, n, k, &args.w); status != TCPU_OK) {
+    return status;
+  }
   // The W8A8 GEMV's own quantizer, so every weight format sees the same int8 activations.
   const tcpu::gemv::GemvKernel& quantizer = tcpu::gemv::Bf16W8Kernel();
   const float absmax = quantizer.absmax_bf16(x, k);

@@ -18,6 +18,11 @@ struct SharedGemv {
   uint16_t* y = nullptr;
 };
 
+// The checks a GEMV entry point starts with (tcpu_gemv_q8, tcpu_gemv_bf16_q8): the pointers
+// (TCPU_ERR_NULL_POINTER naming them), then the packed matrix for n, k (ViewQ8).
+int CheckGemv(const char* fn, const void* packed_w, const void* x, const void* y, int64_t n,
+              int64_t k, Q8View* w);
+
 // The block-Q8 backend of ParallelForUnits (runtime/parallel_units.h): a unit is 4 tiles
 // (grouped::TileUnits, grouped::MacsPerTileUnit). x: groups * 32 int8, zero past k.
 void RunTileUnits(const int8_t* x, float x_scale, const SharedGemv& gemv, int64_t unit_begin,
