@@ -277,8 +277,10 @@ int RunLayer(const tcpu_layer_shape& shape, const tcpu_layer_weights& w, const L
 
 void EmbedToken(const tcpu_model_weights& model, int32_t token, uint16_t* h) {
   const int64_t hidden = model.shape.hidden;
-  const uint16_t* row = model.embed_tokens + static_cast<int64_t>(token) * hidden;
-  if (model.embed_format != TCPU_EMBED_BF16) {  // the row from the file's blocks, into h
+  const uint16_t* row = h;
+  if (model.embed_format == TCPU_EMBED_BF16) {
+    row = model.embed_tokens + static_cast<int64_t>(token) * hidden;
+  } else {  // the row from the file's blocks, into h
     const auto* blocks = static_cast<const uint8_t*>(model.embed_blocks);
     const int64_t row_blocks = static_cast<int64_t>(token) * (hidden / kEmbeddingBlock);
     if (model.embed_format == TCPU_EMBED_Q4_0) {
@@ -286,14 +288,13 @@ void EmbedToken(const tcpu_model_weights& model, int32_t token, uint16_t* h) {
     } else {
       Q8_0ToBf16(blocks + row_blocks * kQ8_0BlockBytes, hidden, h);
     }
-    row = h;
   }
   const float scale = model.embedding_scale;
   if (scale == 0.0f || scale == 1.0f) {
     if (row != h) std::memcpy(h, row, static_cast<size_t>(hidden) * sizeof(uint16_t));
     return;
   }
-  for (int64_t i = 0; i < model.shape.hidden; ++i) {
+  for (int64_t i = 0; i < hidden; ++i) {
     h[i] = tcpu_f32_to_bf16(tcpu_bf16_to_f32(row[i]) * scale);
   }
 }
