@@ -19,6 +19,8 @@ constexpr OpVariant kOps[] = {
     {"gemm_i8", tcpu::GemmI8Variant},
     {"gemv_w4a8", tcpu::GemvW4A8Variant},
     {"gemm_w4a8", tcpu::GemmW4A8Variant},
+    {"gemv_q8", tcpu::GemvQ8Variant},
+    {"gemm_q8", tcpu::GemmQ8Variant},
     {"quantize_weights_bf16", tcpu::QuantizeWeightsBf16Variant},
     {"rms_norm_bf16", tcpu::RmsNormBf16Variant},
     {"swiglu_bf16", tcpu::SwigluBf16Variant},

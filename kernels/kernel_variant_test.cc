@@ -16,7 +16,8 @@ TEST(StatusTest, KernelVariantRejectsUnknownAndNullOps) {
   const char* ops[] = {"pack_weights_i8",       "gemv_i8",       "gemv_bf16_w8", "gemm_i8",
                        "quantize_weights_bf16", "rms_norm_bf16", "swiglu_bf16",  "sdot",
                        "flash_attn_decode_bf16", "fused_mlp_bf16",
-                       "transformer_layer_bf16", "decode_step",  "gemv_w4a8",    "gemm_w4a8"};
+                       "transformer_layer_bf16", "decode_step",  "gemv_w4a8",    "gemm_w4a8",
+                       "gemv_q8",                "gemm_q8"};
   for (const char* op : ops) {
     const char* variant = tcpu_kernel_variant(op);
     ASSERT_NE(variant, nullptr) << op;

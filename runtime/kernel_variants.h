@@ -13,6 +13,8 @@ const char* GemvBf16W8Variant();           // kernels/gemv
 const char* GemmI8Variant();               // kernels/gemm
 const char* GemvW4A8Variant();             // kernels/q4
 const char* GemmW4A8Variant();             // kernels/q4
+const char* GemvQ8Variant();               // kernels/q8
+const char* GemmQ8Variant();               // kernels/q8
 const char* QuantizeWeightsBf16Variant();  // kernels/quantize
 const char* RmsNormBf16Variant();          // kernels/rms_norm
 const char* SwigluBf16Variant();           // kernels/swiglu

@@ -3,49 +3,18 @@
 #include <cstring>
 
 #include "engine/model/gguf_kquants.h"
-#include "tcpu/bf16.h"
 
 namespace tcpu::model {
 namespace {
 
 using gguf::TensorType;
 
-constexpr int64_t kBlock = 32;  // values per Q8_0 and Q4_0 block
-
 uint8_t* NewBuffer(int64_t bytes, std::vector<std::unique_ptr<uint8_t[]>>* storage) {
   storage->push_back(std::make_unique<uint8_t[]>(static_cast<size_t>(bytes)));
   return storage->back().get();
 }
 
-float BlockScale(const uint8_t* block) {
-  uint16_t d;
-  std::memcpy(&d, block, 2);
-  return HalfToFloat(d);
-}
-
-// Q8_0 (ggml's block_q8_0): an fp16 scale d, then 32 int8 q; value i = d * q[i].
-void DequantizeQ8_0(const uint8_t* data, int64_t blocks, float* out) {
-  for (int64_t b = 0; b < blocks; ++b, data += 2 + kBlock, out += kBlock) {
-    const float d = BlockScale(data);
-    for (int64_t i = 0; i < kBlock; ++i) out[i] = d * static_cast<int8_t>(data[2 + i]);
-  }
-}
-
 }  // namespace
-
-void DequantizeQ4_0ToBf16(const uint8_t* data, int64_t values, uint16_t* out) {
-  // Written as straight loops over a block (no calls, no branches) so the compiler vectorizes
-  // them: this converts whole embedding tables at load.
-  for (int64_t b = 0; b < values / kBlock; ++b, data += 2 + kBlock / 2, out += kBlock) {
-    const float d = BlockScale(data);
-    float v[kBlock];
-    for (int64_t i = 0; i < kBlock / 2; ++i) {
-      v[i] = d * static_cast<float>((data[2 + i] & 0x0f) - 8);
-      v[i + kBlock / 2] = d * static_cast<float>((data[2 + i] >> 4) - 8);
-    }
-    for (int64_t i = 0; i < kBlock; ++i) out[i] = tcpu_f32_to_bf16(v[i]);
-  }
-}
 
 bool GgufTensorView(const gguf::TensorInfo& info, const std::string& file,
                     std::vector<std::unique_ptr<uint8_t[]>>* storage, TensorView* view,
@@ -63,17 +32,10 @@ bool GgufTensorView(const gguf::TensorInfo& info, const std::string& file,
       v.data = info.data;
       v.bytes = info.bytes;
       break;
-    case TensorType::kQ8_0: {
-      // The reader checked that the row length is a whole number of blocks.
-      v.dtype = DType::kF32;
-      v.bytes = 4 * info.elements;
-      auto* out = reinterpret_cast<float*>(NewBuffer(v.bytes, storage));
-      DequantizeQ8_0(info.data, info.elements / kBlock, out);
-      v.data = reinterpret_cast<const uint8_t*>(out);
-      break;
-    }
+    case TensorType::kQ8_0:  // kept as blocks: int8 packs them as they are (block-Q8)
     case TensorType::kQ4_0:  // kept as blocks: int4 packs them as they are
-      v.dtype = DType::kQ4_0;
+      // The reader checked that the row length is a whole number of blocks.
+      v.dtype = info.type->type == TensorType::kQ8_0 ? DType::kQ8_0 : DType::kQ4_0;
       v.data = info.data;
       v.bytes = info.bytes;
       break;

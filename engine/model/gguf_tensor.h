@@ -1,8 +1,8 @@
-// A GGUF tensor as the loader's TensorView (safetensors.h): F32, F16, BF16 and Q4_0 (its
-// blocks, DType::kQ4_0) point into the mapped file (shape = the GGUF dims reversed, so
-// [rows, row length] as in safetensors); Q8_0 is dequantized exactly to F32 (d x q, both exact
-// in fp32), and Q4_K, Q5_K and Q6_K exactly (gguf_kquants.h) then rounded to BF16, as the
-// loader rounds every float weight; both into storage the caller keeps. Llama's and MiniCPM's
+// A GGUF tensor as the loader's TensorView (safetensors.h): F32, F16, BF16, Q8_0 and Q4_0 (their
+// blocks, DType::kQ8_0 and kQ4_0) point into the mapped file (shape = the GGUF dims reversed,
+// so [rows, row length] as in safetensors); Q4_K, Q5_K and Q6_K are dequantized exactly
+// (gguf_kquants.h) then rounded to BF16, as the loader rounds every float weight, into storage
+// the caller keeps. Llama's and MiniCPM's
 // q/k rows are put back in Hugging Face order (UndoRopePermutation).
 #ifndef TCPU_ENGINE_MODEL_GGUF_TENSOR_H_
 #define TCPU_ENGINE_MODEL_GGUF_TENSOR_H_
@@ -24,10 +24,6 @@ namespace tcpu::model {
 bool GgufTensorView(const gguf::TensorInfo& info, const std::string& file,
                     std::vector<std::unique_ptr<uint8_t[]>>* storage, TensorView* view,
                     std::string* error);
-
-// Q4_0 blocks (DType::kQ4_0) holding `values` values (a multiple of 32) as bf16: each d x q in
-// fp32 (exact), rounded to nearest even; what a converted float tensor would hold.
-void DequantizeQ4_0ToBf16(const uint8_t* blocks, int64_t values, uint16_t* out);
 
 // llama.cpp's convert_hf_to_gguf.py stores Llama's q_proj and k_proj (weights and biases)
 // with the rows of every head permuted for its interleaved RoPE: head row 2j + s holds

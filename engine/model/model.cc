@@ -8,17 +8,18 @@
 
 #include "engine/model/gguf_tensor.h"
 #include "engine/model/prequantized_format.h"
+#include "kernels/transformer_layer/embedding_rows.h"
 #include "runtime/check.h"
 #include "runtime/scratch_arena.h"
 #include "tcpu/bf16.h"
 #include "tcpu/decoder.h"
 #include "tcpu/gemv.h"
 #include "tcpu/gemv_q4.h"
+#include "tcpu/gemv_q8.h"
 
 namespace tcpu::model {
 
-int WeightFormatFromC(const char* fn, const char* argument, int32_t weights,
-                      WeightFormat* format) {
+int WeightFormatFromC(const char* fn, const char* argument, int32_t weights, WeightFormat* format) {
   if (weights != TCPU_WEIGHTS_INT8 && weights != TCPU_WEIGHTS_INT4) {
     return Fail(TCPU_ERR_INVALID_ARGUMENT,
                 "%s: %s = %d is neither TCPU_WEIGHTS_INT8 (0) nor TCPU_WEIGHTS_INT4 (1)", fn,
@@ -73,7 +74,7 @@ int Model::LoadBf16(const std::string& name, const std::vector<int64_t>& shape,
   if (!checkpoint_.Find(name, shape, &t, &error)) {
     return Fail(TCPU_ERR_INVALID_MODEL, "%s", error.c_str());
   }
-  if (!IsFloatDType(t->dtype) && t->dtype != DType::kQ4_0) {
+  if (!IsFloatDType(t->dtype) && t->dtype != DType::kQ4_0 && t->dtype != DType::kQ8_0) {
     return Fail(TCPU_ERR_INVALID_MODEL, "tensor '%s' has dtype %s, expected BF16, F16 or F32",
                 name.c_str(), DTypeName(t->dtype));
   }
@@ -88,12 +89,39 @@ int Model::LoadBf16(const std::string& name, const std::vector<int64_t>& shape,
   }
   uint16_t* bf16 = reinterpret_cast<uint16_t*>(copy.data());
   if (t->dtype == DType::kQ4_0) {
-    DequantizeQ4_0ToBf16(t->data, t->elements, bf16);
+    transformer::Q4_0ToBf16(t->data, t->elements, bf16);
+  } else if (t->dtype == DType::kQ8_0) {
+    transformer::Q8_0ToBf16(t->data, t->elements, bf16);
   } else {
     for (int64_t i = 0; i < t->elements; ++i) bf16[i] = tcpu_f32_to_bf16(ReadElementAsFloat(*t, i));
   }
   *out = bf16;
   bf16_copies_.push_back(std::move(copy));
+  return TCPU_OK;
+}
+
+int Model::LoadEmbeddings(int64_t vocab_size, int64_t hidden) {
+  const std::string name = "model.embed_tokens.weight";
+  const TensorView* t = nullptr;
+  std::string error;
+  if (!checkpoint_.Find(name, {vocab_size, hidden}, &t, &error)) {
+    return Fail(TCPU_ERR_INVALID_MODEL, "%s", error.c_str());
+  }
+  if (t->dtype == DType::kQ4_0 || t->dtype == DType::kQ8_0) {
+    // GGUF blocks stay in the mapped file; the decode step converts one row per token (the
+    // reader checked that rows are whole blocks, so hidden is a multiple of 32).
+    weights_.embed_format = t->dtype == DType::kQ4_0 ? TCPU_EMBED_Q4_0 : TCPU_EMBED_Q8_0;
+    weights_.embed_blocks = t->data;
+    Hold(name, t->dtype, {vocab_size, hidden}, t->data, t->bytes);
+    bytes_per_token_ += t->bytes / vocab_size;  // one row
+    return TCPU_OK;
+  }
+  if (int s = LoadBf16(name, {vocab_size, hidden}, &weights_.embed_tokens); s != TCPU_OK) {
+    return s;
+  }
+  Hold(name, DType::kBF16, {vocab_size, hidden}, weights_.embed_tokens,
+       2 * vocab_size * hidden);   // fits: the tensor has that many bytes
+  bytes_per_token_ += 2 * hidden;  // one embedding row
   return TCPU_OK;
 }
 
@@ -144,8 +172,7 @@ int Model::QuantizeInt8(const std::string& name, const uint16_t* w, int64_t n, i
     return Fail(TCPU_ERR_OUT_OF_MEMORY, "tensor '%s': cannot allocate %lld packed bytes",
                 name.c_str(), static_cast<long long>(bytes));
   }
-  if (int s = tcpu_pack_weights_i8(w_i8.data(), n, k, linear->packed.data(), bytes);
-      s != TCPU_OK) {
+  if (int s = tcpu_pack_weights_i8(w_i8.data(), n, k, linear->packed.data(), bytes); s != TCPU_OK) {
     return s;
   }
   bytes_per_token_ += bytes + n * static_cast<int64_t>(sizeof(float));
@@ -179,15 +206,17 @@ int Model::QuantizeInt4(const std::string& name, const uint16_t* w, int64_t n, i
   return TCPU_OK;
 }
 
-int Model::PackQ4_0(const std::string& name, const TensorView& blocks, int64_t n, int64_t k,
-                    Linear* linear) {
-  const int64_t bytes = tcpu_q4_packed_size(n, k);
+int Model::PackBlocks(const std::string& name, const TensorView& blocks, int64_t n, int64_t k,
+                      Linear* linear) {
+  // Q4_0 into the int4 format, Q8_0 into block-Q8: the file's numbers as they are.
+  const bool q4 = blocks.dtype == DType::kQ4_0;
+  const int64_t bytes = q4 ? tcpu_q4_packed_size(n, k) : tcpu_q8_packed_size(n, k);
   if (bytes < 0 || !linear->packed.Allocate(bytes)) {
     return Fail(TCPU_ERR_OUT_OF_MEMORY, "tensor '%s': cannot allocate %lld packed bytes",
                 name.c_str(), static_cast<long long>(bytes));
   }
-  if (tcpu_pack_q4_from_q4_0(blocks.data, blocks.bytes, n, k, linear->packed.data(), bytes) !=
-      TCPU_OK) {
+  const auto pack = q4 ? tcpu_pack_q4_from_q4_0 : tcpu_pack_q8_from_q8_0;
+  if (pack(blocks.data, blocks.bytes, n, k, linear->packed.data(), bytes) != TCPU_OK) {
     return FailForTensor(name);
   }
   bytes_per_token_ += bytes;
@@ -201,6 +230,8 @@ void Model::Hold(const std::string& name, DType dtype, std::vector<int64_t> shap
 
 int Model::LoadLinear(const std::string& name, const std::string& held_name, int64_t n, int64_t k,
                       tcpu_linear* out) {
+  int64_t bytes =
+      format_ == WeightFormat::kInt4 ? tcpu_q4_packed_size(n, k) : tcpu_packed_weights_size(n, k);
   if (checkpoint_.prequantized()) {
     if (int s = MapLinear(held_name, n, k, out); s != TCPU_OK) return s;
   } else {
@@ -214,7 +245,10 @@ int Model::LoadLinear(const std::string& name, const std::string& held_name, int
     int s = TCPU_OK;
     const uint16_t* w = nullptr;
     if (format_ == WeightFormat::kInt4 && t->dtype == DType::kQ4_0) {
-      s = PackQ4_0(name, *t, n, k, linear);  // the file's numbers as they are
+      s = PackBlocks(name, *t, n, k, linear);  // the file's numbers as they are
+    } else if (format_ == WeightFormat::kInt8 && t->dtype == DType::kQ8_0) {
+      s = PackBlocks(name, *t, n, k, linear);  // block-Q8: the file's numbers as they are
+      bytes = tcpu_q8_packed_size(n, k);
     } else {
       const size_t copies_before = bf16_copies_.size();
       if (s = LoadBf16(name, {n, k}, &w); s != TCPU_OK) return s;
@@ -228,8 +262,6 @@ int Model::LoadLinear(const std::string& name, const std::string& held_name, int
     if (s != TCPU_OK) return s;
     *out = {linear->packed.data(), linear->scales.empty() ? nullptr : linear->scales.data()};
   }
-  const int64_t bytes =
-      format_ == WeightFormat::kInt4 ? tcpu_q4_packed_size(n, k) : tcpu_packed_weights_size(n, k);
   Hold(held_name, DType::kU8, {bytes}, out->packed, bytes);
   if (out->scales != nullptr) {
     Hold(ScaleTensorName(held_name), DType::kF32, {n}, out->scales,
@@ -286,16 +318,9 @@ int Model::Build(const std::string& dir) {
   };
 
   const size_t copies_before_embeddings = bf16_copies_.size();
-  if (int s = LoadBf16("model.embed_tokens.weight", {c.vocab_size, h}, &weights_.embed_tokens);
-      s != TCPU_OK) {
-    return s;
-  }
-  Hold("model.embed_tokens.weight", DType::kBF16, {c.vocab_size, h}, weights_.embed_tokens,
-       2 * c.vocab_size * h);  // fits: the tensor has that many bytes
-  bytes_per_token_ += 2 * h;  // one embedding row
-  // When the table was copied to bf16, the stored one (a GGUF block tensor dequantized to F32)
-  // can go now unless the lm_head still has to be quantized from it; a GGUF k-quant tensor is
-  // dequantized to bf16 and used in place.
+  if (int s = LoadEmbeddings(c.vocab_size, h); s != TCPU_OK) return s;
+  // When the table was copied to bf16, the stored one can go now unless the lm_head still has
+  // to be quantized from it; a GGUF k-quant tensor is dequantized to bf16 and used in place.
   if (!c.tie_word_embeddings && bf16_copies_.size() > copies_before_embeddings) {
     checkpoint_.Release("model.embed_tokens.weight");
   }
@@ -311,11 +336,9 @@ int Model::Build(const std::string& dir) {
         (s = linear(p + "self_attn.v_proj.weight", kv_rows, h, &w.v_proj)) != TCPU_OK ||
         (s = linear(p + "self_attn.o_proj.weight", h, q_rows, &w.o_proj)) != TCPU_OK ||
         (s = norm(p + "post_attention_layernorm.weight", h, &w.post_attention_norm)) != TCPU_OK ||
-        (s = linear(p + "mlp.gate_proj.weight", c.intermediate_size, h, &w.gate_proj)) !=
-            TCPU_OK ||
+        (s = linear(p + "mlp.gate_proj.weight", c.intermediate_size, h, &w.gate_proj)) != TCPU_OK ||
         (s = linear(p + "mlp.up_proj.weight", c.intermediate_size, h, &w.up_proj)) != TCPU_OK ||
-        (s = linear(p + "mlp.down_proj.weight", h, c.intermediate_size, &w.down_proj)) !=
-            TCPU_OK) {
+        (s = linear(p + "mlp.down_proj.weight", h, c.intermediate_size, &w.down_proj)) != TCPU_OK) {
       return s;
     }
     if (c.qkv_bias) {

@@ -18,8 +18,7 @@ namespace tcpu::model {
 
 // The C ABI's TCPU_WEIGHTS_* value `weights` (argument `argument` of `fn`) as a WeightFormat;
 // TCPU_ERR_INVALID_ARGUMENT naming the argument for any other value.
-int WeightFormatFromC(const char* fn, const char* argument, int32_t weights,
-                      WeightFormat* format);
+int WeightFormatFromC(const char* fn, const char* argument, int32_t weights, WeightFormat* format);
 
 // 64-byte aligned bytes (packed weights, bf16 copies).
 class AlignedBuffer {
@@ -70,14 +69,15 @@ class Model {
  private:
   struct Linear {
     AlignedBuffer packed;
-    std::vector<float> scales;  // int8 only (int4 packs its scales)
+    std::vector<float> scales;  // int8 only (int4 and block-Q8 pack their scales)
   };
   int Build(const std::string& dir);
   int QuantizeInt8(const std::string& name, const uint16_t* w, int64_t n, int64_t k,
                    Linear* linear);
-  // A GGUF Q4_0 tensor packed as it is for int4 (tcpu_pack_q4_from_q4_0): no rounding.
-  int PackQ4_0(const std::string& name, const TensorView& blocks, int64_t n, int64_t k,
-               Linear* linear);
+  // A GGUF Q4_0 tensor packed as it is for int4 (tcpu_pack_q4_from_q4_0), or a Q8_0 one for
+  // int8 (tcpu_pack_q8_from_q8_0, block-Q8): no rounding.
+  int PackBlocks(const std::string& name, const TensorView& blocks, int64_t n, int64_t k,
+                 Linear* linear);
   int QuantizeInt4(const std::string& name, const uint16_t* w, int64_t n, int64_t k,
                    Linear* linear);
   // The matrix `name` (held as `held_name`) quantized and packed into a new Linear or, from a
@@ -90,6 +90,9 @@ class Model {
             int64_t bytes);
   int LoadBf16(const std::string& name, const std::vector<int64_t>& shape, const uint16_t** out);
   int LoadBias(const std::string& name, int64_t n, const float** out);
+  // The token embedding table: GGUF Q4_0 / Q8_0 blocks used in place (TCPU_EMBED_Q4_0 /
+  // _Q8_0, one row converted per token), anything else as bf16 (LoadBf16).
+  int LoadEmbeddings(int64_t vocab_size, int64_t hidden);
 
   Checkpoint checkpoint_;
   WeightFormat format_ = WeightFormat::kInt8;

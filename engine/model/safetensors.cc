@@ -71,6 +71,8 @@ const char* DTypeName(DType dtype) {
       return "U8";
     case DType::kQ4_0:
       return "Q4_0";
+    case DType::kQ8_0:
+      return "Q8_0";
   }
   return "?";
 }
@@ -82,6 +84,7 @@ int64_t DTypeBytes(DType dtype) {
     case DType::kU8:
       return 1;
     case DType::kQ4_0:
+    case DType::kQ8_0:
       return 0;
     default:
       return 2;
@@ -101,6 +104,12 @@ float ReadElementAsFloat(const TensorView& t, int64_t i) {
     const uint8_t byte = block[2 + i % 16];
     const int v = i % 32 < 16 ? byte & 0xf : byte >> 4;
     return HalfToFloat(d) * static_cast<float>(v - 8);
+  }
+  if (t.dtype == DType::kQ8_0) {
+    const uint8_t* block = t.data + i / 32 * 34;
+    uint16_t d;
+    std::memcpy(&d, block, 2);
+    return HalfToFloat(d) * static_cast<float>(static_cast<int8_t>(block[2 + i % 32]));
   }
   if (t.dtype == DType::kF32) {
     float f;

@@ -16,11 +16,12 @@ namespace tcpu::model {
 // U8 holds packed bytes (a pre-quantized checkpoint's matrices), never numbers to convert.
 // Q4_0 is a GGUF tensor's blocks as the file stores them (never in a safetensors file): each
 // row a run of 18-byte blocks of 32 values, an fp16 d then 16 bytes of nibbles v, value
-// (v - 8) x d (low nibble of byte i: value i; high nibble: value 16 + i).
-enum class DType { kBF16, kF16, kF32, kU8, kQ4_0 };
+// (v - 8) x d (low nibble of byte i: value i; high nibble: value 16 + i). Q8_0 likewise: 34-byte
+// blocks of an fp16 d then 32 int8 q, value q x d.
+enum class DType { kBF16, kF16, kF32, kU8, kQ4_0, kQ8_0 };
 
 const char* DTypeName(DType dtype);
-int64_t DTypeBytes(DType dtype);  // per element; 0 for Q4_0 (18 bytes per 32)
+int64_t DTypeBytes(DType dtype);  // per element; 0 for Q4_0 and Q8_0 (18, 34 bytes per 32)
 bool IsFloatDType(DType dtype);   // BF16, F16 or F32
 
 struct TensorView {
@@ -48,7 +49,7 @@ bool ParseSafetensors(const uint8_t* data, int64_t size, const std::string& name
 float HalfToFloat(uint16_t h);
 
 // Element i of a tensor as fp32 (unaligned-safe; a U8 element is its byte's value, a Q4_0
-// element (v - 8) x d exactly).
+// element (v - 8) x d and a Q8_0 element q x d exactly).
 float ReadElementAsFloat(const TensorView& tensor, int64_t i);
 
 }  // namespace tcpu::model

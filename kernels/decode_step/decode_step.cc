@@ -82,13 +82,13 @@ extern "C" int64_t tcpu_decode_step_workspace_size(const tcpu_model_weights* mod
 
 extern "C" int tcpu_decode_step(const tcpu_model_weights* model, uint16_t* k_cache,
                                 uint16_t* v_cache, int64_t cache_capacity, int64_t position,
-                                int32_t token, float* logits, int32_t* next_token,
-                                void* workspace, int64_t workspace_bytes) {
+                                int32_t token, float* logits, int32_t* next_token, void* workspace,
+                                int64_t workspace_bytes) {
   constexpr const char* kFn = "tcpu_decode_step";
   namespace tr = tcpu::transformer;
   tr::StepWorkspace plan;
   if (int s = tr::PlanStep(kFn, model, &plan); s != TCPU_OK) return s;
-  TCPU_CHECK_NOT_NULL(kFn, model->embed_tokens);
+  if (int s = tr::CheckEmbedding(kFn, *model); s != TCPU_OK) return s;
   TCPU_CHECK_NOT_NULL(kFn, model->layers);
   TCPU_CHECK_NOT_NULL(kFn, model->final_norm);
   TCPU_CHECK_NOT_NULL(kFn, k_cache);
@@ -108,8 +108,8 @@ extern "C" int tcpu_decode_step(const tcpu_model_weights* model, uint16_t* k_cac
   }
   if (token < 0 || token >= model->vocab_size) {
     return tcpu::Fail(TCPU_ERR_INVALID_ARGUMENT,
-                      "%s: token = %d is outside the vocabulary [0, %lld)",
-                      kFn, token, static_cast<long long>(model->vocab_size));
+                      "%s: token = %d is outside the vocabulary [0, %lld)", kFn, token,
+                      static_cast<long long>(model->vocab_size));
   }
   if (workspace_bytes < plan.total) {
     return tcpu::Fail(TCPU_ERR_BUFFER_TOO_SMALL,
@@ -148,8 +148,8 @@ extern "C" int tcpu_decode_step(const tcpu_model_weights* model, uint16_t* k_cac
     tr::LayerViews views;
     tr::ViewLayer(kFn, "layer", shape, model->layers[i], &views);  // checked above
     if (int s = tr::RunLayer(shape, model->layers[i], views, plan.layer, rope,
-                             k_cache + i * layer_cache, v_cache + i * layer_cache,
-                             cache_capacity, position, h, ws);
+                             k_cache + i * layer_cache, v_cache + i * layer_cache, cache_capacity,
+                             position, h, ws);
         s != TCPU_OK) {
       return s;
     }

@@ -10,6 +10,7 @@
 #include "kernels/gemv/gemv_w8a8.h"
 #include "kernels/linear/linear.h"
 #include "kernels/q4/q4_packed.h"
+#include "kernels/q8/q8_packed.h"
 #include "runtime/check.h"
 #include "runtime/kernel_variants.h"
 #include "runtime/scratch_arena.h"
@@ -24,7 +25,8 @@ int ViewMlpWeights(const char* fn, const void* packed_gate, const float* gate_sc
   TCPU_CHECK_NOT_NULL(fn, packed_gate);
   TCPU_CHECK_NOT_NULL(fn, packed_up);
   TCPU_CHECK_NOT_NULL(fn, packed_down);
-  // Scales may be NULL only for int4 matrices (linear::View); name the argument here.
+  // Scales may be NULL only for int4 and block-Q8 matrices (linear::View); name the argument
+  // here.
   const struct {
     const void* packed;
     const float* scales;
@@ -33,7 +35,7 @@ int ViewMlpWeights(const char* fn, const void* packed_gate, const float* gate_sc
                    {packed_up, up_scales, "up_scales"},
                    {packed_down, down_scales, "down_scales"}};
   for (const auto& m : matrices) {
-    if (m.scales == nullptr && !q4::IsQ4Packed(m.packed)) {
+    if (m.scales == nullptr && !q4::IsQ4Packed(m.packed) && !q8::IsQ8Packed(m.packed)) {
       return Fail(TCPU_ERR_NULL_POINTER, "%s: %s is NULL (an int8 matrix needs its scales)", fn,
                   m.name);
     }

@@ -26,6 +26,9 @@ void BuildRope(const tcpu_layer_shape& shape, int64_t position, rope::Table* tab
 // h = bf16(embed_tokens[token] * embedding_scale); x = bf16(x / logit_divisor) (no-ops for the
 // neutral 0 or 1). The greedy token after the logits is tcpu::GreedyToken (runtime/greedy.h).
 void EmbedToken(const tcpu_model_weights& model, int32_t token, uint16_t* h);
+// TCPU_OK, or the error (naming `fn`) for an embedding table EmbedToken cannot read: a NULL
+// table, an unknown embed_format, or blocks with hidden not a multiple of 32.
+int CheckEmbedding(const char* fn, const tcpu_model_weights& model);
 void DivideLogitInput(const tcpu_model_weights& model, uint16_t* x);
 
 }  // namespace tcpu::transformer

@@ -8,6 +8,7 @@
 
 #include "kernels/gemv/gemv_w8a8.h"
 #include "kernels/linear/linear.h"
+#include "kernels/transformer_layer/embedding_rows.h"
 #include "kernels/transformer_layer/transformer_layer_internal.h"
 #include "runtime/check.h"
 #include "runtime/kernel_variants.h"
@@ -95,8 +96,8 @@ int PlanLayer(const char* fn, const tcpu_layer_shape* shape, LayerWorkspace* pla
                 fn, static_cast<double>(shape->rms_norm_eps));
   }
   if (!PositiveFinite(shape->rope_theta)) {
-    return Fail(TCPU_ERR_INVALID_ARGUMENT, "%s: shape->rope_theta = %g must be > 0 and finite",
-                fn, static_cast<double>(shape->rope_theta));
+    return Fail(TCPU_ERR_INVALID_ARGUMENT, "%s: shape->rope_theta = %g must be > 0 and finite", fn,
+                static_cast<double>(shape->rope_theta));
   }
   if (!ValidScale(shape->residual_scale)) {
     return Fail(TCPU_ERR_INVALID_ARGUMENT,
@@ -105,8 +106,8 @@ int PlanLayer(const char* fn, const tcpu_layer_shape* shape, LayerWorkspace* pla
   }
   if (!ValidScale(shape->rope_attention_scale)) {
     return Fail(TCPU_ERR_INVALID_ARGUMENT,
-                "%s: shape->rope_attention_scale = %g must be 0 (meaning 1) or > 0 and finite",
-                fn, shape->rope_attention_scale);
+                "%s: shape->rope_attention_scale = %g must be 0 (meaning 1) or > 0 and finite", fn,
+                shape->rope_attention_scale);
   }
   if (int s = rope::CheckHeadDim(fn, shape->head_dim); s != TCPU_OK) return s;
   if (shape->rope_inv_freq != nullptr) {
@@ -135,15 +136,14 @@ int PlanLayer(const char* fn, const tcpu_layer_shape* shape, LayerWorkspace* pla
     return s;
   }
   LayerWorkspace p;
-  const bool ok = q_elems <= INT64_MAX / 2 && shape->hidden <= INT64_MAX / 2 &&
-                  AddSlot(2 * shape->hidden, &p.x, &p.total) &&
-                  AddSlot(2 * q_elems, &p.q, &p.total) && AddSlot(2 * kv_elems, &p.k, &p.total) &&
-                  AddSlot(2 * kv_elems, &p.v, &p.total) &&
-                  AddSlot(2 * q_elems, &p.attn, &p.total) &&
-                  AddSlot(2 * shape->hidden, &p.o, &p.total) &&
-                  AddSlot(act_hidden > act_attn ? act_hidden : act_attn, &p.act, &p.total) &&
-                  AddSlot(mlp, &p.mlp, &p.total) && f32_elems <= INT64_MAX / 4 &&
-                  AddSlot(4 * f32_elems, &p.f32, &p.total);
+  const bool ok =
+      q_elems <= INT64_MAX / 2 && shape->hidden <= INT64_MAX / 2 &&
+      AddSlot(2 * shape->hidden, &p.x, &p.total) && AddSlot(2 * q_elems, &p.q, &p.total) &&
+      AddSlot(2 * kv_elems, &p.k, &p.total) && AddSlot(2 * kv_elems, &p.v, &p.total) &&
+      AddSlot(2 * q_elems, &p.attn, &p.total) && AddSlot(2 * shape->hidden, &p.o, &p.total) &&
+      AddSlot(act_hidden > act_attn ? act_hidden : act_attn, &p.act, &p.total) &&
+      AddSlot(mlp, &p.mlp, &p.total) && f32_elems <= INT64_MAX / 4 &&
+      AddSlot(4 * f32_elems, &p.f32, &p.total);
   if (!ok) {
     return Fail(TCPU_ERR_SIZE_OVERFLOW, "%s: the layer's workspace size overflows int64", fn);
   }
@@ -190,10 +190,9 @@ int ViewLayer(const char* fn, const char* what, const tcpu_layer_shape& shape,
   }
   return CheckNamed(
       [&](const char* mlp) {
-        return fused_mlp::ViewMlpWeights(mlp, w.gate_proj.packed, w.gate_proj.scales,
-                                         w.up_proj.packed, w.up_proj.scales, w.down_proj.packed,
-                                         w.down_proj.scales, shape.hidden, shape.intermediate,
-                                         &views->mlp);
+        return fused_mlp::ViewMlpWeights(
+            mlp, w.gate_proj.packed, w.gate_proj.scales, w.up_proj.packed, w.up_proj.scales,
+            w.down_proj.packed, w.down_proj.scales, shape.hidden, shape.intermediate, &views->mlp);
       },
       "%s: %s mlp", fn, what);
 }
@@ -277,14 +276,46 @@ int RunLayer(const tcpu_layer_shape& shape, const tcpu_layer_weights& w, const L
 }
 
 void EmbedToken(const tcpu_model_weights& model, int32_t token, uint16_t* h) {
-  const uint16_t* row = model.embed_tokens + static_cast<int64_t>(token) * model.shape.hidden;
+  const int64_t hidden = model.shape.hidden;
+  const uint16_t* row = h;
+  if (model.embed_format == TCPU_EMBED_BF16) {
+    row = model.embed_tokens + static_cast<int64_t>(token) * hidden;
+  } else {  // the row from the file's blocks, into h
+    const auto* blocks = static_cast<const uint8_t*>(model.embed_blocks);
+    const int64_t row_blocks = static_cast<int64_t>(token) * (hidden / kEmbeddingBlock);
+    if (model.embed_format == TCPU_EMBED_Q4_0) {
+      Q4_0ToBf16(blocks + row_blocks * kQ4_0BlockBytes, hidden, h);
+    } else {
+      Q8_0ToBf16(blocks + row_blocks * kQ8_0BlockBytes, hidden, h);
+    }
+  }
   const float scale = model.embedding_scale;
   if (scale == 0.0f || scale == 1.0f) {
-    std::memcpy(h, row, static_cast<size_t>(model.shape.hidden) * sizeof(uint16_t));
+    if (row != h) std::memcpy(h, row, static_cast<size_t>(hidden) * sizeof(uint16_t));
     return;
   }
-  for (int64_t i = 0; i < model.shape.hidden; ++i) {
+  for (int64_t i = 0; i < hidden; ++i) {
     h[i] = tcpu_f32_to_bf16(tcpu_bf16_to_f32(row[i]) * scale);
+  }
+}
+
+int CheckEmbedding(const char* fn, const tcpu_model_weights& model) {
+  switch (model.embed_format) {
+    case TCPU_EMBED_BF16:
+      TCPU_CHECK_NOT_NULL(fn, model.embed_tokens);
+      return TCPU_OK;
+    case TCPU_EMBED_Q4_0:
+    case TCPU_EMBED_Q8_0:
+      TCPU_CHECK_NOT_NULL(fn, model.embed_blocks);
+      if (model.shape.hidden % kEmbeddingBlock != 0) {
+        return Fail(TCPU_ERR_INVALID_ARGUMENT,
+                    "%s: an embedding table of blocks needs hidden = %lld to be a multiple of 32",
+                    fn, static_cast<long long>(model.shape.hidden));
+      }
+      return TCPU_OK;
+    default:
+      return Fail(TCPU_ERR_INVALID_ARGUMENT, "%s: embed_format = %d is not a TCPU_EMBED_* value",
+                  fn, static_cast<int>(model.embed_format));
   }
 }
 

@@ -103,7 +103,7 @@ def _gate_entry(ctx):
         "tolerance": ctx.attr.tolerance,
         "expect_failure": ctx.attr.must_fail,
     }
-    runfiles = ctx.runfiles(files = [program, ctx.file.baseline])
+    runfiles = ctx.runfiles(files = [program, ctx.file.baseline] + ctx.files.data)
     return entry, runfiles
 
 def _mca_entry(ctx):
@@ -148,6 +148,10 @@ perf_gate_test = rule(
     attrs = dict(_TOOL_ATTRS, **{
         "program": attr.label(mandatory = True, executable = True, cfg = aarch64_opt),
         "program_args": attr.string_list(doc = "Arguments of the program."),
+        "data": attr.label_list(
+            allow_files = True,
+            doc = "Files the program reads, by workspace-relative path (its working directory).",
+        ),
         "variants": attr.string_list(mandatory = True),
         "baseline": attr.label(mandatory = True, allow_single_file = [".json"]),
         "tolerance": attr.string(default = "0.01", doc = "Allowed relative rise."),

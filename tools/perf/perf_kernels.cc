@@ -2,8 +2,8 @@
 // shapes, one call per shape inside a tcpu/perf.h region (after one warm-up call, so dispatch
 // and scratch setup stay outside), inputs from a fixed seed.
 //
-//   perf_kernels --family=gemv|gemv_w8a8|gemm|gemv_w4a8|gemm_w4a8|rms_norm|swiglu|rope|
-//                         flash_attn|fused_mlp
+//   perf_kernels --family=gemv|gemv_w8a8|gemm|gemv_w4a8|gemm_w4a8|gemv_q8|gemm_q8|rms_norm|
+//                         swiglu|rope|flash_attn|fused_mlp
 //                --shapes=gate|decode|prefill|issue
 //
 // gate: small shapes for the `bazel test` gates; decode / prefill: MiniCPM5-1B (hidden 1536,
@@ -128,43 +128,62 @@ void Gemm(int64_t m, int64_t n, int64_t k) {
           [&] { return tcpu_gemm_i8(packed.data(), x.data(), y.data(), m, n, k); });
 }
 
-// An int4 matrix (tcpu/gemv_q4.h) of random q in [-8, 7] and scales.
-std::vector<uint8_t> PackQ4(int64_t n, int64_t k) {
-  std::uniform_int_distribution<int> d(-8, 7);
+// A grouped-scale matrix of random q in [q_min, q_max] and fp16 group scales: int4
+// (tcpu/gemv_q4.h) or block-Q8 (tcpu/gemv_q8.h), packed by `pack`.
+struct GroupedFormat {
+  const char* what;
+  int q_min, q_max;
+  int64_t (*packed_size)(int64_t n, int64_t k);
+  int (*pack)(const int8_t*, const uint16_t*, int64_t, int64_t, void*, int64_t);
+  int (*gemv)(const void*, const int8_t*, float, float*, int64_t, int64_t);
+  int (*gemm)(const void*, const int8_t*, const float*, float*, int64_t, int64_t, int64_t);
+};
+
+constexpr GroupedFormat kInt4 = {"int4", -8, 7, tcpu_q4_packed_size, tcpu_pack_q4,
+                                 tcpu_gemv_w4a8, tcpu_gemm_w4a8};
+constexpr GroupedFormat kBlockQ8 = {"block-Q8", -127, 127, tcpu_q8_packed_size, tcpu_pack_q8,
+                                    tcpu_gemv_q8, tcpu_gemm_q8};
+
+std::vector<uint8_t> PackGrouped(const GroupedFormat& f, int64_t n, int64_t k) {
+  std::uniform_int_distribution<int> d(f.q_min, f.q_max);
   std::vector<int8_t> q(static_cast<size_t>(n * k));
   for (auto& v : q) v = static_cast<int8_t>(d(rng));
   std::vector<uint16_t> scales;  // fp16
-  for (float s : RandomScales(n * tcpu_q4_groups(k))) scales.push_back(tcpu_f32_to_f16(s));
-  std::vector<uint8_t> packed(static_cast<size_t>(tcpu_q4_packed_size(n, k)));
-  if (tcpu_pack_q4(q.data(), scales.data(), n, k, packed.data(),
-                   static_cast<int64_t>(packed.size())) != 0) {
-    std::fprintf(stderr, "perf_kernels: int4 packing %lldx%lld failed: %s\n",
+  for (float s : RandomScales(n * ((k + 31) / 32))) scales.push_back(tcpu_f32_to_f16(s));
+  std::vector<uint8_t> packed(static_cast<size_t>(f.packed_size(n, k)));
+  if (f.pack(q.data(), scales.data(), n, k, packed.data(), static_cast<int64_t>(packed.size())) !=
+      0) {
+    std::fprintf(stderr, "perf_kernels: %s packing %lldx%lld failed: %s\n", f.what,
                  static_cast<long long>(n), static_cast<long long>(k), tcpu_last_error_detail());
     std::exit(1);
   }
   return packed;
 }
 
-// weight_bytes: the packed int4 data (0.5625 bytes per weight); the report counts per weight.
-void GemvW4A8(int64_t n, int64_t k) {
-  const std::vector<uint8_t> packed = PackQ4(n, k);
+// weight_bytes: the packed data (0.5625 bytes per weight for int4, 1.0625 for block-Q8); the
+// report counts per weight.
+void GroupedGemv(const GroupedFormat& f, const char* op, int64_t n, int64_t k) {
+  const std::vector<uint8_t> packed = PackGrouped(f, n, k);
   const std::vector<int8_t> x = RandomI8(k);
   std::vector<float> y(static_cast<size_t>(n));
-  Measure(Shape("gemv_w4a8", "nk", {n, k}), "gemv_w4a8",
-          {static_cast<int64_t>(packed.size()) - 64, n * k, n},
-          [&] { return tcpu_gemv_w4a8(packed.data(), x.data(), 0.01f, y.data(), n, k); });
+  Measure(Shape(op, "nk", {n, k}), op, {static_cast<int64_t>(packed.size()) - 64, n * k, n},
+          [&] { return f.gemv(packed.data(), x.data(), 0.01f, y.data(), n, k); });
 }
 
-void GemmW4A8(int64_t m, int64_t n, int64_t k) {
-  const std::vector<uint8_t> packed = PackQ4(n, k);
+void GroupedGemm(const GroupedFormat& f, const char* op, int64_t m, int64_t n, int64_t k) {
+  const std::vector<uint8_t> packed = PackGrouped(f, n, k);
   const std::vector<int8_t> x = RandomI8(m * k);
   const std::vector<float> x_scales = RandomScales(m);
   std::vector<float> y(static_cast<size_t>(m * n));
-  Measure(Shape("gemm_w4a8", "mnk", {m, n, k}), "gemm_w4a8",
-          {static_cast<int64_t>(packed.size()) - 64, m * n * k, m * n}, [&] {
-            return tcpu_gemm_w4a8(packed.data(), x.data(), x_scales.data(), y.data(), m, n, k);
-          });
+  Measure(Shape(op, "mnk", {m, n, k}), op,
+          {static_cast<int64_t>(packed.size()) - 64, m * n * k, m * n},
+          [&] { return f.gemm(packed.data(), x.data(), x_scales.data(), y.data(), m, n, k); });
 }
+
+void GemvW4A8(int64_t n, int64_t k) { GroupedGemv(kInt4, "gemv_w4a8", n, k); }
+void GemmW4A8(int64_t m, int64_t n, int64_t k) { GroupedGemm(kInt4, "gemm_w4a8", m, n, k); }
+void GemvQ8(int64_t n, int64_t k) { GroupedGemv(kBlockQ8, "gemv_q8", n, k); }
+void GemmQ8(int64_t m, int64_t n, int64_t k) { GroupedGemm(kBlockQ8, "gemm_q8", m, n, k); }
 
 void RmsNorm(int64_t d) {
   const std::vector<uint16_t> x = RandomBf16(d), w = RandomBf16(d);
@@ -293,6 +312,26 @@ bool Run(const std::string& family, const std::string& shapes) {
     } else {
       for (const auto& [n, k] : layer) GemmW4A8(1, n, k);
     }
+  } else if (family == "gemv_q8") {
+    if (gate) {
+      GemvQ8(64, 512);
+      GemvQ8(36, 200);  // partial tiles and groups
+    } else if (issue) {
+      GemvQ8(512, 2048);
+    } else if (decode) {
+      for (const auto& [n, k] : layer) GemvQ8(n, k);
+    }
+  } else if (family == "gemm_q8") {
+    if (gate) {
+      GemmQ8(16, 64, 512);
+      GemmQ8(5, 36, 200);
+    } else if (issue) {
+      for (int64_t m : {1, 4, 16, 64, 512}) GemmQ8(m, 512, 2048);
+    } else if (prefill) {
+      for (const auto& [n, k] : layer) GemmQ8(kPrefill, n, k);
+    } else {
+      for (const auto& [n, k] : layer) GemmQ8(1, n, k);
+    }
   } else if (family == "rms_norm") {
     RmsNorm(gate ? 512 : kHidden);
   } else if (family == "swiglu") {
@@ -315,7 +354,7 @@ bool Run(const std::string& family, const std::string& shapes) {
   } else {
     std::fprintf(stderr,
                  "perf_kernels: unknown --family '%s' (gemv, gemv_w8a8, gemm, gemv_w4a8, "
-                 "gemm_w4a8, rms_norm, swiglu, rope, flash_attn, fused_mlp)\n",
+                 "gemm_w4a8, gemv_q8, gemm_q8, rms_norm, swiglu, rope, flash_attn, fused_mlp)\n",
                  family.c_str());
     return false;
   }

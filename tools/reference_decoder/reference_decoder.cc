@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "tcpu/bf16.h"
 
@@ -59,6 +60,25 @@ bool ReferenceDecoder::LoadBf16(const std::string& name, const std::vector<int64
 
 bool ReferenceDecoder::LoadLinear(const std::string& name, int64_t n, int64_t k, Linear* out,
                                   std::string* error) {
+  const model::TensorView* t = nullptr;
+  if (!checkpoint_.Find(name, {n, k}, &t, error)) return false;
+  if (!int4_ && t->dtype == model::DType::kQ8_0) {
+    // GGUF Q8_0 with int8 weights: the file's q and d as they are, in groups of 32 along k
+    // (tcpu/gemv_q8.h), summed as int4's groups are.
+    out->n = n;
+    out->k = k;
+    out->groups = k / kGroup;
+    out->q.resize(n * k);
+    out->scales.resize(n * out->groups);
+    for (int64_t b = 0; b < n * out->groups; ++b) {
+      const uint8_t* block = t->data + b * 34;
+      uint16_t d;
+      std::memcpy(&d, block, 2);
+      out->scales[b] = model::HalfToFloat(d);
+      std::memcpy(&out->q[b * kGroup], block + 2, kGroup);
+    }
+    return true;
+  }
   std::vector<uint16_t> w;
   if (!LoadBf16(name, {n, k}, &w, error)) return false;
   out->n = n;
@@ -319,7 +339,7 @@ int32_t ReferenceDecoder::Step(int32_t token, std::vector<double>* logits) {
   logits->assign(c.vocab_size, 0.0);
   int32_t best = 0;
   for (int64_t i = 0; i < c.vocab_size; ++i) {
-    if (int4_) {  // the fp32 sum f of tcpu/gemv_q4.h, scaled in float64
+    if (lm_head_.groups > 0) {  // the fp32 sum f of tcpu/gemv_q4.h, scaled in float64
       const float f = qx.scale == 0 ? 0.0f : Sum(lm_head_, i, qx.q, 1.0f);
       (*logits)[i] = static_cast<double>(f) * qx.scale;
     } else {

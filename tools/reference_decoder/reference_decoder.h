@@ -2,7 +2,8 @@
 // is what tcpu-decode is checked against. It reads the checkpoint through the same strict
 // loader (engine/model), quantizes weights and activations with the documented W8A8 rules
 // (tcpu/gemv.h; the int8 values and scales are defined bit for bit) or W4A8 rules
-// (tcpu/gemv_q4.h: groups of 32, fp32 group sums in order), stores activations as
+// (tcpu/gemv_q4.h: groups of 32, fp32 group sums in order; a GGUF Q8_0 matrix with int8
+// weights keeps its own q and d in those groups, tcpu/gemv_q8.h), stores activations as
 // bf16 at the same points as the fused kernels, and computes everything else (norms, RoPE,
 // softmax, SiLU, logits) in float64. The families' extras are applied where transformers
 // applies them: q/k/v (o) biases on the dequantized fp32 sum before its bf16 rounding, the
@@ -22,6 +23,7 @@ namespace tcpu::reference {
 class ReferenceDecoder {
  public:
   // Loads `dir` with int8 (W8A8) or int4 (W4A8, `int4`) linear weights; false with *error.
+  // With int8, a GGUF Q8_0 matrix keeps the file's q and d in groups of 32 (tcpu/gemv_q8.h).
   bool Load(const std::string& dir, int64_t max_tokens, bool int4, std::string* error);
 
   // Feeds `token` at the next position; fills logits (float64, vocab_size) and returns the
@@ -33,9 +35,9 @@ class ReferenceDecoder {
  private:
   struct Linear {
     int64_t n = 0, k = 0;
-    int64_t groups = 0;         // int4: groups of 32 along k per row; 0 for int8
+    int64_t groups = 0;         // int4, Q8_0: groups of 32 along k per row; 0 for int8
     std::vector<int8_t> q;      // [n, k]
-    std::vector<float> scales;  // int8: [n]; int4: [n, groups]
+    std::vector<float> scales;  // int8: [n]; int4, Q8_0: [n, groups]
     std::vector<float> bias;    // [n] or empty
   };
   struct Layer {

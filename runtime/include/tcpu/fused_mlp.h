@@ -10,8 +10,9 @@ extern "C" {
 
 /* x, y: [hidden] bf16. gate, up: packed [intermediate, hidden] int8 weights with per-row
  * fp32 scales; down: packed [hidden, intermediate] with per-row scales (tcpu/gemv.h). Any of
- * the three may instead be an int4 matrix from tcpu_pack_q4 with its scales NULL (as
- * tcpu_linear in tcpu/transformer.h; tcpu_gemv_bf16_w4 below then stands for its GEMV).
+ * the three may instead be an int4 matrix from tcpu_pack_q4 or a block-Q8 one from
+ * tcpu_pack_q8 with its scales NULL (as tcpu_linear in tcpu/transformer.h;
+ * tcpu_gemv_bf16_w4 / tcpu_gemv_bf16_q8 below then stand for its GEMV).
  * Equal, bit for bit, to the composition of the unfused ops:
  *   g = tcpu_gemv_bf16_w8(gate, x); u = tcpu_gemv_bf16_w8(up, x);
  *   h = tcpu_swiglu_bf16(g, u);     y = tcpu_gemv_bf16_w8(down, h)

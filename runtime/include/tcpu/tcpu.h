@@ -10,6 +10,7 @@
 #include "tcpu/gemm.h"
 #include "tcpu/gemv.h"
 #include "tcpu/gemv_q4.h"
+#include "tcpu/gemv_q8.h"
 #include "tcpu/perf.h"
 #include "tcpu/rms_norm.h"
 #include "tcpu/rope.h"

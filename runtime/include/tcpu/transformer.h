@@ -16,6 +16,8 @@ extern "C" {
  *     y = bf16((float)acc * s_x * scales[i])
  *   W4A8: packed from tcpu_pack_q4 (told apart by its header), scales = NULL (the group
  *     scales are packed with it); y = bf16(f * s_x), f as tcpu/gemv_q4.h defines it.
+ *   block-Q8 (GGUF Q8_0's numbers): packed from tcpu_pack_q8 or tcpu_pack_q8_from_q8_0,
+ *     scales = NULL; y = bf16(f * s_x), f as tcpu/gemv_q8.h defines it.
  * Either way x is quantized as tcpu_gemv_bf16_w8 does it (once per vector). Formats may be
  * mixed within a model. */
 typedef struct tcpu_linear {
@@ -83,18 +85,31 @@ int tcpu_transformer_layer_bf16(const tcpu_layer_shape* shape, const tcpu_layer_
                                 int64_t position, uint16_t* hidden_state, void* workspace,
                                 int64_t workspace_bytes);
 
+/* How the token embedding table is stored (tcpu_model_weights.embed_format). Q4_0 and Q8_0 are
+ * ggml's blocks of 32 values as a GGUF file holds them (rows of hidden / 32 blocks: 18 bytes of
+ * fp16 d and nibbles v, value (v - 8) x d; 34 bytes of fp16 d and int8 q, value q x d), turned
+ * into bf16 one row per token: each value d x q (exact in fp32) rounded to bf16, what a table
+ * converted at load would hold. */
+#define TCPU_EMBED_BF16 0
+#define TCPU_EMBED_Q4_0 1
+#define TCPU_EMBED_Q8_0 2
+
 /* A whole model. */
 typedef struct tcpu_model_weights {
   tcpu_layer_shape shape;
   int64_t num_layers;
   int64_t vocab_size;
-  const uint16_t* embed_tokens;      /* [vocab_size, hidden] bf16 */
+  const uint16_t* embed_tokens;      /* [vocab_size, hidden] bf16 (TCPU_EMBED_BF16) */
   const tcpu_layer_weights* layers;  /* [num_layers] */
   const uint16_t* final_norm;        /* [hidden] */
   tcpu_linear lm_head;               /* [vocab_size, hidden] */
   /* MiniCPM muP; 0 means 1 (plain Llama). */
   float embedding_scale;  /* h = bf16(embed_tokens[token] * embedding_scale) */
   float logit_divisor;    /* the normed h = bf16(h / logit_divisor) before lm_head */
+  /* TCPU_EMBED_*; 0 (zero-initialised) is bf16 rows in embed_tokens. Otherwise embed_blocks
+   * holds the table's blocks (hidden a multiple of 32) and embed_tokens is unused. */
+  int32_t embed_format;
+  const void* embed_blocks;
 } tcpu_model_weights;
 
 /* Workspace bytes tcpu_decode_step needs, or a negative tcpu_status. */

@@ -1,0 +1,203 @@
+// tcpu_gemv_q8, tcpu_gemm_q8 and tcpu_gemv_bf16_q8: argument checks, dispatch (q8_kernels.h),
+// scratch and the split over tiles (grouped_runner.h). Every row is computed by one thread with
+// the fixed arithmetic of tcpu/gemv_q8.h, so results do not depend on the thread count or the
+// variant.
+#include <cstring>
+
+#include "kernels/gemv/gemv_w8a8.h"
+#include "kernels/grouped/grouped_runner.h"
+#include "kernels/q8/q8_gemvs.h"
+#include "kernels/q8/q8_kernels.h"
+#include "runtime/check.h"
+#include "runtime/dispatch.h"
+#include "runtime/kernel_variants.h"
+#include "tcpu/bf16.h"
+#include "tcpu/gemv_q8.h"
+
+namespace tcpu::q8 {
+namespace {
+
+using grouped::ForEachTile;
+using grouped::PadX;
+using grouped::Scratch;
+
+constexpr KernelVariant<GemvTilesFn> kGemvVariants[] = {
+#if defined(__aarch64__)
+    {"gemv_q8:dotprod", TCPU_FEATURE_DOTPROD, GemvTilesDotprod},
+    {"gemv_q8:neon", 0, GemvTilesNeon},
+#endif
+    {"gemv_q8:ref", 0, GemvTilesRef},
+};
+
+// The GEMM: SMMLA where there is i8mm, else every x row through the GEMV (for the i8mm entry,
+// m = 1 runs the dispatched GEMV).
+struct GemmKernel {
+  void (*i8mm)(const Q8GemmArgs&, int64_t, int64_t);
+  GemvTilesFn rows;
+};
+
+constexpr KernelVariant<GemmKernel> kGemmVariants[] = {
+#if defined(__aarch64__)
+    {"gemm_q8:i8mm", TCPU_FEATURE_I8MM, {GemmTilesI8mm, nullptr}},
+    {"gemm_q8:dotprod", TCPU_FEATURE_DOTPROD, {nullptr, GemvTilesDotprod}},
+    {"gemm_q8:neon", 0, {nullptr, GemvTilesNeon}},
+#endif
+    {"gemm_q8:ref", 0, {nullptr, GemvTilesRef}},
+};
+
+const KernelVariant<GemvTilesFn>& GemvVariant() {
+  static const KernelVariant<GemvTilesFn>& variant = SelectVariant(kGemvVariants);
+  return variant;
+}
+
+const KernelVariant<GemmKernel>& GemmVariant() {
+  static const KernelVariant<GemmKernel>& variant = SelectVariant(kGemmVariants);
+  return variant;
+}
+
+}  // namespace
+
+int CheckGemv(const char* fn, const void* packed_w, const void* x, const void* y, int64_t n,
+              int64_t k, Q8View* w) {
+  TCPU_CHECK_NOT_NULL(fn, packed_w);
+  TCPU_CHECK_NOT_NULL(fn, x);
+  TCPU_CHECK_NOT_NULL(fn, y);
+  return ViewQ8(fn, packed_w, n, k, w);
+}
+
+void RunTileUnits(const int8_t* x, float x_scale, const SharedGemv& gemv, int64_t unit_begin,
+                  int64_t unit_end) {
+  const Q8Layout& l = gemv.w.layout;
+  int64_t tile_begin = 0, tile_end = 0;
+  grouped::UnitTiles(l, unit_begin, unit_end, &tile_begin, &tile_end);
+  Q8GemvArgs args;
+  args.w = gemv.w;
+  args.x = x;
+  args.x_scale = x_scale;
+  args.y = gemv.y_f32;
+  GemvVariant().fn(args, tile_begin, tile_end);
+  if (gemv.y != nullptr) {  // round these tiles' rows while they are in cache
+    const int64_t row_end = tile_end * kTileRows < l.n ? tile_end * kTileRows : l.n;
+    for (int64_t r = tile_begin * kTileRows; r < row_end; ++r) {
+      gemv.y[r] = tcpu_f32_to_bf16(gemv.y_f32[r]);
+    }
+  }
+}
+
+}  // namespace tcpu::q8
+
+namespace tcpu {
+const char* GemvQ8Variant() { return q8::GemvVariant().name; }
+const char* GemmQ8Variant() { return q8::GemmVariant().name; }
+}  // namespace tcpu
+
+extern "C" int tcpu_gemv_q8(const void* packed_w, const int8_t* x, float x_scale, float* y,
+                            int64_t n, int64_t k) {
+  using namespace tcpu::q8;
+  constexpr const char* kFn = "tcpu_gemv_q8";
+  Q8GemvArgs args;
+  if (const int status = CheckGemv(kFn, packed_w, x, y, n, k, &args.w); status != TCPU_OK) {
+    return status;
+  }
+  const int64_t groups = args.w.layout.groups;
+  int status = TCPU_OK;
+  args.x = x;
+  if (k % kGroup != 0) {  // the kernels read whole groups: a zero-padded copy
+    int8_t* padded = Scratch(kFn, groups * kGroup, &status);  // < packed size: fits int64
+    if (padded == nullptr) return status;
+    PadX(x, k, groups, padded);
+    args.x = padded;
+  }
+  args.x_scale = x_scale;
+  args.y = y;
+  const GemvTilesFn run = GemvVariant().fn;
+  status = ForEachTile(args.w.layout, groups * kGroup,
+                       [&](int64_t begin, int64_t end) { run(args, begin, end); });
+  if (status != TCPU_OK) return status;
+  return tcpu::Succeed();
+}
+
+extern "C" int tcpu_gemm_q8(const void* packed_w, const int8_t* x, const float* x_scales, float* y,
+                            int64_t m, int64_t n, int64_t k) {
+  using namespace tcpu::q8;
+  constexpr const char* kFn = "tcpu_gemm_q8";
+  TCPU_CHECK_NOT_NULL(kFn, packed_w);
+  TCPU_CHECK_NOT_NULL(kFn, x);
+  TCPU_CHECK_NOT_NULL(kFn, x_scales);
+  TCPU_CHECK_NOT_NULL(kFn, y);
+  TCPU_CHECK_POSITIVE(kFn, m);
+  Q8View w;
+  if (const int status = ViewQ8(kFn, packed_w, n, k, &w); status != TCPU_OK) return status;
+  const int64_t groups = w.layout.groups;
+  int64_t x_bytes = 0, y_count = 0, macs_per_row = 0;
+  TCPU_CHECK_MUL(kFn, m + 1, groups * kGroup, &x_bytes);  // m rounded up to pairs
+  TCPU_CHECK_MUL(kFn, m, n, &y_count);
+  TCPU_CHECK_MUL(kFn, m, groups * kGroup, &macs_per_row);
+  int status = TCPU_OK;
+  int8_t* scratch = Scratch(kFn, x_bytes, &status);
+  if (scratch == nullptr) return status;
+  const GemmKernel& kernel = GemmVariant().fn;
+  if (kernel.i8mm != nullptr && m > 1) {  // one row: SMMLA would waste half its products
+    tcpu::grouped::ArrangeXPairs(x, m, k, groups, scratch);
+    Q8GemmArgs args;
+    args.w = w;
+    args.x_pairs = scratch;
+    args.x_scales = x_scales;
+    args.m = m;
+    args.y = y;
+    status = ForEachTile(w.layout, macs_per_row,
+                         [&](int64_t begin, int64_t end) { kernel.i8mm(args, begin, end); });
+  } else {
+    const GemvTilesFn rows = kernel.rows != nullptr ? kernel.rows : GemvVariant().fn;
+    for (int64_t r = 0; r < m; ++r) PadX(x + r * k, k, groups, scratch + r * groups * kGroup);
+    status = ForEachTile(w.layout, macs_per_row, [&](int64_t begin, int64_t end) {
+      for (int64_t r = 0; r < m; ++r) {
+        Q8GemvArgs args;
+        args.w = w;
+        args.x = scratch + r * groups * kGroup;
+        args.x_scale = x_scales[r];
+        args.y = y + r * n;
+        rows(args, begin, end);
+      }
+    });
+  }
+  if (status != TCPU_OK) return status;
+  return tcpu::Succeed();
+}
+
+extern "C" int tcpu_gemv_bf16_q8(const void* packed_w, const uint16_t* x, uint16_t* y, int64_t n,
+                                 int64_t k) {
+  using namespace tcpu::q8;
+  constexpr const char* kFn = "tcpu_gemv_bf16_q8";
+  Q8GemvArgs args;
+  if (const int status = CheckGemv(kFn, packed_w, x, y, n, k, &args.w); status != TCPU_OK) {
+    return status;
+  }
+  // The W8A8 GEMV's own quantizer, so every weight format sees the same int8 activations.
+  const tcpu::gemv::GemvKernel& quantizer = tcpu::gemv::Bf16W8Kernel();
+  const float absmax = quantizer.absmax_bf16(x, k);
+  if (absmax == 0.0f) {  // As tcpu_gemv_bf16_w8: an all-zero activation gives y = 0.
+    std::memset(y, 0, static_cast<size_t>(n) * sizeof(uint16_t));
+    return tcpu::Succeed();
+  }
+  const int64_t groups = args.w.layout.groups;
+  const int64_t x_bytes = tcpu::AlignScratch(groups * kGroup);  // both < the packed size
+  int status = TCPU_OK;
+  int8_t* scratch = Scratch(kFn, x_bytes + n * static_cast<int64_t>(sizeof(float)), &status);
+  if (scratch == nullptr) return status;
+  quantizer.quantize_bf16(x, k, 127.0f / absmax, scratch);
+  std::memset(scratch + k, 0, static_cast<size_t>(groups * kGroup - k));
+  float* y_f32 = reinterpret_cast<float*>(scratch + x_bytes);
+  SharedGemv gemv;
+  gemv.w = args.w;
+  gemv.y_f32 = y_f32;
+  gemv.y = y;
+  const float x_scale = absmax / 127.0f;
+  status = ForEachTile(args.w.layout, groups * kGroup, [&](int64_t begin, int64_t end) {
+    // Tiles back to units: ForEachTile hands out whole units of 4 tiles.
+    RunTileUnits(scratch, x_scale, gemv, begin / tcpu::grouped::kTilesPerUnit,
+                 (end + tcpu::grouped::kTilesPerUnit - 1) / tcpu::grouped::kTilesPerUnit);
+  });
+  if (status != TCPU_OK) return status;
+  return tcpu::Succeed();
+}
