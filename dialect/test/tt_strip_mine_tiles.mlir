@@ -1,7 +1,8 @@
 // tt-strip-mine-tiles: tiles over the budgets (1024 elements, a 16x32x32 dot) run as scf.for
 // loops over chunks of one axis at a time. A row is stored chunk by chunk; softmax's row is
 // three chunk loops (max, sum, normalize), the chunks' partial reductions combined in order;
-// a 64x64x64 dot is 16x32 tiles over 32-deep K chunks chained through the accumulator. An
+// a 64x64x64 dot is 16x32 tiles over 32-deep K chunks chained through the accumulator (a
+// loop over them, or the chunks one after another for a dot on SMMLA or BFMMLA blocks). An
 // axis that a scan mixes, or whose loads a plan would move past a store, is left whole.
 // RUN: tcpu-opt %s --tt-strip-mine-tiles | FileCheck %s
 
@@ -164,5 +165,53 @@ module {
     %w = arith.addf %v, %v : tensor<2048xf32>
     tt.store %xp, %w : tensor<2048x!tt.ptr<f32>>
     tt.return
+  }
+
+  // With bf16 a bf16 dot runs on BFMMLA blocks, whose K chunks tt-version-masked-loops sums
+  // into one dot: among axes of one size K shrinks first, so a 64x64x32 dot is 32x32 tiles over
+  // 16-deep chunks (without the target, 16x32 tiles over 32: parallel axes first).
+  module attributes {tcpu.target = #tcpu.target<arch = "armv8.2-a", features = ["bf16"], vector_bits = 0>} {
+    // CHECK-LABEL: tt.func @bf16_dot(
+    // CHECK: scf.for {{.*}} to %c2_i32
+    // CHECK:   scf.for {{.*}} to %c2_i32
+    // CHECK:     scf.for {{.*}} to %c2_i32 {{.*}} -> (tensor<32x32xf32>)
+    // CHECK:       tt.dot %{{.*}} : tensor<32x16xbf16> * tensor<16x32xbf16> -> tensor<32x32xf32>
+    // CHECK-NOT: tensor<64x
+    tt.func @bf16_dot(%a: !tt.ptr<bf16>, %b: !tt.ptr<bf16>, %c: !tt.ptr<f32>, %lda: i32, %ldb: i32, %ldc: i32) {
+      %rm = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+      %rk = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
+      %rn = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+      %m1 = tt.expand_dims %rm {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+      %sa = tt.splat %lda : i32 -> tensor<64x1xi32>
+      %ma = arith.muli %m1, %sa : tensor<64x1xi32>
+      %mab = tt.broadcast %ma : tensor<64x1xi32> -> tensor<64x32xi32>
+      %ka = tt.expand_dims %rk {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
+      %kab = tt.broadcast %ka : tensor<1x32xi32> -> tensor<64x32xi32>
+      %oa = arith.addi %mab, %kab : tensor<64x32xi32>
+      %as = tt.splat %a : !tt.ptr<bf16> -> tensor<64x32x!tt.ptr<bf16>>
+      %ap = tt.addptr %as, %oa : tensor<64x32x!tt.ptr<bf16>>, tensor<64x32xi32>
+      %av = tt.load %ap : tensor<64x32x!tt.ptr<bf16>>
+      %kb = tt.expand_dims %rk {axis = 1 : i32} : tensor<32xi32> -> tensor<32x1xi32>
+      %sb = tt.splat %ldb : i32 -> tensor<32x1xi32>
+      %kbs = arith.muli %kb, %sb : tensor<32x1xi32>
+      %kbb = tt.broadcast %kbs : tensor<32x1xi32> -> tensor<32x64xi32>
+      %nb = tt.expand_dims %rn {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+      %nbb = tt.broadcast %nb : tensor<1x64xi32> -> tensor<32x64xi32>
+      %ob = arith.addi %kbb, %nbb : tensor<32x64xi32>
+      %bs = tt.splat %b : !tt.ptr<bf16> -> tensor<32x64x!tt.ptr<bf16>>
+      %bp = tt.addptr %bs, %ob : tensor<32x64x!tt.ptr<bf16>>, tensor<32x64xi32>
+      %bv = tt.load %bp : tensor<32x64x!tt.ptr<bf16>>
+      %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+      %d = tt.dot %av, %bv, %zero : tensor<64x32xbf16> * tensor<32x64xbf16> -> tensor<64x64xf32>
+      %sc = tt.splat %ldc : i32 -> tensor<64x1xi32>
+      %mc = arith.muli %m1, %sc : tensor<64x1xi32>
+      %mcb = tt.broadcast %mc : tensor<64x1xi32> -> tensor<64x64xi32>
+      %ncb = tt.broadcast %nb : tensor<1x64xi32> -> tensor<64x64xi32>
+      %oc = arith.addi %mcb, %ncb : tensor<64x64xi32>
+      %cs = tt.splat %c : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>>
+      %cp = tt.addptr %cs, %oc : tensor<64x64x!tt.ptr<f32>>, tensor<64x64xi32>
+      tt.store %cp, %d : tensor<64x64x!tt.ptr<f32>>
+      tt.return
+    }
   }
 }

@@ -226,4 +226,56 @@ module {
       tt.return %r : tensor<16x32xi32>
     }
   }
+
+  // A K loop whose dot tt-strip-mine-tiles split into a loop over two 16-deep chunks (4
+  // BFMMLA chunks each): its unmasked iterations run from a copy of the body with the chunk
+  // loop unrolled, 32 / 8 = 4 at a time (eight chained dots); the original loop keeps its
+  // chunk loop, versioned per chunk (its 2 trips never make the 8 a summed split would need).
+  module attributes {tcpu.target = #tcpu.target<arch = "armv8.2-a", features = ["bf16"], vector_bits = 0>} {
+    // CHECK-LABEL: tt.func @k_loop_of_chunk_loops(
+    // CHECK: scf.while
+    // CHECK-COUNT-8: tt.dot %{{.*}} : tensor<16x16xbf16> * tensor<16x32xbf16> -> tensor<16x32xf32>
+    // CHECK-NOT: tt.dot
+    // CHECK: arith.addi %{{.*}}, %c4_i32{{.*}} : i32
+    // CHECK: scf.condition
+    // CHECK: scf.for
+    // CHECK-NOT: scf.while
+    // CHECK:   scf.for %{{.*}} = %c0_i32 to %c2_i32
+    // CHECK:     scf.if
+    // CHECK:       tt.dot
+    // CHECK:     } else {
+    // CHECK:       tt.load %{{.*}}, %{{.*}}, %{{.*}} : tensor<16x16x!tt.ptr<bf16>>
+    // CHECK:       tt.dot
+    tt.func @k_loop_of_chunk_loops(%a: !tt.ptr<bf16>, %b: tensor<16x32xbf16>, %k: i32, %n: i32) -> tensor<16x32xf32> {
+      %c0 = arith.constant 0 : i32
+      %c1 = arith.constant 1 : i32
+      %c2 = arith.constant 2 : i32
+      %c16 = arith.constant 16 : i32
+      %c32 = arith.constant 32 : i32
+      %zero = arith.constant dense<0.000000e+00> : tensor<16x32xf32>
+      %other = arith.constant dense<0.000000e+00> : tensor<16x16xbf16>
+      %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<16x32xf32>) : i32 {
+        %s = scf.for %j = %c0 to %c2 step %c1 iter_args(%part = %acc) -> (tensor<16x32xf32>) : i32 {
+          %first = arith.muli %j, %c16 : i32
+          %col = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+          %firsts = tt.splat %first : i32 -> tensor<16xi32>
+          %cols = arith.addi %firsts, %col : tensor<16xi32>
+          %col1 = tt.expand_dims %cols {axis = 0 : i32} : tensor<16xi32> -> tensor<1x16xi32>
+          %col2 = tt.broadcast %col1 : tensor<1x16xi32> -> tensor<16x16xi32>
+          %base = tt.splat %a : !tt.ptr<bf16> -> tensor<16x16x!tt.ptr<bf16>>
+          %ptrs = tt.addptr %base, %col2 : tensor<16x16x!tt.ptr<bf16>>, tensor<16x16xi32>
+          %start = arith.muli %i, %c32 : i32
+          %left = arith.subi %k, %start : i32
+          %bound = tt.splat %left : i32 -> tensor<1x16xi32>
+          %in = arith.cmpi slt, %col1, %bound : tensor<1x16xi32>
+          %mask = tt.broadcast %in : tensor<1x16xi1> -> tensor<16x16xi1>
+          %x = tt.load %ptrs, %mask, %other : tensor<16x16x!tt.ptr<bf16>>
+          %d = tt.dot %x, %b, %part : tensor<16x16xbf16> * tensor<16x32xbf16> -> tensor<16x32xf32>
+          scf.yield %d : tensor<16x32xf32>
+        }
+        scf.yield %s : tensor<16x32xf32>
+      }
+      tt.return %r : tensor<16x32xf32>
+    }
+  }
 }

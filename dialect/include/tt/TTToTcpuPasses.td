@@ -86,7 +86,9 @@ def TTStripMineTiles : TTToTcpuPass<"tt-strip-mine-tiles",
     The dimensions of a function's tensors are unified into axes (a dot's M, N and K, a load's
     dimensions with its pointers', a loop's carried values with its yields). While a tile has
     more than 1024 elements or a tt.dot more than 16x32x32 multiply-adds, the largest axis of
-    the worst offender is halved; each chosen axis is then strip-mined in turn (contracted
+    the worst offender is halved (among equals the K of a dot on SMMLA / BFMMLA blocks first,
+    whose chunks tt-version-masked-loops sums into one dot again, then parallel axes before
+    reduced before contracted ones); each chosen axis is then strip-mined in turn (contracted
     axes first, parallel ones last, so each wraps the chunk loops of the ones before; index
     computations Triton shares between axes are copied apart first): the ops producing it
     are re-typed to a chunk and cloned into an scf.for over the chunks (make_range offset by
@@ -141,7 +143,14 @@ def TTVersionMaskedLoops : TTToTcpuPass<"tt-version-masked-loops",
     in a stack buffer (masks that depend on the induction variable alone) first runs its unmasked
     iterations as many at a time as make a K depth of 256 (eight of BLOCK_K 32) as such a
     do-while (the bodies one after another, then the test of as many iterations ahead), for
-    tt-to-tcpu-dot to sum their dots into one. Versioned per iteration: from the
+    tt-to-tcpu-dot to sum their dots into one; such a run is counted in instructions' k
+    (32 SMMLA or BFMMLA chunks: 256 k of i8, 128 of bf16), and is not built for a loop whose
+    constant trip count is shorter. A K loop whose dot tt-strip-mine-tiles split into a loop
+    over K chunks (constant bounds, at most 8 trips) runs its unmasked iterations the same
+    way, from a copy of its body with the chunk loops unrolled, so that every chunk's dot of
+    every step is one chain; its own chunk loops stay for the edge iterations. A loop around
+    a K loop is not versioned (its second copy would duplicate the K loop's versions).
+    Versioned per iteration: from the
     first versioned access to the end of the body,
     `scf.if %every_mask_on { the same ops, unmasked } else { the original ops }`. The masks'
     own computations must be pure; a body where they are not is left as it is. In the

@@ -23,6 +23,7 @@
 // different threads). A load recomputed after a store of an earlier chunk loop could read
 // what the program wrote, so such a plan is refused and the axis left whole, as is anything
 // outside the ops this pass knows.
+#include "dialect/lib/TTToTcpu/DotPath.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
@@ -299,9 +300,30 @@ constexpr int64_t kMaxTileElements = 1024;
 constexpr int64_t kMaxDotMacs = 16 * 32 * 32;
 constexpr int64_t kMinChunk = 8;
 
+// The K axes of the dots on SMMLA or BFMMLA blocks, whose K chunks tt-version-masked-loops
+// runs one after another, summed into one dot, when the dot is in a K loop.
+DenseSet<int> SummedKAxes(Operation* root, Axes& axes) {
+  DenseSet<int> summed;
+  root->walk([&](DotOp dot) {
+    FailureOr<DotPath> path = chooseDotPath(dot, /*diagnose=*/false);
+    if (failed(path) || (*path != DotPath::kSmmla && *path != DotPath::kBfmmla)) return;
+    summed.insert(
+        axes.AxisOf(dot.getA(), cast<RankedTensorType>(dot.getA().getType()).getRank() - 1));
+  });
+  return summed;
+}
+
 // The chunk size of every axis that must shrink for the function's tiles to fit the budgets,
 // halving the largest axis of the largest offender first.
 DenseMap<int, int64_t> ChooseChunks(Operation* root, Axes& axes, const DenseSet<int>& refused) {
+  // Among axes of one size, a summed K axis shrinks first: its chunks are one dot again, while
+  // a larger M x N tile shares each packed operand between more blocks (tutorial 03 in bf16:
+  // 32x32 tiles over 16-deep chunks instead of 16x32 over 32). Then parallel axes before
+  // reduced before contracted ones.
+  DenseSet<int> summed_k = SummedKAxes(root, axes);
+  auto order = [&](int axis) {
+    return summed_k.contains(axis) ? -1 : static_cast<int>(axes.Use(axis));
+  };
   DenseMap<int, int64_t> chunk;
   for (int axis : axes.Roots()) chunk[axis] = axes.Size(axis);
   auto splittable = [&](int axis) {
@@ -350,12 +372,10 @@ DenseMap<int, int64_t> ChooseChunks(Operation* root, Axes& axes, const DenseSet<
       }
     });
     if (worstCandidates.empty()) break;
-    // The largest chunk; then parallel axes before reduced before contracted ones.
+    // The largest chunk, in `order` among equals.
     int best = worstCandidates.front();
     for (int axis : worstCandidates) {
-      if (chunk[axis] > chunk[best] ||
-          (chunk[axis] == chunk[best] &&
-           static_cast<int>(axes.Use(axis)) < static_cast<int>(axes.Use(best)))) {
+      if (chunk[axis] > chunk[best] || (chunk[axis] == chunk[best] && order(axis) < order(best))) {
         best = axis;
       }
     }

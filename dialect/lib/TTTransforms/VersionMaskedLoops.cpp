@@ -11,7 +11,9 @@
 #include "llvm/ADT/SetVector.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "tt/TTOps.h"
 #include "tt/TTToTcpuPasses.h"
@@ -77,24 +79,38 @@ bool CarriesInRegisters(scf::ForOp loop) {
 
 // A K loop whose int8 or bf16 dot keeps its SMMLA / BFMMLA accumulator in a stack buffer
 // (MmlaTiles.h) reads and writes that buffer, 128 registers for the tutorial matmul's 16x32
-// tile, in every iteration. Its unmasked iterations run several at a time, as many as make a K
-// depth of kSummedDepth: tt-to-tcpu-dot sums their dots into one that deep (each element's
-// additions in the loop's order, so floats round as the loop would), whose tiles go through
-// the buffer once for all of them, each running its chunks (32 of 8 k on SMMLA) as a loop.
-// Measured on the int8 tutorial matmul (BLOCK_K 32): four steps at a time 1.53x tcpu_gemm_i8's
-// instructions, eight 1.49x. The edge iterations and the rest of a run are the original loop's.
-constexpr int64_t kSummedDepth = 256;
+// tile, in every iteration. Its unmasked iterations run several at a time, as many as make
+// kSummedChunks instructions' k (256 k on SMMLA, 128 on BFMMLA): tt-to-tcpu-dot sums their
+// dots into one that deep (each element's additions in the loop's order, so floats round as
+// the loop would), whose tiles go through the buffer once for all of them, each running its
+// chunks as a loop. Measured on the int8 tutorial matmul (BLOCK_K 32): 16 chunks at a time
+// 1.53x tcpu_gemm_i8's instructions, 32 1.49x. The edge iterations and the rest of a run are the
+// original loop's.
+constexpr int64_t kSummedChunks = 32;
 
-// How many unmasked iterations of `loop` run at a time: kSummedDepth over the K of its
-// in-memory SMMLA or BFMMLA dot, or 1.
+// The trip count of `loop` when its bounds are constants.
+std::optional<int64_t> TripCount(scf::ForOp loop) {
+  std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
+  std::optional<int64_t> upper = getConstantIntValue(loop.getUpperBound());
+  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+  if (!lower || !upper || !step || *step <= 0) return std::nullopt;
+  return std::max<int64_t>(0, (*upper - *lower + *step - 1) / *step);
+}
+
+// How many unmasked iterations of `loop` run at a time: kSummedChunks over the chunks its
+// in-memory SMMLA or BFMMLA dots add per iteration (several dots when tt-strip-mine-tiles
+// chained a dot's K chunks), or 1.
 int64_t SummedSteps(scf::ForOp loop) {
+  int64_t chunks = 0;
   for (Operation& op : loop.getBody()->without_terminator()) {
     auto dot = dyn_cast<DotOp>(op);
     if (!dot || !accumulatesMmlaInMemory(dot)) continue;
-    int64_t k = cast<RankedTensorType>(dot.getA().getType()).getDimSize(1);
-    return std::max<int64_t>(1, kSummedDepth / k);
+    auto a = cast<RankedTensorType>(dot.getA().getType());
+    // One SMMLA takes 8 k of i8, one BFMMLA 4 of bf16: 64 bits of each row.
+    chunks += a.getDimSize(1) * a.getElementTypeBitWidth() / 64;
   }
-  return 1;
+  if (chunks == 0) return 1;
+  return std::max<int64_t>(1, kSummedChunks / chunks);
 }
 
 // Whether one of the mask computations reads an iteration argument of `loop`.
@@ -112,10 +128,20 @@ bool DependsOnIterationArguments(scf::ForOp loop, ArrayRef<Operation*> computati
 // carries them in registers). Measured: layer norm's column loops, split into 32-lane slices
 // first, 26% fewer instructions (their select on the mask folds away too); softmax's row loop
 // 4%. Versioned per iteration, layer norm's 256-wide accumulator spilled where the versions
-// joined (3-15% slower), so wide loops without a dot are left alone.
+// joined (3-15% slower), so wide loops without a dot are left alone. A loop around a K loop
+// (tt-strip-mine-tiles' chunk loops over a tile, a persistent kernel's tile loop) is not: its
+// own masked accesses (a tile's store) cost little beside the K loop, which a second copy of
+// the body would duplicate with its versions and summed dots (tutorial 03 at 128x256x64 in
+// bf16 compiled twice as long for 0.5% fewer instructions).
 bool WorthVersioning(scf::ForOp loop) {
-  bool has_dot = false;
-  loop.getBody()->walk([&](DotOp) { has_dot = true; });
+  bool has_dot = false, dot_in_inner_loop = false;
+  loop.getBody()->walk([&](DotOp dot) {
+    has_dot = true;
+    for (Operation* parent = dot->getParentOp(); parent != loop; parent = parent->getParentOp()) {
+      if (isa<LoopLikeOpInterface>(parent)) dot_in_inner_loop = true;
+    }
+  });
+  if (dot_in_inner_loop) return false;
   return has_dot || CarriesInRegisters(loop);
 }
 
@@ -185,14 +211,15 @@ void VersionEachIteration(scf::ForOp loop, ArrayRef<Operation*> accesses, ArrayR
   yield->setOperands(branch.getResults());
 }
 
-// The unmasked iterations run first, as a loop of their own, `steps` at a time (the loop's
-// body cloned `steps` times); `loop` finishes the rest. With more than one step, the masks
-// must depend on no iteration argument (the test of an iteration ahead computes them from the
-// induction value alone).
-void SplitOffUnmaskedIterations(scf::ForOp loop, ArrayRef<Operation*> accesses,
+// The unmasked iterations run first, as a loop of their own, `steps` at a time (the body of
+// `source`, `loop` or a copy of it with the same induction variable and iteration arguments,
+// cloned `steps` times; `accesses`, `masks` and `computations` are of that body); `loop`
+// finishes the rest. With more than one step, the masks must depend on no iteration argument
+// (the test of an iteration ahead computes them from the induction value alone).
+void SplitOffUnmaskedIterations(scf::ForOp loop, scf::ForOp source, ArrayRef<Operation*> accesses,
                                 ArrayRef<Value> masks, ArrayRef<Operation*> computations,
                                 int64_t steps) {
-  Block* body = loop.getBody();
+  Block* body = source.getBody();
   Location loc = loop.getLoc();
   OpBuilder b(loop);
   SmallVector<Type> types{loop.getInductionVar().getType()};
@@ -230,8 +257,8 @@ void SplitOffUnmaskedIterations(scf::ForOp loop, ArrayRef<Operation*> accesses,
     }
     for (int64_t step = 0; step < steps; ++step) {
       IRMapping map;
-      map.map(loop.getInductionVar(), ahead(iv, step));
-      map.map(loop.getRegionIterArgs(), state.drop_front());
+      map.map(source.getInductionVar(), ahead(iv, step));
+      map.map(source.getRegionIterArgs(), state.drop_front());
       for (Operation* op : computations) b.clone(*op, map);
       for (Value mask : masks) {
         on = b.create<arith::AndIOp>(loc, on, buildScalarAllOn(b, loc, map.lookupOrDefault(mask)));
@@ -255,8 +282,8 @@ void SplitOffUnmaskedIterations(scf::ForOp loop, ArrayRef<Operation*> accesses,
   SmallVector<Value> state(body_block->getArguments());
   for (int64_t step = 0; step < steps; ++step) {
     IRMapping clones;
-    clones.map(loop.getInductionVar(), ahead(body_block->getArgument(0), step));
-    clones.map(loop.getRegionIterArgs(), ArrayRef<Value>(state).drop_front());
+    clones.map(source.getInductionVar(), ahead(body_block->getArgument(0), step));
+    clones.map(source.getRegionIterArgs(), ArrayRef<Value>(state).drop_front());
     for (Operation& op : body->without_terminator()) {
       Operation* clone = b.clone(op, clones);
       if (versioned.contains(&op)) Unmask(clone);
@@ -278,27 +305,101 @@ void SplitOffUnmaskedIterations(scf::ForOp loop, ArrayRef<Operation*> accesses,
   loop.getInitArgsMutable().assign(guard.getResults().drop_front());
 }
 
-void Version(scf::ForOp loop) {
-  if (!WorthVersioning(loop)) return;
-  Block* body = loop.getBody();
-  SmallVector<Operation*> accesses;
-  SmallVector<Value> masks;
+// The loads and stores of `body` whose masks have a scalar whole-mask test, and those masks.
+void MaskedAccesses(Block* body, SmallVector<Operation*>& accesses, SmallVector<Value>& masks) {
   for (Operation& op : body->without_terminator()) {
     Value mask = MaskOf(&op);
     if (!mask || !hasScalarAllOn(mask)) continue;
     accesses.push_back(&op);
     masks.push_back(mask);
   }
+}
+
+// A loop over a dot's K chunks (tt-strip-mine-tiles): constant bounds, at most
+// kMaxUnrolledChunkTrips iterations, an in-memory SMMLA or BFMMLA dot in its body.
+constexpr int64_t kMaxUnrolledChunkTrips = 8;
+
+bool IsDotChunkLoop(scf::ForOp loop) {
+  std::optional<int64_t> trips = TripCount(loop);
+  if (!trips || *trips > kMaxUnrolledChunkTrips) return false;
+  return llvm::any_of(loop.getBody()->without_terminator(), [](Operation& op) {
+    auto dot = dyn_cast<DotOp>(op);
+    return dot && accumulatesMmlaInMemory(dot);
+  });
+}
+
+// Replaces `loop` (constant bounds) by its iterations one after another.
+void UnrollFully(scf::ForOp loop) {
+  OpBuilder b(loop);
+  Location loc = loop.getLoc();
+  int64_t lower = *getConstantIntValue(loop.getLowerBound());
+  int64_t step = *getConstantIntValue(loop.getStep());
+  Type index = loop.getInductionVar().getType();
+  SmallVector<Value> state(loop.getInitArgs());
+  for (int64_t trip = 0; trip < *TripCount(loop); ++trip) {
+    IRMapping map;
+    map.map(loop.getInductionVar(),
+            b.create<arith::ConstantOp>(loc, b.getIntegerAttr(index, lower + trip * step)));
+    map.map(loop.getRegionIterArgs(), state);
+    for (Operation& op : loop.getBody()->without_terminator()) b.clone(op, map);
+    state.clear();
+    for (Value value : loop.getBody()->getTerminator()->getOperands()) {
+      state.push_back(map.lookupOrDefault(value));
+    }
+  }
+  loop.replaceAllUsesWith(state);
+  loop.erase();
+}
+
+// A K loop whose dot tt-strip-mine-tiles split into a loop over K chunks
+// (`for k { for chunk { loads; dot } }`, the tutorial matmul at 128x256x64) sums its
+// unmasked iterations as a K loop with the dot in its body does: the unmasked loop runs a copy
+// of the body with the chunk loops unrolled, so every chunk's dot of every step is one chain,
+// summed by tt-to-tcpu-dot into one dot of kSummedChunks chunks. The original loop keeps its
+// chunk loops (one dot's code, not one per chunk) for the edge iterations.
+void SumChunkLoops(scf::ForOp loop) {
+  SmallVector<int64_t> positions;
+  for (auto [position, op] : llvm::enumerate(loop.getBody()->without_terminator())) {
+    if (auto inner = dyn_cast<scf::ForOp>(op); inner && IsDotChunkLoop(inner)) {
+      positions.push_back(position);
+    }
+  }
+  if (positions.empty()) return;
+  OpBuilder b(loop);
+  auto copy = cast<scf::ForOp>(b.clone(*loop));
+  SmallVector<Operation*> ops;
+  for (Operation& op : copy.getBody()->without_terminator()) ops.push_back(&op);
+  for (int64_t position : positions) UnrollFully(cast<scf::ForOp>(ops[position]));
+  SmallVector<Operation*> accesses;
+  SmallVector<Value> masks;
+  MaskedAccesses(copy.getBody(), accesses, masks);
+  std::optional<SmallVector<Operation*>> computations = MaskComputations(copy.getBody(), masks);
+  int64_t steps = SummedSteps(copy);
+  if (!accesses.empty() && computations && steps > 1 &&
+      !DependsOnIterationArguments(copy, *computations)) {
+    SplitOffUnmaskedIterations(loop, copy, accesses, masks, *computations, steps);
+  }
+  copy.erase();
+}
+
+void Version(scf::ForOp loop) {
+  if (!WorthVersioning(loop)) return;
+  Block* body = loop.getBody();
+  SmallVector<Operation*> accesses;
+  SmallVector<Value> masks;
+  MaskedAccesses(body, accesses, masks);
   if (accesses.empty()) return;
   std::optional<SmallVector<Operation*>> computations = MaskComputations(body, masks);
   if (!computations) return;
   if (CarriesInRegisters(loop)) {
-    SplitOffUnmaskedIterations(loop, accesses, masks, *computations, /*steps=*/1);
+    SplitOffUnmaskedIterations(loop, loop, accesses, masks, *computations, /*steps=*/1);
     return;
   }
   int64_t steps = SummedSteps(loop);
-  if (steps > 1 && !DependsOnIterationArguments(loop, *computations)) {
-    SplitOffUnmaskedIterations(loop, accesses, masks, *computations, steps);
+  std::optional<int64_t> trips = TripCount(loop);
+  if (steps > 1 && (!trips || *trips >= steps) &&
+      !DependsOnIterationArguments(loop, *computations)) {
+    SplitOffUnmaskedIterations(loop, loop, accesses, masks, *computations, steps);
   }
   VersionEachIteration(loop, accesses, masks, *computations);
 }
@@ -307,6 +408,9 @@ struct TTVersionMaskedLoops : impl::TTVersionMaskedLoopsBase<TTVersionMaskedLoop
   void runOnOperation() override {
     SmallVector<scf::ForOp> loops;
     getOperation().walk([&](scf::ForOp loop) { loops.push_back(loop); });
+    // The chunk loops' dots are summed from copies of their K loops' bodies made before
+    // anything is versioned.
+    for (scf::ForOp loop : loops) SumChunkLoops(loop);
     for (scf::ForOp loop : loops) Version(loop);
   }
 };
