@@ -73,7 +73,7 @@ void MakeModel(Model* m) {
   }
   m->lm_head = RandomPackedLinear(kVocab, s.hidden, 99, 0.2f);
   m->weights = {kShape,         kLayers,          kVocab, m->embed.data(), m->layers.data(),
-                m->final_norm.data(), AsLinearW8(m->lm_head), 0.0f, 0.0f};
+                m->final_norm.data(), AsLinearW8(m->lm_head), 0.0f, 0.0f, TCPU_EMBED_BF16, nullptr};
 }
 
 // The step as the header writes it.

@@ -61,7 +61,7 @@ std::unique_ptr<SyntheticModel> MakeSyntheticModel(const tcpu_layer_shape& shape
   if (!MakeLinear(vocab, h, seed, int4, &head)) return nullptr;
   m->bytes_per_token += head.bytes + 2 * h /* final norm */ + 2 * h /* embedding */;
   m->weights = {shape,          layers,     vocab, m->embed.data(), m->layers.data(),
-                m->norm.data(), View(head), 0.0f,  0.0f};
+                m->norm.data(), View(head), 0.0f,  0.0f, TCPU_EMBED_BF16, nullptr};
   return m;
 }
 
