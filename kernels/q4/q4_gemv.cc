@@ -4,12 +4,12 @@
 #include <cstring>
 
 #include "kernels/gemv/gemv_w8a8.h"
+#include "kernels/grouped/grouped_runner.h"
 #include "kernels/q4/q4_gemvs.h"
 #include "kernels/q4/q4_kernels.h"
 #include "runtime/check.h"
 #include "runtime/dispatch.h"
 #include "runtime/kernel_variants.h"
-#include "runtime/parallel_units.h"
 #include "runtime/scratch_arena.h"
 #include "tcpu/bf16.h"
 #include "tcpu/gemv_q4.h"
@@ -64,51 +64,18 @@ const KernelVariant<GemmKernel>& GemmVariant() {
   return variant;
 }
 
-// Tasks hold whole sets of 4 tiles, the unit the dotprod kernel runs fastest.
-constexpr int64_t kTilesPerTaskUnit = 4;
-
-// Runs body(tile_begin, tile_end) over all tiles through ParallelForUnits.
-template <typename Body>
-int ForEachTile(const Q4Layout& l, int64_t macs_per_row, Body&& body) {
-  const int64_t units = (l.tiles + kTilesPerTaskUnit - 1) / kTilesPerTaskUnit;
-  const int64_t macs_per_unit = macs_per_row * kTileRows * kTilesPerTaskUnit;
-  return ParallelForUnits(&units, &macs_per_unit, 1, [&](int, int64_t begin, int64_t end) {
-    const int64_t last = end * kTilesPerTaskUnit;
-    body(begin * kTilesPerTaskUnit, last < l.tiles ? last : l.tiles);
-  });
-}
-
-// x[k] copied into `out` and zero-filled to whole groups.
-void PadX(const int8_t* x, int64_t k, int64_t groups, int8_t* out) {
-  std::memcpy(out, x, static_cast<size_t>(k));
-  std::memset(out + k, 0, static_cast<size_t>(groups * kGroup - k));
-}
-
-int8_t* Scratch(const char* fn, int64_t bytes, int* status) {
-  void* scratch = ScratchBytes(bytes);
-  if (scratch == nullptr) {
-    *status = Fail(TCPU_ERR_OUT_OF_MEMORY, "%s: cannot allocate %lld bytes of scratch", fn,
-                   static_cast<long long>(bytes));
-  }
-  return static_cast<int8_t*>(scratch);
-}
+using grouped::ArrangeXPairs;
+using grouped::ForEachTile;
+using grouped::PadX;
+using grouped::Scratch;
 
 }  // namespace
-
-int64_t TileUnits(const Q4Layout& layout) {
-  return (layout.tiles + kTilesPerTaskUnit - 1) / kTilesPerTaskUnit;
-}
-
-int64_t MacsPerTileUnit(const Q4Layout& layout) {
-  return layout.groups * kGroup * kTileRows * kTilesPerTaskUnit;
-}
 
 void RunTileUnits(const int8_t* x, float x_scale, const SharedGemv& gemv, int64_t unit_begin,
                   int64_t unit_end) {
   const Q4Layout& l = gemv.w.layout;
-  const int64_t tile_begin = unit_begin * kTilesPerTaskUnit;
-  int64_t tile_end = unit_end * kTilesPerTaskUnit;
-  if (tile_end > l.tiles) tile_end = l.tiles;
+  int64_t tile_begin = 0, tile_end = 0;
+  grouped::UnitTiles(l, unit_begin, unit_end, &tile_begin, &tile_end);
   W4GemvArgs args;
   args.w = gemv.w;
   args.x = x;
@@ -119,25 +86,6 @@ void RunTileUnits(const int8_t* x, float x_scale, const SharedGemv& gemv, int64_
     const int64_t row_end = tile_end * kTileRows < l.n ? tile_end * kTileRows : l.n;
     for (int64_t r = tile_begin * kTileRows; r < row_end; ++r) {
       gemv.y[r] = tcpu_f32_to_bf16(gemv.y_f32[r]);
-    }
-  }
-}
-
-void ArrangeXPairs(const int8_t* x, int64_t m, int64_t k, int64_t groups, int8_t* out) {
-  const int64_t pairs = (m + 1) / 2;
-  const int64_t whole_chunks = k / 8;  // 8-byte chunks of x entirely inside k
-  for (int64_t p = 0; p < pairs; ++p) {
-    for (int64_t h = 0; h < 2; ++h) {
-      const int64_t row = 2 * p + h;
-      int8_t* o = out + p * groups * 4 * 16 + h * 8;
-      const int8_t* src = row < m ? x + row * k : x;  // the zero row past m reads nothing
-      for (int64_t c = 0; c < groups * 4; ++c, o += 16) {
-        if (row < m && c < whole_chunks) {
-          std::memcpy(o, src + 8 * c, 8);
-        } else {  // past m, or the chunk holding the end of k: zero past it
-          for (int64_t e = 0; e < 8; ++e) o[e] = row < m && 8 * c + e < k ? src[8 * c + e] : 0;
-        }
-      }
     }
   }
 }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "kernels/grouped/grouped_runner.h"
 #include "kernels/q4/q4_kernels.h"
 #include "kernels/q4/q4_packed.h"
 #include "runtime/kernel_variants.h"
@@ -283,7 +284,7 @@ TEST_F(Q4GemvTest, I8mmKernelMatchesModel) {
       q4::GemmArgs args;
       ASSERT_EQ(q4::ViewQ4("test", w.packed.data(), s.n, s.k, &args.w), TCPU_OK);
       std::vector<int8_t> pairs((m + 1) / 2 * w.groups * 64);
-      q4::ArrangeXPairs(x.data(), m, s.k, w.groups, pairs.data());
+      grouped::ArrangeXPairs(x.data(), m, s.k, w.groups, pairs.data());
       std::vector<float> y(m * s.n + 1, kPoison);
       args.x_pairs = pairs.data();
       args.x_scales = x_scales.data();

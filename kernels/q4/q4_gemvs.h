@@ -6,6 +6,7 @@
 
 #include <cstdint>
 
+#include "kernels/grouped/grouped_runner.h"
 #include "kernels/q4/q4_packed.h"
 
 namespace tcpu::q4 {
@@ -20,8 +21,8 @@ struct SharedGemv {
 
 // The int4 backend of ParallelForUnits (runtime/parallel_units.h): a GEMV's unit is a set of
 // 4 tiles (the unit the dotprod kernel runs fastest). x: groups * 32 int8, zero past k.
-int64_t TileUnits(const Q4Layout& layout);
-int64_t MacsPerTileUnit(const Q4Layout& layout);
+using grouped::MacsPerTileUnit;
+using grouped::TileUnits;
 void RunTileUnits(const int8_t* x, float x_scale, const SharedGemv& gemv, int64_t unit_begin,
                   int64_t unit_end);
 

@@ -70,12 +70,17 @@ struct GemmArgs {
   float* y = nullptr;  // [m, n]
 };
 
-// Rearranges x[m][k] into GemmArgs::x_pairs (pairs * groups * 128 bytes).
-void ArrangeXPairs(const int8_t* x, int64_t m, int64_t k, int64_t groups, int8_t* out);
-
 #if defined(__aarch64__)
 // Computes the rows of tiles [begin, end) for all m activation rows.
 void GemmTilesI8mm(const GemmArgs& args, int64_t begin, int64_t end);
+#endif
+
+// Tile t of a GGUF Q4_0 matrix (rows of l.groups blocks of 18 bytes, already checked) in this
+// format, byte for byte what tcpu_pack_q4 writes for the same numbers: any tile (q4_pack.cc),
+// and a whole tile of 16 rows with NEON (q4_pack_neon.cc).
+void PackTileFromQ4_0(const uint8_t* blocks, const Q4Layout& l, int64_t t, uint8_t* out);
+#if defined(__aarch64__)
+void PackTileFromQ4_0Neon(const uint8_t* blocks, const Q4Layout& l, int64_t t, uint8_t* out);
 #endif
 
 }  // namespace tcpu::q4

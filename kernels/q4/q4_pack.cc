@@ -2,9 +2,9 @@
 // (packing runs once at load and is bound by memory), split over tiles on the thread pool.
 #include <cstring>
 
+#include "kernels/grouped/grouped_pack.h"
 #include "kernels/q4/q4_packed.h"
 #include "runtime/check.h"
-#include "runtime/thread_pool.h"
 #include "tcpu/gemv_q4.h"
 
 namespace tcpu::q4 {
@@ -50,6 +50,24 @@ void PackTile(const int8_t* q, const uint16_t* scales, const Q4Layout& l, int64_
   }
 }
 
+// The index of the first q outside -8..7, or -1. Chunks are scanned without an early exit so
+// the scan vectorizes; only a chunk with a bad value is searched again.
+int64_t FirstOutOfRange(const int8_t* q, int64_t count) {
+  constexpr int64_t kChunk = 1024;
+  for (int64_t c = 0; c < count; c += kChunk) {
+    const int64_t end = c + kChunk < count ? c + kChunk : count;
+    bool all = true;
+    for (int64_t i = c; i < end; ++i) all &= q[i] >= -8 && q[i] <= 7;
+    if (all) continue;
+    for (int64_t i = c; i < end; ++i) {
+      if (q[i] < -8 || q[i] > 7) return i;
+    }
+  }
+  return -1;
+}
+
+}  // namespace
+
 // Tile t from GGUF Q4_0 blocks (rows of l.groups blocks of 18 bytes): the same stream as
 // PackTile. Block byte j holds v = q + 8 of k = j (low nibble) and k = 16 + j (high nibble). Row
 // p + 8's v is the pair's low nibble as it is, row p's is its high nibble with bit 3 flipped
@@ -87,66 +105,6 @@ void PackTileFromQ4_0(const uint8_t* blocks, const Q4Layout& l, int64_t t, uint8
   }
 }
 
-// The header of a packed [n, k] matrix of layout l.
-Q4PackedHeader Header(const Q4Layout& l) {
-  Q4PackedHeader header = {};
-  header.magic = kMagic;
-  header.version = kVersion;
-  header.header_bytes = kHeaderBytes;
-  header.n = l.n;
-  header.k = l.k;
-  header.groups = l.groups;
-  header.tiles = l.tiles;
-  return header;
-}
-
-// Runs pack_tile(t, out) for every tile into `packed` on the thread pool; the header goes in
-// last, so a buffer whose packing failed never validates.
-template <typename PackTileFn>
-int PackTiles(const Q4Layout& l, void* packed, PackTileFn&& pack_tile) {
-  const Q4PackedHeader header = Header(l);
-  std::memset(packed, 0, sizeof(header));
-  uint8_t* data = static_cast<uint8_t*>(packed) + kHeaderBytes;
-  const int64_t tile_bytes = l.groups * kTileGroupBytes;
-  const int64_t grain = tile_bytes >= (int64_t{1} << 16) ? 1 : (int64_t{1} << 16) / tile_bytes;
-  const int status = tcpu::ParallelFor(l.tiles, grain, [&](int64_t begin, int64_t end) {
-    for (int64_t t = begin; t < end; ++t) pack_tile(t, data + t * tile_bytes);
-  });
-  if (status != TCPU_OK) return status;
-  std::memcpy(packed, &header, sizeof(header));
-  return tcpu::Succeed();
-}
-
-// The index of the first q outside -8..7, or -1. Chunks are scanned without an early exit so
-// the scan vectorizes; only a chunk with a bad value is searched again.
-int64_t FirstOutOfRange(const int8_t* q, int64_t count) {
-  constexpr int64_t kChunk = 1024;
-  for (int64_t c = 0; c < count; c += kChunk) {
-    const int64_t end = c + kChunk < count ? c + kChunk : count;
-    bool all = true;
-    for (int64_t i = c; i < end; ++i) all &= q[i] >= -8 && q[i] <= 7;
-    if (all) continue;
-    for (int64_t i = c; i < end; ++i) {
-      if (q[i] < -8 || q[i] > 7) return i;
-    }
-  }
-  return -1;
-}
-
-// Whether fp16 bits are infinite or NaN.
-inline bool IsFp16NonFinite(uint16_t bits) { return (bits & 0x7c00) == 0x7c00; }
-
-int CheckPackedBytes(const char* fn, int64_t packed_bytes, const Q4Layout& l) {
-  if (packed_bytes < l.total_bytes) {
-    return tcpu::Fail(TCPU_ERR_BUFFER_TOO_SMALL,
-                      "%s: packed_bytes = %lld, expected >= %lld for n = %lld, k = %lld", fn,
-                      static_cast<long long>(packed_bytes), static_cast<long long>(l.total_bytes),
-                      static_cast<long long>(l.n), static_cast<long long>(l.k));
-  }
-  return TCPU_OK;
-}
-
-}  // namespace
 }  // namespace tcpu::q4
 
 extern "C" int64_t tcpu_q4_packed_size(int64_t n, int64_t k) {
@@ -166,7 +124,9 @@ extern "C" int tcpu_pack_q4(const int8_t* q, const uint16_t* scales, int64_t n, 
   TCPU_CHECK_NOT_NULL(kFn, packed);
   Q4Layout l;
   if (const int status = ComputeQ4Layout(kFn, n, k, &l); status != TCPU_OK) return status;
-  if (const int status = CheckPackedBytes(kFn, packed_bytes, l); status != TCPU_OK) return status;
+  if (const int status = tcpu::grouped::CheckBufferSize(kFn, packed_bytes, l); status != TCPU_OK) {
+    return status;
+  }
   int64_t count = 0;
   TCPU_CHECK_MUL(kFn, n, k, &count);
   if (const int64_t i = FirstOutOfRange(q, count); i >= 0) {
@@ -174,64 +134,24 @@ extern "C" int tcpu_pack_q4(const int8_t* q, const uint16_t* scales, int64_t n, 
                       static_cast<long long>(i / k), static_cast<long long>(i % k), q[i]);
   }
   for (int64_t i = 0; i < n * l.groups; ++i) {
-    if (IsFp16NonFinite(scales[i])) {
+    if (tcpu::grouped::IsFp16NonFinite(scales[i])) {
       return tcpu::Fail(
           TCPU_ERR_INVALID_ARGUMENT, "%s: scales[%lld][%lld] = 0x%04x is not a finite fp16", kFn,
           static_cast<long long>(i / l.groups), static_cast<long long>(i % l.groups), scales[i]);
     }
   }
-  return PackTiles(l, packed, [&](int64_t t, uint8_t* out) { PackTile(q, scales, l, t, out); });
-}
-
-extern "C" int tcpu_pack_q4_from_q4_0(const void* blocks, int64_t blocks_bytes, int64_t n,
-                                      int64_t k, void* packed, int64_t packed_bytes) {
-  using namespace tcpu::q4;
-  constexpr const char* kFn = "tcpu_pack_q4_from_q4_0";
-  TCPU_CHECK_NOT_NULL(kFn, blocks);
-  TCPU_CHECK_NOT_NULL(kFn, packed);
-  Q4Layout l;
-  if (const int status = ComputeQ4Layout(kFn, n, k, &l); status != TCPU_OK) return status;
-  if (k % kGroup != 0) {
-    return tcpu::Fail(TCPU_ERR_INVALID_SIZE, "%s: k = %lld is not a multiple of the Q4_0 block, 32",
-                      kFn, static_cast<long long>(k));
-  }
-  if (const int status = CheckPackedBytes(kFn, packed_bytes, l); status != TCPU_OK) return status;
-  // n * groups * 18 < the packed size, which did not overflow.
-  if (blocks_bytes != n * l.groups * kQ4_0BlockBytes) {
-    return tcpu::Fail(TCPU_ERR_INVALID_ARGUMENT,
-                      "%s: blocks_bytes = %lld, expected %lld (%lld rows of %lld blocks of 18 "
-                      "bytes)",
-                      kFn, static_cast<long long>(blocks_bytes),
-                      static_cast<long long>(n * l.groups * kQ4_0BlockBytes),
-                      static_cast<long long>(n), static_cast<long long>(l.groups));
-  }
-  const uint8_t* bytes = static_cast<const uint8_t*>(blocks);
-  for (int64_t b = 0; b < n * l.groups; ++b) {
-    uint16_t d;
-    std::memcpy(&d, bytes + b * kQ4_0BlockBytes, 2);
-    if (IsFp16NonFinite(d)) {
-      return tcpu::Fail(
-          TCPU_ERR_INVALID_ARGUMENT, "%s: row %lld, block %lld: d = 0x%04x is not a finite fp16",
-          kFn, static_cast<long long>(b / l.groups), static_cast<long long>(b % l.groups), d);
-    }
-  }
-  return PackTiles(l, packed, [&](int64_t t, uint8_t* out) { PackTileFromQ4_0(bytes, l, t, out); });
+  return tcpu::grouped::PackTiles(kFormat, l, packed,
+                            [&](int64_t t, uint8_t* out) { PackTile(q, scales, l, t, out); });
 }
 
 extern "C" int tcpu_check_q4_packed(const void* packed, int64_t packed_bytes, int64_t n,
                                     int64_t k) {
   using namespace tcpu::q4;
   constexpr const char* kFn = "tcpu_check_q4_packed";
-  Q4Layout l;
-  if (const int status = ComputeQ4Layout(kFn, n, k, &l); status != TCPU_OK) return status;
-  if (packed_bytes != l.total_bytes) {  // before the header is read: it may not be there
-    return tcpu::Fail(TCPU_ERR_INVALID_ARGUMENT,
-                      "%s: %lld bytes, expected %lld for n = %lld, k = %lld", kFn,
-                      static_cast<long long>(packed_bytes), static_cast<long long>(l.total_bytes),
-                      static_cast<long long>(n), static_cast<long long>(k));
+  if (const int status = tcpu::grouped::CheckWhole(kFn, kFormat, packed, packed_bytes, n, k);
+      status != TCPU_OK) {
+    return status;
   }
-  Q4View view;
-  if (const int status = ViewQ4(kFn, packed, n, k, &view); status != TCPU_OK) return status;
   return tcpu::Succeed();
 }
 

@@ -24,51 +24,32 @@
 
 #include <cstdint>
 
+#include "kernels/grouped/grouped_format.h"
 #include "tcpu/gemv_q4.h"
 
 namespace tcpu::q4 {
 
-inline constexpr int64_t kHeaderBytes = 64;
+using grouped::kHeaderBytes;
+using grouped::kScaleBytes;                       // 16 fp16 scales
+using grouped::kTileRows;                         // rows per tile
 inline constexpr int64_t kGroup = TCPU_Q4_GROUP;  // k per group
-inline constexpr int64_t kTileRows = 16;          // rows per tile
-inline constexpr int64_t kPairs = 8;              // row pairs per tile: rows p and p + 8
-inline constexpr int64_t kUnits = 4;              // units per tile and group
-inline constexpr int64_t kUnitBytes = 64;         // one unit: 8 pairs x 8 k bytes
-inline constexpr int64_t kSlotBytes = 16;         // one slot: 4 pairs x 4 k
-inline constexpr int64_t kScaleBytes = 32;        // 16 fp16 scales
+static_assert(kGroup == grouped::kGroup, "int4 groups are the grouped formats' groups");
+inline constexpr int64_t kPairs = 8;       // row pairs per tile: rows p and p + 8
+inline constexpr int64_t kUnits = 4;       // units per tile and group
+inline constexpr int64_t kUnitBytes = 64;  // one unit: 8 pairs x 8 k bytes
+inline constexpr int64_t kSlotBytes = 16;  // one slot: 4 pairs x 4 k
 inline constexpr int64_t kTileGroupBytes = kUnits * kUnitBytes + kScaleBytes;  // 288
 inline constexpr int64_t kQ4_0BlockBytes = 18;  // GGUF Q4_0: fp16 d + 16 bytes of nibbles
 // "TCPUQ4P\0" little-endian: a buffer that was never packed fails validation.
 inline constexpr uint64_t kMagic = 0x0050345155504354ull;
 inline constexpr uint32_t kVersion = TCPU_Q4_PACKED_VERSION;
 
-struct Q4PackedHeader {
-  uint64_t magic;
-  uint32_t version;
-  uint32_t header_bytes;
-  int64_t n;
-  int64_t k;
-  int64_t groups;
-  int64_t tiles;
-  uint8_t reserved[16];
-};
-static_assert(sizeof(Q4PackedHeader) == kHeaderBytes, "header is 64 bytes");
-
-struct Q4Layout {
-  int64_t n = 0;
-  int64_t k = 0;
-  int64_t groups = 0;       // k / 32 rounded up
-  int64_t tiles = 0;        // n / 16 rounded up
-  int64_t total_bytes = 0;  // header + data
-};
-
-struct Q4View {
-  Q4Layout layout;
-  const uint8_t* data = nullptr;  // first byte after the header
-
-  // Tile t's stream: groups * 288 bytes.
-  const uint8_t* Tile(int64_t t) const { return data + t * layout.groups * kTileGroupBytes; }
-};
+// The int4 format among the grouped ones (kernels/grouped): its header, layout, views and the
+// way its GEMVs split tiles are theirs.
+inline constexpr grouped::Format kFormat = {"int4", "tcpu_pack_q4", kMagic, kVersion,
+                                            kTileGroupBytes};
+using Q4Layout = grouped::Layout;
+using Q4View = grouped::View;
 
 // The byte offset in a tile-group of row pair p's byte at k (0..31 in the group).
 inline int64_t PairByte(int64_t p, int64_t k) {
@@ -86,17 +67,19 @@ inline int QAt(const uint8_t* group, int64_t i, int64_t k) {
 }
 
 // The layout for n, k > 0, or TCPU_ERR_INVALID_SIZE / TCPU_ERR_SIZE_OVERFLOW naming `fn`.
-int ComputeQ4Layout(const char* fn, int64_t n, int64_t k, Q4Layout* layout);
+inline int ComputeQ4Layout(const char* fn, int64_t n, int64_t k, Q4Layout* layout) {
+  return grouped::ComputeLayout(fn, kFormat, n, k, layout);
+}
 
-// Checks that `packed` holds a matrix packed by tcpu_pack_q4 for exactly this n and k.
-// Argument errors as ComputeQ4Layout (checked before `packed` is read); NULL `packed` is
-// TCPU_ERR_NULL_POINTER; another magic/version or shape is TCPU_ERR_INVALID_ARGUMENT with
-// both shapes in the detail.
-int ViewQ4(const char* fn, const void* packed, int64_t n, int64_t k, Q4View* view);
+// Checks that `packed` holds a matrix packed by tcpu_pack_q4 for exactly this n and k
+// (grouped::ViewPacked).
+inline int ViewQ4(const char* fn, const void* packed, int64_t n, int64_t k, Q4View* view) {
+  return grouped::ViewPacked(fn, kFormat, packed, n, k, view);
+}
 
 // Whether `packed` (non-NULL, at least 8 readable bytes, as every packed header) starts with
 // this format's magic: how a linear layer tells an int4 matrix from an int8 one.
-bool IsQ4Packed(const void* packed);
+inline bool IsQ4Packed(const void* packed) { return grouped::HasMagic(kFormat, packed); }
 
 }  // namespace tcpu::q4
 
