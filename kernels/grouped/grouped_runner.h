@@ -10,6 +10,7 @@
 #include "runtime/check.h"
 #include "runtime/parallel_units.h"
 #include "runtime/scratch_arena.h"
+#include "tcpu/bf16.h"
 
 namespace tcpu::grouped {
 
@@ -43,6 +44,27 @@ int ForEachTile(const Layout& layout, int64_t macs_per_row, Body&& body) {
     UnitTiles(layout, begin, end, &tile_begin, &tile_end);
     body(tile_begin, tile_end);
   });
+}
+
+// One matrix's GEMV over the tiles of task units [unit_begin, unit_end), for the linear layers'
+// shared activation: `gemv(args, tile_begin, tile_end)` with args {w, x, x_scale, y_f32} (Args:
+// the format's GEMV arguments), then, when y is set, those tiles' rows rounded to bf16 while
+// they are in cache.
+template <typename Args, typename GemvFn>
+void RunGemvUnits(GemvFn gemv, const View& w, const int8_t* x, float x_scale, float* y_f32,
+                  uint16_t* y, int64_t unit_begin, int64_t unit_end) {
+  int64_t tile_begin = 0, tile_end = 0;
+  UnitTiles(w.layout, unit_begin, unit_end, &tile_begin, &tile_end);
+  Args args;
+  args.w = w;
+  args.x = x;
+  args.x_scale = x_scale;
+  args.y = y_f32;
+  gemv(args, tile_begin, tile_end);
+  if (y == nullptr) return;
+  const int64_t n = w.layout.n;
+  const int64_t row_end = tile_end * kTileRows < n ? tile_end * kTileRows : n;
+  for (int64_t r = tile_begin * kTileRows; r < row_end; ++r) y[r] = tcpu_f32_to_bf16(y_f32[r]);
 }
 
 // x[k] copied into `out` and zero-filled to whole groups.

@@ -67,21 +67,8 @@ int CheckGemv(const char* fn, const void* packed_w, const void* x, const void* y
 
 void RunTileUnits(const int8_t* x, float x_scale, const SharedGemv& gemv, int64_t unit_begin,
                   int64_t unit_end) {
-  const Q8Layout& l = gemv.w.layout;
-  int64_t tile_begin = 0, tile_end = 0;
-  grouped::UnitTiles(l, unit_begin, unit_end, &tile_begin, &tile_end);
-  Q8GemvArgs args;
-  args.w = gemv.w;
-  args.x = x;
-  args.x_scale = x_scale;
-  args.y = gemv.y_f32;
-  GemvVariant().fn(args, tile_begin, tile_end);
-  if (gemv.y != nullptr) {  // round these tiles' rows while they are in cache
-    const int64_t row_end = tile_end * kTileRows < l.n ? tile_end * kTileRows : l.n;
-    for (int64_t r = tile_begin * kTileRows; r < row_end; ++r) {
-      gemv.y[r] = tcpu_f32_to_bf16(gemv.y_f32[r]);
-    }
-  }
+  grouped::RunGemvUnits<Q8GemvArgs>(GemvVariant().fn, gemv.w, x, x_scale, gemv.y_f32, gemv.y,
+                                    unit_begin, unit_end);
 }
 
 }  // namespace tcpu::q8
