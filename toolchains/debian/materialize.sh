@@ -2,7 +2,11 @@
 # Materialises the packages of one lockfile into a directory: every file comes from the
 # sha256-keyed cache, from $TCPU_DEB_DIR (air-gapped hosts) or from `apt-get download`
 # through a private apt state; each is verified against the lockfile before `dpkg-deb -x`,
-# and absolute symlinks are rewritten to stay inside the tree. Rows of architecture
+# and absolute symlinks are rewritten to stay inside the tree. The finished tree is kept in
+# CACHE_DIR/trees/, keyed by the lockfile and this script, with a digest of its contents: the
+# next output base (a fresh clone, a worktree, Bazel inside a test) copies it in a second or two
+# instead of unpacking the packages again (tens of seconds of xz for clang or MLIR), after
+# checking the digest; a tree that changed is unpacked again. Rows of architecture
 # `source` are upstream tarballs of Debian source packages, unpacked into src/<name>/ (only
 # the members matching the lockfile's `# extract:` patterns, if it has that header line).
 #
@@ -32,6 +36,26 @@ done <"$lockfile"
 # Tar wildcards of the source members to unpack (e.g. */include/qemu/qemu-plugin.h): a big
 # upstream tree of which the build needs one header is not unpacked whole.
 read -r -a extract <<<"$(sed -n 's/^# extract:[[:space:]]*//p' "$lockfile" | head -n 1)"
+
+# 0. A tree unpacked before from the same lockfile by the same script: check it and copy it.
+trees=$cache/trees
+tree_key=$(cat "$lockfile" "${BASH_SOURCE[0]}" | sha256_of -)
+tree=$trees/$tree_key
+# The digest of a tree's names, modes, link targets and contents (not times or owners).
+tree_digest() {
+  (cd "$1" && tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -cf - .) \
+      | sha256_of -
+}
+if [[ -d $tree && -f $tree.sha256 ]]; then
+  if [[ $(tree_digest "$tree") == "$(cat "$tree.sha256")" ]]; then
+    cp -a "$tree/." "$out/"
+    exit 0
+  fi
+  echo "note: $tree changed since it was unpacked; unpacking the packages again" >&2
+  rm -rf "$tree" "$tree.sha256"
+elif [[ -d $tree ]]; then  # left without its digest by a build that stopped while publishing
+  rm -rf "$tree"
+fi
 
 # 1. Find what the cache and $TCPU_DEB_DIR already hold.
 missing=()
@@ -128,3 +152,14 @@ while IFS= read -r -d '' link; do
   rel=$(realpath -m --relative-to="$(dirname "$link")" "$out$target")
   ln -sfn "$rel" "$link"
 done < <(find "$out" -type l -print0)
+
+# 5. Keep the tree for the next output base (published by rename: a concurrent build that
+# unpacked the same lockfile keeps its own copy and discards this one).
+if mkdir -p "$trees" 2>/dev/null && staging=$(mktemp -d "$trees/.new.XXXXXX" 2>/dev/null); then
+  if cp -a "$out/." "$staging/" && tree_digest "$staging" >"$staging.sha256" &&
+      mv -T "$staging" "$tree" 2>/dev/null; then
+    mv "$staging.sha256" "$tree.sha256"
+  else
+    rm -rf "$staging" "$staging.sha256"
+  fi
+fi
