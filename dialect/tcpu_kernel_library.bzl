@@ -15,7 +15,7 @@ modules' own #tcpu.target. The cc_library is aarch64-only. A func.func taking me
 called from C with each memref expanded to (allocated, aligned, offset, sizes..., strides...).
 """
 
-load("//dialect:tcpu_compile.bzl", "TCPU_COMPILE_ATTRS", "run_tcpu_compile")
+load("//dialect:tcpu_compile.bzl", "TCPU_COMPILE_ATTRS", "TCPU_OBJECTS_CFG", "run_tcpu_compile")
 
 def _tcpu_objects_impl(ctx):
     objects = []
@@ -29,6 +29,7 @@ def _tcpu_objects_impl(ctx):
     return [DefaultInfo(files = depset(objects))]
 
 _tcpu_objects = rule(
+    cfg = TCPU_OBJECTS_CFG,
     implementation = _tcpu_objects_impl,
     attrs = dict(TCPU_COMPILE_ATTRS, **{
         "srcs": attr.label_list(allow_files = [".mlir"], mandatory = True),

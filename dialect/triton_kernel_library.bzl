@@ -21,7 +21,7 @@ features the CPU has (after TCPU_DISABLE), the baseline otherwise, and tcpu_vari
 says which.
 """
 
-load("//dialect:tcpu_compile.bzl", "TCPU_COMPILE_ATTRS", "run_tcpu_compile")
+load("//dialect:tcpu_compile.bzl", "TCPU_COMPILE_ATTRS", "TCPU_OBJECTS_CFG", "run_tcpu_compile")
 
 # Targets for `variants`: what the runtime's dispatch tells apart (tcpu/cpu.h features).
 TRITON_TARGETS = {
@@ -31,39 +31,60 @@ TRITON_TARGETS = {
     "sve2": '#tcpu.target<arch = "armv9-a", features = ["sve2", "dotprod", "i8mm", "bf16"], vector_bits = 0>',
 }
 
+TritonCompileInfo = provider(
+    doc = "The objects a rule compiled with tcpu-compile, for reports that compile them again.",
+    fields = {"runs": "list of struct(src = File, object = its output's basename, flags = list)"},
+)
+
+def _ttir_stem(ctx, src):
+    if not src.basename.endswith(".ttir"):
+        fail("triton_kernel_library(%s): %s is not a .ttir file" % (ctx.label.name, src.path))
+    return src.basename[:-len(".ttir")]
+
 def _triton_objects_impl(ctx):
     objects = []
-    headers = []
+    compiled = []
     for src in ctx.files.srcs:
-        if not src.basename.endswith(".ttir"):
-            fail("triton_kernel_library(%s): %s is not a .ttir file" % (ctx.label.name, src.path))
-        stem = src.basename[:-len(".ttir")]
-        obj = ctx.actions.declare_file("%s/%s.o" % (ctx.label.name, stem))
-        header = ctx.actions.declare_file(stem + ".h")
+        stem = _ttir_stem(ctx, src)
         baseline_flags = ["--emit=obj"] + ["--dispatch=" + entry for entry in ctx.attr.variants]
         if ctx.attr.target:
             baseline_flags.append("--target=" + ctx.attr.target)
-        runs = [(obj, baseline_flags), (header, ["--emit=header"])]
+        runs = [(stem, baseline_flags)]
         for entry in ctx.attr.variants:
             variant, target = entry.split("=", 1)
-            variant_obj = ctx.actions.declare_file("%s/%s__%s.o" % (ctx.label.name, stem, variant))
-            runs.append((variant_obj, ["--emit=obj", "--variant=" + variant, "--target=" + target]))
-            objects.append(variant_obj)
-        for output, flags in runs:
-            run_tcpu_compile(ctx, src, output, flags, mnemonic = "TritonCompile")
-        objects.append(obj)
-        headers.append(header)
-    return [
-        DefaultInfo(files = depset(objects + headers)),
-        OutputGroupInfo(objects = depset(objects), headers = depset(headers)),
-    ]
+            runs.append(("%s__%s" % (stem, variant), ["--emit=obj", "--variant=" + variant, "--target=" + target]))
+        for object_stem, flags in runs:
+            obj = ctx.actions.declare_file("%s/%s.o" % (ctx.label.name, object_stem))
+            run_tcpu_compile(ctx, src, obj, flags, mnemonic = "TritonCompile")
+            objects.append(obj)
+            compiled.append(struct(src = src, object = obj.basename, flags = flags))
+    return [DefaultInfo(files = depset(objects)), TritonCompileInfo(runs = compiled)]
 
+# The objects: in TCPU_OBJECTS_CFG, one compile for the QEMU tests and the perf programs.
 _triton_objects = rule(
+    cfg = TCPU_OBJECTS_CFG,
     implementation = _triton_objects_impl,
     attrs = dict(TCPU_COMPILE_ATTRS, **{
         "srcs": attr.label_list(allow_files = [".ttir"], mandatory = True),
         "target": attr.string(doc = "A #tcpu.target<...> for every module."),
         "variants": attr.string_list(doc = "NAME=#tcpu.target<...> entries, best first."),
+    }),
+)
+
+def _triton_headers_impl(ctx):
+    headers = []
+    for src in ctx.files.srcs:
+        header = ctx.actions.declare_file(_ttir_stem(ctx, src) + ".h")
+        run_tcpu_compile(ctx, src, header, ["--emit=header"], mnemonic = "TritonHeader")
+        headers.append(header)
+    return [DefaultInfo(files = depset(headers))]
+
+# The headers: in the cc_library's own configuration, whose output folder is on its include
+# path (a header of another configuration would not be found as "<package>/K.h").
+_triton_headers = rule(
+    implementation = _triton_headers_impl,
+    attrs = dict(TCPU_COMPILE_ATTRS, **{
+        "srcs": attr.label_list(allow_files = [".ttir"], mandatory = True),
     }),
 )
 
@@ -79,20 +100,19 @@ def triton_kernel_library(name, srcs, target = "", variants = {}, deps = [], **k
       **kwargs: passed to the cc_library (visibility, tags, ...).
     """
     _triton_objects(
-        name = name + "_compile",
+        name = name + "_objects",
         srcs = srcs,
         target = target,
         variants = ["%s=%s" % (variant, variant_target) for variant, variant_target in variants.items()],
         target_compatible_with = ["@platforms//cpu:aarch64"],
         visibility = ["//visibility:private"],
     )
-    for group in ["objects", "headers"]:
-        native.filegroup(
-            name = "%s_%s" % (name, group),
-            srcs = [":" + name + "_compile"],
-            output_group = group,
-            visibility = ["//visibility:private"],
-        )
+    _triton_headers(
+        name = name + "_headers",
+        srcs = srcs,
+        target_compatible_with = ["@platforms//cpu:aarch64"],
+        visibility = ["//visibility:private"],
+    )
     native.cc_library(
         name = name,
         srcs = [":" + name + "_objects"],
@@ -104,10 +124,15 @@ def triton_kernel_library(name, srcs, target = "", variants = {}, deps = [], **k
 
 def _triton_kernel_object_impl(ctx):
     out = ctx.actions.declare_file(ctx.label.name + ".o")
-    run_tcpu_compile(ctx, ctx.file.src, out, ["--emit=obj"] + ctx.attr.flags, mnemonic = "TritonCompile")
-    return [DefaultInfo(files = depset([out]))]
+    flags = ["--emit=obj"] + ctx.attr.flags
+    run_tcpu_compile(ctx, ctx.file.src, out, flags, mnemonic = "TritonCompile")
+    return [
+        DefaultInfo(files = depset([out])),
+        TritonCompileInfo(runs = [struct(src = ctx.file.src, object = out.basename, flags = flags)]),
+    ]
 
 triton_kernel_object = rule(
+    cfg = TCPU_OBJECTS_CFG,
     implementation = _triton_kernel_object_impl,
     attrs = dict(TCPU_COMPILE_ATTRS, **{
         "src": attr.label(allow_single_file = [".ttir"], mandatory = True),
@@ -115,4 +140,27 @@ triton_kernel_object = rule(
     }),
     doc = "`<name>.o`: one .ttir compiled with `flags` (no launcher header), e.g. a kernel " +
           "lowered without NEON for a comparison; link it as a cc_binary/cc_library src.",
+)
+
+def _triton_compile_manifest_impl(ctx):
+    entries = []
+    sources = []
+    for target in ctx.attr.objects:
+        for run in target[TritonCompileInfo].runs:
+            entries.append({"src": run.src.short_path, "object": run.object, "flags": run.flags})
+            sources.append(run.src)
+    out = ctx.actions.declare_file(ctx.label.name + ".json")
+    ctx.actions.write(out, json.encode(entries))
+    return [DefaultInfo(files = depset([out]), runfiles = ctx.runfiles(files = [out] + sources))]
+
+triton_compile_manifest = rule(
+    implementation = _triton_compile_manifest_impl,
+    attrs = {
+        "objects": attr.label_list(
+            providers = [TritonCompileInfo],
+            doc = "triton_kernel_library `NAME_objects` and triton_kernel_object targets.",
+        ),
+    },
+    doc = "`<name>.json`: every object `objects` compile, as [{src, object, flags}] (src a " +
+          "workspace path, in the runfiles), for //tools/perf:triton_table.",
 )

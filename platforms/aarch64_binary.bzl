@@ -21,6 +21,23 @@ to_aarch64 = transition(
     outputs = ["//command_line_option:platforms"],
 )
 
+def _to_aarch64_opt_impl(settings, attr):
+    return {
+        "//command_line_option:platforms": str(Label("//platforms:linux_aarch64")),
+        "//command_line_option:compilation_mode": "opt",
+    }
+
+# linux_aarch64 at -c opt, whatever the command line's -c: the instruction-count programs
+# (//tools/perf), whose counts are compared across commits, and the objects tcpu-compile makes
+# (triton_kernel_library, tcpu_kernel_library), which do not depend on -c at all. Every parent
+# reaches the same configuration through it, so the QEMU tests (fastbuild) and the perf
+# programs (opt) link one set of kernel objects instead of compiling each twice.
+to_aarch64_opt = transition(
+    implementation = _to_aarch64_opt_impl,
+    inputs = [],
+    outputs = ["//command_line_option:platforms", "//command_line_option:compilation_mode"],
+)
+
 def _aarch64_binary_impl(ctx):
     return forward_binary(ctx, executable = False)
 

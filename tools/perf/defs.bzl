@@ -16,7 +16,7 @@ new or gone); `bazel run //tools/perf:update_baselines` rewrites the baselines o
 listed in its `gates`.
 """
 
-load("//platforms:aarch64_binary.bzl", "to_aarch64")
+load("//platforms:aarch64_binary.bzl", "to_aarch64", "to_aarch64_opt")
 load("//tests/qemu:variants.bzl", "QEMU_VARIANTS")
 
 PerfGateInfo = provider(
@@ -25,19 +25,6 @@ PerfGateInfo = provider(
         "entry": "dict: the gate's manifest entry (runfiles paths)",
         "runfiles": "runfiles the entry needs",
     },
-)
-
-def _aarch64_opt_impl(settings, attr):
-    return {
-        "//command_line_option:platforms": str(Label("//platforms:linux_aarch64")),
-        "//command_line_option:compilation_mode": "opt",
-    }
-
-# Counts are compared across commits, so they must not depend on the command line's -c.
-aarch64_opt = transition(
-    implementation = _aarch64_opt_impl,
-    inputs = [],
-    outputs = ["//command_line_option:platforms", "//command_line_option:compilation_mode"],
 )
 
 def _runfiles_path(ctx, file):
@@ -146,7 +133,7 @@ perf_gate_test = rule(
     implementation = _perf_gate_test_impl,
     test = True,
     attrs = dict(_TOOL_ATTRS, **{
-        "program": attr.label(mandatory = True, executable = True, cfg = aarch64_opt),
+        "program": attr.label(mandatory = True, executable = True, cfg = to_aarch64_opt),
         "program_args": attr.string_list(doc = "Arguments of the program."),
         "data": attr.label_list(
             allow_files = True,
@@ -248,7 +235,7 @@ def _aarch64_opt_binary_impl(ctx):
 aarch64_opt_binary = rule(
     implementation = _aarch64_opt_binary_impl,
     attrs = {
-        "binary": attr.label(mandatory = True, executable = True, cfg = aarch64_opt),
+        "binary": attr.label(mandatory = True, executable = True, cfg = to_aarch64_opt),
         "_allowlist_function_transition": attr.label(
             default = "@bazel_tools//tools/allowlists/function_transition_allowlist",
         ),
