@@ -1,0 +1,144 @@
+"""bazel run -c opt //tools/perf:triton_table [-- --variant=vl128]
+
+The table of every Triton kernel in kernels/triton/, in Markdown:
+- each object the build compiles (baseline, per-target variants, the NEON-less forms the table
+  compares with): tcpu-compile's CPU time (user + system seconds) and the object's size. The
+  tool compiled with -c opt is the optimized host tcpu-compile the budgets speak of; without
+  -c opt the table refuses to time a slower build.
+- each counted region of triton_perf (table shapes) and triton_table: guest instructions under
+  the counting plugin in one QEMU variant, per MAC, element or program, beside its peer (the
+  same TTIR without NEON, or tcpu_gemm_i8 at the same sizes) and the ratio.
+CPU seconds vary with the machine and its load a little; sizes and counts are exact.
+"""
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+import perf_run
+
+WITHOUT_NEON = " without NEON"
+
+
+def compile_object(tcpu_compile, src, flags, out):
+    """Runs tcpu-compile once; returns its user + system CPU seconds."""
+    process = subprocess.Popen([tcpu_compile, src, "-o", out, *flags], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(process.pid, 0)
+    stderr = process.stderr.read().decode(errors="replace")
+    process.stderr.close()
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode != 0:
+        raise perf_run.PerfError(f"tcpu-compile {src} {' '.join(flags)} failed: {stderr.strip()}")
+    return usage.ru_utime + usage.ru_stime
+
+
+def object_rows(runfiles, manifest, tcpu_compile):
+    with open(runfiles.path(manifest)) as f:
+        entries = json.load(f)
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="triton-table-") as tmp:
+        for entry in entries:
+            out = os.path.join(tmp, entry["object"])
+            src = runfiles.path("tcpu_sdk/" + entry["src"])
+            seconds = compile_object(tcpu_compile, src, entry["flags"], out)
+            rows.append((os.path.basename(entry["src"]), entry["object"], seconds,
+                         os.path.getsize(out)))
+    return sorted(rows)
+
+
+def work_of(region, work_lines):
+    """(units, unit name) of a region: its `work` line, else the sizes in its name."""
+    if region in work_lines:
+        return work_lines[region]
+    sizes = dict(re.findall(r"\b([a-z]+)=(\d+)", region))
+    if all(key in sizes for key in ("m", "n", "k")):
+        return int(sizes["m"]) * int(sizes["n"]) * int(sizes["k"]), "MACs"
+    if "rows" in sizes and ("cols" in sizes or "n" in sizes):
+        return int(sizes["rows"]) * int(sizes.get("cols", sizes.get("n"))), "elements"
+    raise perf_run.PerfError(f"region '{region}' says nothing of its work (no `work` line, no "
+                             "m/n/k or rows/cols in its name)")
+
+
+def counted_regions(runfiles, program, args, variant):
+    with tempfile.TemporaryFile("w+") as out:
+        counts = perf_run.run_counted(runfiles, runfiles.path(program), args, variant, stdout=out)
+        out.seek(0)
+        stdout = out.read()
+    if counts.errors:
+        raise perf_run.PerfError("; ".join(counts.errors))
+    work_lines = {
+        m.group(1): (int(m.group(2)), m.group(3))
+        for m in re.finditer(r'^work "([^"]+)" (\d+) (\S+)$', stdout, re.MULTILINE)
+    }
+    return [(r.name, r.instructions, *work_of(r.name, work_lines)) for r in counts.regions.values()]
+
+
+def peer_of(name, by_name):
+    """The region a kernel's region is compared with: the same TTIR without NEON, or for an
+    int8 kernel tcpu_gemm_i8 at the same sizes."""
+    if name + WITHOUT_NEON in by_name:
+        return name + WITHOUT_NEON
+    kernel, _, sizes = name.removeprefix("triton ").partition(" ")
+    gemm = "tcpu_gemm_i8 " + sizes
+    return gemm if kernel.endswith("_i8") and gemm in by_name else None
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(prog="triton_table", description=__doc__.split("\n\n")[1])
+    parser.add_argument("--variant", default="vl128", help="QEMU variant (default vl128)")
+    parser.add_argument("--manifest", required=True)
+    parser.add_argument("--tcpu-compile", required=True)
+    parser.add_argument("--compilation-mode", required=True)
+    parser.add_argument("--program", action="append", default=[],
+                        help="PATH[=ARG,...]: a counted program and its arguments")
+    options = parser.parse_args(argv)
+    try:
+        if options.compilation_mode != "opt":
+            raise perf_run.PerfError(
+                f"tcpu-compile here is the -c {options.compilation_mode} build: run "
+                "`bazel run -c opt //tools/perf:triton_table` to time the optimized one")
+        runfiles = perf_run.Runfiles.from_environment()
+        objects = object_rows(runfiles, options.manifest, runfiles.path(options.tcpu_compile))
+        regions = []
+        for spec in options.program:
+            path, _, args = spec.partition("=")
+            regions += counted_regions(runfiles, path, [a for a in args.split(",") if a],
+                                       options.variant)
+    except perf_run.PerfError as e:
+        print(f"triton_table: {e}", file=sys.stderr)
+        return 1
+
+    print("| .ttir | object | tcpu-compile CPU s | KiB |")
+    print("|---|---|---|---|")
+    for ttir, obj, seconds, size in objects:
+        print(f"| `{ttir}` | `{obj}` | {seconds:.2f} | {size / 1024:.1f} |")
+    print(f"\nslowest compile {max(o[2] for o in objects):.2f} s, largest object "
+          f"{max(o[3] for o in objects) / 1024:.1f} KiB, {len(objects)} objects\n")
+
+    by_name = {name: (instructions, work, unit) for name, instructions, work, unit in regions}
+    print(f"| region ({options.variant}, one thread) | instructions | per unit | peer | "
+          "peer per unit | fewer than the peer |")
+    print("|---|---|---|---|---|---|")
+    for name, (instructions, work, unit) in by_name.items():
+        if name.endswith(WITHOUT_NEON) or name.startswith("tcpu_gemm_i8 "):
+            continue
+        per = instructions / work
+        unit = unit.rstrip("s")
+        peer = peer_of(name, by_name)
+        if peer:
+            peer_per = by_name[peer][0] / by_name[peer][1]
+            label = "without NEON" if peer.endswith(WITHOUT_NEON) else "`tcpu_gemm_i8`"
+            print(f"| {name} | {instructions:,} | {per:.4f} / {unit} | {label} | {peer_per:.4f} "
+                  f"| {peer_per / per:.2f}x |")
+        else:
+            print(f"| {name} | {instructions:,} | {per:.4f} / {unit} | – | – | – |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
