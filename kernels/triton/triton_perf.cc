@@ -76,6 +76,16 @@ std::string Region(const char* what, const std::string& sizes) {
   return std::string(what) + " " + sizes;
 }
 
+// Runs `launch` (returning a tcpu_status) as the counted region "what sizes".
+template <typename Launch>
+bool Counted(const char* what, const std::string& sizes, Launch&& launch) {
+  const std::string region = Region(what, sizes);
+  tcpu_perf_region_begin(region.c_str());
+  const int status = launch();
+  tcpu_perf_region_end(region.c_str());
+  return Check(status, what);
+}
+
 std::string MatmulSizes(int32_t m, int32_t n, int32_t k) {
   return "m=" + std::to_string(m) + " n=" + std::to_string(n) + " k=" + std::to_string(k);
 }
@@ -164,13 +174,7 @@ bool FloatMatmul() {
   std::vector<uint16_t> c16(c32.size());
   std::vector<_Float16> ch(c32.size());
   const int32_t small_grid = (m / 16) * (n / 32);
-  auto timed = [&](const char* what, auto&& launch) {
-    const std::string region = Region(what, sizes);
-    tcpu_perf_region_begin(region.c_str());
-    const int status = launch();
-    tcpu_perf_region_end(region.c_str());
-    return Check(status, what);
-  };
+  auto timed = [&](const char* what, auto&& launch) { return Counted(what, sizes, launch); };
   bool ok = timed("triton matmul_f32 16x32x32", [&] {
     return tcpu_launch_matmul_kernel_f32(a32.data(), b32.data(), c32.data(), m, n, k, k, n, n,
                                          small_grid, 1, 1);
@@ -288,13 +292,7 @@ bool Attention() {
     k32[i] = std::cos(0.17f * static_cast<float>(i));
     v32[i] = std::sin(0.05f * static_cast<float>(i));
   }
-  auto counted = [&](const char* what, auto&& launch) {
-    const std::string region = Region(what, sizes);
-    tcpu_perf_region_begin(region.c_str());
-    const int status = launch();
-    tcpu_perf_region_end(region.c_str());
-    return Check(status, what);
-  };
+  auto counted = [&](const char* what, auto&& launch) { return Counted(what, sizes, launch); };
   bool ok = counted("triton attention_fwd 128x64 d=64", [&] {
     return tcpu_launch__attn_fwd(0.125f, m.data(), 1, 1, q16.data(), k16.data(), v16.data(),
                                  o16.data(), n_ctx, n_ctx / 128, 1, 1);
