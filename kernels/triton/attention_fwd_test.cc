@@ -4,12 +4,13 @@
 // a float64 softmax(Q K^T * sm_scale) V on the same fp16 inputs. Sequence lengths that are not
 // multiples of the blocks (1, 37, 130): the last blocks' rows past N_CTX read as zeros through
 // the descriptors and their stores are dropped; nothing past the outputs is written.
+#include "kernels/triton/attention_fwd.h"
+
 #include <cmath>
 #include <cstdint>
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "kernels/triton/attention_fwd.h"
 #include "kernels/triton/attention_fwd_causal.h"
 #include "tcpu/status.h"
 #include "tcpu/threads.h"
@@ -18,7 +19,7 @@ namespace {
 
 constexpr int32_t kHeadDim = 64;
 constexpr int32_t kBlockM = 128;
-constexpr int kPoisonCount = 256;  // elements after each output, checked untouched
+constexpr int kPoisonCount = 256;     // elements after each output, checked untouched
 constexpr float kPoison = -12344.0f;  // exact in fp16 and f32
 // fp16 keeps 11 significant bits: P rounded to fp16 before P V, and the output rounded once.
 constexpr double kF16UnitRoundoff = 1.0 / 2048;
@@ -28,8 +29,8 @@ struct Shape {
 };
 constexpr Shape kShapes[] = {{1, 2, 1}, {1, 2, 37}, {1, 2, 130}, {2, 1, 70}};
 
-using Launch = int (*)(float, void*, int32_t, int32_t, void*, void*, void*, void*, int32_t,
-                       int32_t, int32_t, int32_t);
+using Launch = int (*)(float, void*, int32_t, int32_t, void*, void*, void*, void*, int32_t, int32_t,
+                       int32_t, int32_t);
 
 void ExpectAttention(Launch launch, bool causal) {
   for (int threads : {1, 2, 4}) {
@@ -79,8 +80,7 @@ void ExpectAttention(Launch launch, bool causal) {
               max_v = std::fmax(max_v, std::fabs(value));
             }
             // P's rounding moves the average by at most u * max|v|; the output's by u * |out|.
-            const double tolerance =
-                kF16UnitRoundoff * (max_v + std::fabs(expected)) + 1e-5;
+            const double tolerance = kF16UnitRoundoff * (max_v + std::fabs(expected)) + 1e-5;
             ASSERT_NEAR(static_cast<double>(out[base + i * kHeadDim + d]), expected, tolerance)
                 << "n_ctx " << s.n_ctx << " head " << head << " query " << i << " dim " << d
                 << " threads " << threads;
@@ -99,8 +99,6 @@ void ExpectAttention(Launch launch, bool causal) {
 
 TEST(TritonAttentionTutorialTest, NonCausal) { ExpectAttention(tcpu_launch__attn_fwd, false); }
 
-TEST(TritonAttentionTutorialTest, Causal) {
-  ExpectAttention(tcpu_launch__attn_fwd_causal, true);
-}
+TEST(TritonAttentionTutorialTest, Causal) { ExpectAttention(tcpu_launch__attn_fwd_causal, true); }
 
 }  // namespace
