@@ -12,7 +12,9 @@
 // in f16, tutorial 09's persistent 128x128x64) and the split-K int8 matmul, table shapes only
 // (MACs);
 // softmax and layer norm (TTIR, vectorized) and the same TTIR compiled without NEON
-// (NAME__scalar, from tcpu-compile --mattr=-neon), per element.
+// (NAME__scalar, from tcpu-compile --mattr=-neon), per element;
+// attention forward, tutorial 06 at 128x64 blocks (fp16, descriptors) and the 16-query f32
+// flash_attention.ttir, one head of n_ctx=256, table shapes only (MACs: Q K^T and P V).
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -20,6 +22,9 @@
 #include <string>
 #include <vector>
 
+#include "kernels/triton/attention_fwd.h"
+#include "kernels/triton/attention_fwd_causal.h"
+#include "kernels/triton/flash_attention.h"
 #include "kernels/triton/layer_norm.h"
 #include "kernels/triton/linear_i8.h"
 #include "kernels/triton/matmul_bf16.h"
@@ -69,6 +74,16 @@ constexpr Shapes kGateShapes = {16, 64, 256, 256, 4, 1024};
 // A region's name: what ran and at which sizes, e.g. "triton matmul_i8 m=16 n=512 k=2048".
 std::string Region(const char* what, const std::string& sizes) {
   return std::string(what) + " " + sizes;
+}
+
+// Runs `launch` (returning a tcpu_status) as the counted region "what sizes".
+template <typename Launch>
+bool Counted(const char* what, const std::string& sizes, Launch&& launch) {
+  const std::string region = Region(what, sizes);
+  tcpu_perf_region_begin(region.c_str());
+  const int status = launch();
+  tcpu_perf_region_end(region.c_str());
+  return Check(status, what);
 }
 
 std::string MatmulSizes(int32_t m, int32_t n, int32_t k) {
@@ -159,13 +174,7 @@ bool FloatMatmul() {
   std::vector<uint16_t> c16(c32.size());
   std::vector<_Float16> ch(c32.size());
   const int32_t small_grid = (m / 16) * (n / 32);
-  auto timed = [&](const char* what, auto&& launch) {
-    const std::string region = Region(what, sizes);
-    tcpu_perf_region_begin(region.c_str());
-    const int status = launch();
-    tcpu_perf_region_end(region.c_str());
-    return Check(status, what);
-  };
+  auto timed = [&](const char* what, auto&& launch) { return Counted(what, sizes, launch); };
   bool ok = timed("triton matmul_f32 16x32x32", [&] {
     return tcpu_launch_matmul_kernel_f32(a32.data(), b32.data(), c32.data(), m, n, k, k, n, n,
                                          small_grid, 1, 1);
@@ -262,6 +271,50 @@ bool LayerNorm(const Shapes& shapes) {
   return true;
 }
 
+// Attention forward over one head of 256 queries and keys: tutorial 06 (HEAD_DIM 64, two
+// 128-query programs, non-causal and causal) and flash_attention.ttir (head_dim 32, sixteen
+// 16-query programs). MACs are those of the blocks each computes: 2 n_ctx^2 head_dim
+// non-causal; causal, the blocks up to and on the diagonal.
+bool Attention() {
+  constexpr int32_t n_ctx = 256, tutorial_dim = 64, flash_dim = 32;
+  const std::string sizes = "n_ctx=" + std::to_string(n_ctx);
+  std::vector<_Float16> q16(n_ctx * tutorial_dim), k16(q16.size()), v16(q16.size()),
+      o16(q16.size());
+  for (size_t i = 0; i < q16.size(); ++i) {
+    q16[i] = static_cast<_Float16>(std::sin(0.31f * static_cast<float>(i)));
+    k16[i] = static_cast<_Float16>(std::cos(0.17f * static_cast<float>(i)));
+    v16[i] = static_cast<_Float16>(std::sin(0.05f * static_cast<float>(i)));
+  }
+  std::vector<float> m(n_ctx), q32(n_ctx * flash_dim), k32(q32.size()), v32(q32.size()),
+      o32(q32.size());
+  for (size_t i = 0; i < q32.size(); ++i) {
+    q32[i] = std::sin(0.31f * static_cast<float>(i));
+    k32[i] = std::cos(0.17f * static_cast<float>(i));
+    v32[i] = std::sin(0.05f * static_cast<float>(i));
+  }
+  auto counted = [&](const char* what, auto&& launch) { return Counted(what, sizes, launch); };
+  bool ok = counted("triton attention_fwd 128x64 d=64", [&] {
+    return tcpu_launch__attn_fwd(0.125f, m.data(), 1, 1, q16.data(), k16.data(), v16.data(),
+                                 o16.data(), n_ctx, n_ctx / 128, 1, 1);
+  });
+  ok = ok && counted("triton attention_fwd_causal 128x64 d=64", [&] {
+    return tcpu_launch__attn_fwd_causal(0.125f, m.data(), 1, 1, q16.data(), k16.data(),
+                                        v16.data(), o16.data(), n_ctx, n_ctx / 128, 1, 1);
+  });
+  ok = ok && counted("triton flash_attention 16x16 d=32", [&] {
+    return tcpu_launch_attn_fwd(q32.data(), k32.data(), v32.data(), o32.data(), 0.17f, n_ctx,
+                                n_ctx / 16, 1, 1);
+  });
+  if (ok) {
+    const long long blocks = n_ctx / 128;  // causal: row block i computes i + 1 128x128 blocks
+    std::printf("attention_fwd: %lld MACs per call, causal %lld; flash_attention: %lld\n",
+                2LL * n_ctx * n_ctx * tutorial_dim,
+                2LL * 128 * 128 * tutorial_dim * blocks * (blocks + 1) / 2,
+                2LL * n_ctx * n_ctx * flash_dim);
+  }
+  return ok;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -276,7 +329,7 @@ int main(int argc, char** argv) {
   }
   if (!Check(tcpu_set_num_threads(1), "tcpu_set_num_threads")) return 1;
   const bool table = shapes.m == kTableShapes.m && shapes.n == kTableShapes.n;
-  return Matmul(shapes) && TutorialBf16Matmul(shapes) && (!table || FloatMatmul()) &&
+  return Matmul(shapes) && TutorialBf16Matmul(shapes) && (!table || FloatMatmul()) && (!table || Attention()) &&
                  Softmax(shapes) && LayerNorm(shapes)
              ? 0
              : 1;

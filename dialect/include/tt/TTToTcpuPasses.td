@@ -85,10 +85,13 @@ def TTStripMineTiles : TTToTcpuPass<"tt-strip-mine-tiles",
   let description = [{
     The dimensions of a function's tensors are unified into axes (a dot's M, N and K, a load's
     dimensions with its pointers', a loop's carried values with its yields). While a tile has
-    more than 1024 elements or a tt.dot more than 16x32x32 multiply-adds, the largest axis of
-    the worst offender is halved (among equals the K of a dot on SMMLA / BFMMLA blocks first,
-    whose chunks tt-version-masked-loops sums into one dot again, then parallel axes before
-    reduced before contracted ones); each chosen axis is then strip-mined in turn (contracted
+    more than 1024 elements or the tt.dot ops of one block more than 16x32x32 multiply-adds
+    together, the largest axis of the worst offender is halved (among equals the K of a dot on
+    SMMLA / BFMMLA blocks first, whose chunks tt-version-masked-loops sums into one dot again,
+    then parallel axes before reduced before contracted ones); an axis whose plan fails is
+    refused before any is rewritten and the chunks chosen again without it (else an axis cut
+    for a budget shared with it would be cut again, in nested chunk loops); each chosen axis
+    is then strip-mined in turn (contracted
     axes first, parallel ones last, so each wraps the chunk loops of the ones before; index
     computations Triton shares between axes are copied apart first): the ops producing it
     are re-typed to a chunk and cloned into an scf.for over the chunks (make_range offset by

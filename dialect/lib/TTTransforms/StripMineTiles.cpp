@@ -293,9 +293,9 @@ void Axes::Visit(Operation* op) {
   }
 }
 
-// Budgets: a tile of at most this many elements, a dot of at most this many multiply-adds
-// (16x32 by 32: the tiles of kernels/triton's matmuls, whose straight-line code compiles in a
-// second or two).
+// Budgets: a tile of at most this many elements, the dots of one block at most this many
+// multiply-adds (16x32 by 32: the tiles of kernels/triton's matmuls, whose straight-line code
+// compiles in a second or two).
 constexpr int64_t kMaxTileElements = 1024;
 constexpr int64_t kMaxDotMacs = 16 * 32 * 32;
 constexpr int64_t kMinChunk = 8;
@@ -350,12 +350,18 @@ DenseMap<int, int64_t> ChooseChunks(Operation* root, Axes& axes, const DenseSet<
       SmallVector<int> candidates;
       double over = 0;
       if (auto dot = dyn_cast<DotOp>(op)) {
-        // M x N x K: the accumulator's elements times the chunk of a's last dimension.
-        auto rank = cast<RankedTensorType>(dot.getA().getType()).getRank();
-        int k = axes.AxisOf(dot.getA(), rank - 1);
-        int64_t kChunk = chunk.count(k) ? chunk[k] : axes.Size(k);
-        elements(dot.getA(), candidates);
-        over = static_cast<double>(elements(dot.getD(), candidates) * kChunk) / kMaxDotMacs;
+        // The dots of one block are straight-line code together (attention's Q K^T and P V
+        // in one loop body): they share the budget. Each: M x N x K, the accumulator's
+        // elements times the chunk of a's last dimension.
+        int64_t macs = 0;
+        for (DotOp other : dot->getBlock()->getOps<DotOp>()) {
+          auto rank = cast<RankedTensorType>(other.getA().getType()).getRank();
+          int k = axes.AxisOf(other.getA(), rank - 1);
+          int64_t kChunk = chunk.count(k) ? chunk[k] : axes.Size(k);
+          elements(other.getA(), candidates);
+          macs += elements(other.getD(), candidates) * kChunk;
+        }
+        over = static_cast<double>(macs) / kMaxDotMacs;
       }
       for (Value result : op->getResults()) {
         if (!isa<RankedTensorType>(result.getType())) continue;
@@ -746,10 +752,14 @@ bool OverBudget(FuncOp func) {
   bool over = false;
   func.walk([&](Operation* op) {
     for (Type type : op->getResultTypes()) over = over || elements(type) > kMaxTileElements;
-    if (auto dot = dyn_cast<DotOp>(op)) {
+  });
+  func.walk([&](Block* block) {
+    int64_t macs = 0;
+    for (DotOp dot : block->getOps<DotOp>()) {
       auto a = cast<RankedTensorType>(dot.getA().getType());
-      over = over || elements(dot.getType()) * a.getShape().back() > kMaxDotMacs;
+      macs += elements(dot.getType()) * a.getShape().back();
     }
+    over = over || macs > kMaxDotMacs;
   });
   return over;
 }
@@ -796,6 +806,21 @@ void EraseDeadOps(FuncOp func) {
   (void)runRegionDCE(rewriter, func->getRegions());
 }
 
+// Adds to `refused` every axis of `chunks` that cannot be strip-mined as the function stands
+// (planning rewrites nothing); true if there was one.
+bool RefuseUnplannable(FuncOp func, Axes& axes, const DenseMap<int, int64_t>& chunks,
+                       DenseSet<int>& refused) {
+  bool any = false;
+  for (auto [axis, size] : chunks) {
+    AxisStripMiner trial(axes, axis, size);
+    if (failed(trial.Plan(func.getBody().front())) || trial.Empty()) {
+      refused.insert(axis);
+      any = true;
+    }
+  }
+  return any;
+}
+
 struct TTStripMineTiles : impl::TTStripMineTilesBase<TTStripMineTiles> {
   void runOnOperation() override {
     getOperation().walk([&](FuncOp func) {
@@ -808,6 +833,17 @@ struct TTStripMineTiles : impl::TTStripMineTilesBase<TTStripMineTiles> {
         Axes axes(func);
         DenseMap<int, int64_t> chunks = ChooseChunks(func, axes, refused);
         if (chunks.empty()) break;
+        // The chunks were chosen counting on every axis of `chunks`: one whose plan fails is
+        // refused before any is rewritten, and the chunks chosen again without it. Otherwise
+        // the axis strip-mined first is cut for a budget shared with an axis later left
+        // whole, and must be split again inside its own chunk loops (attention: the key
+        // axis in 2x2 nested loops, each recomputing Q K^T, when the head dimension of
+        // Q K^T, loaded before the key loop, cannot be chunked).
+        if (RefuseUnplannable(func, axes, chunks, refused)) {
+          --round;
+          if (refused.size() > 64) break;
+          continue;
+        }
         // Contracted axes first, then reduced, then parallel ones (each later axis wraps the
         // chunk loops of the earlier, so a dot's K chunks find its operands' loads beside
         // them); larger first.
