@@ -20,6 +20,7 @@
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kernels/triton/attention_fwd.h"
@@ -306,11 +307,17 @@ bool Attention() {
                                 n_ctx / 16, 1, 1);
   });
   if (ok) {
+    // `work` lines: the MACs of each region, for //tools/perf:triton_table.
     const long long blocks = n_ctx / 128;  // causal: row block i computes i + 1 128x128 blocks
-    std::printf("attention_fwd: %lld MACs per call, causal %lld; flash_attention: %lld\n",
-                2LL * n_ctx * n_ctx * tutorial_dim,
-                2LL * 128 * 128 * tutorial_dim * blocks * (blocks + 1) / 2,
-                2LL * n_ctx * n_ctx * flash_dim);
+    const std::pair<const char*, long long> work[] = {
+        {"triton attention_fwd 128x64 d=64", 2LL * n_ctx * n_ctx * tutorial_dim},
+        {"triton attention_fwd_causal 128x64 d=64",
+         2LL * 128 * 128 * tutorial_dim * blocks * (blocks + 1) / 2},
+        {"triton flash_attention 16x16 d=32", 2LL * n_ctx * n_ctx * flash_dim},
+    };
+    for (const auto& [what, macs] : work) {
+      std::printf("work \"%s\" %lld MACs\n", Region(what, sizes).c_str(), macs);
+    }
   }
   return ok;
 }
