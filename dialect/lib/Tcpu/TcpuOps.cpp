@@ -261,6 +261,21 @@ LogicalResult BfmmlaOp::verify() {
   return success();
 }
 
+LogicalResult FmlalOp::verify() {
+  Builder b(getContext());
+  auto expect_acc = VectorType::get({4}, b.getF32Type());
+  auto expect_a = VectorType::get({8}, b.getF16Type());
+  if (getAcc().getType() != expect_acc) {
+    return emitOpError() << "operand 'acc' must be " << expect_acc << ", got "
+                         << getAcc().getType();
+  }
+  if (getA().getType() != expect_a) {
+    return emitOpError() << "operand 'a' must be " << expect_a << " (lanes 0-3 or 4-7 used), got "
+                         << getA().getType();
+  }
+  return success();
+}
+
 LogicalResult SdotOp::verify() { return tcpu_ops::VerifyInt8Mat(*this, getAcc(), getA()); }
 LogicalResult SmmlaOp::verify() { return tcpu_ops::VerifyInt8Mat(*this, getAcc(), getA()); }
 
