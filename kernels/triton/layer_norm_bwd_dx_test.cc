@@ -4,7 +4,7 @@
 // computes dx for its row and adds dy * xhat and dy into row `row % 256` of the partial dW and
 // dB under a spin lock (tt.atomic_cas on Lock[row % 256], tt.atomic_rmw exch to release; the
 // first program of a lock row finds Count 0, sets it to 1 and stores instead of adding). Many
-// programs contend for each lock row (M up to 1300 rows onto 256 locks), on 1, 2, 4 and 8
+// programs contend for each lock row (M up to 600 rows onto 256 locks), on 1, 2, 4 and 8
 // threads. Checked:
 //   - dx against a float64 reference, within the bound of the kernel's f32 roundings;
 //   - the partial dB rows exactly: dy is a multiple of 1/64 below 1, so every order of the
@@ -105,13 +105,12 @@ TEST(TritonLayerNormBackwardDxTest, LockedPartialSumsAndDx) {
   struct Shape {
     int32_t m, n;
   };
-  for (const Shape s : {Shape{1, 1}, Shape{260, 777}, Shape{1300, 1000}, Shape{600, 1024}}) {
+  for (const Shape s : {Shape{1, 1}, Shape{300, 777}, Shape{600, 1024}}) {
     const Problem p = MakeProblem(s.m, s.n);
     for (int threads : {1, 2, 4, 8}) {
-      // The two large shapes once each on a thread count of their own, every count on the
-      // others.
-      if (s.m == 1300 && threads != 8) continue;
-      if (s.m == 600 && threads != 2) continue;
+      // The larger shapes on the thread counts that contend most (QEMU time).
+      if (s.m == 300 && threads != 2 && threads != 8) continue;
+      if (s.m == 600 && threads != 4) continue;
       ASSERT_EQ(tcpu_set_num_threads(threads), TCPU_OK);
       const size_t partial_size = static_cast<size_t>(kGroupSizeM) * s.n;
       constexpr size_t kTail = 7;
