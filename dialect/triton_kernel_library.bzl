@@ -27,6 +27,8 @@ load("//dialect:tcpu_compile.bzl", "TCPU_COMPILE_ATTRS", "TCPU_OBJECTS_CFG", "ru
 TRITON_TARGETS = {
     "bf16": '#tcpu.target<arch = "armv8.2-a", features = ["bf16"], vector_bits = 0>',
     "dotprod": '#tcpu.target<arch = "armv8.2-a", features = ["dotprod"], vector_bits = 0>',
+    "fp16": '#tcpu.target<arch = "armv8.2-a", features = ["fp16"], vector_bits = 0>',
+    "fp16fml": '#tcpu.target<arch = "armv8.2-a", features = ["fp16", "fp16fml"], vector_bits = 0>',
     "i8mm": '#tcpu.target<arch = "armv8.6-a", features = ["dotprod", "i8mm", "bf16"], vector_bits = 0>',
     "sve2": '#tcpu.target<arch = "armv9-a", features = ["sve2", "dotprod", "i8mm", "bf16"], vector_bits = 0>',
 }

@@ -18,7 +18,10 @@ namespace {
 #if defined(__aarch64__)
 // Bit positions of the Linux arm64 UAPI (asm/hwcap.h), spelled out so detection does not
 // depend on how new the sysroot's headers are.
+constexpr unsigned long kHwcapFpHp = 1UL << 9;
+constexpr unsigned long kHwcapAsimdHp = 1UL << 10;
 constexpr unsigned long kHwcapAsimdDp = 1UL << 20;
+constexpr unsigned long kHwcapAsimdFhm = 1UL << 23;
 constexpr unsigned long kHwcapSve = 1UL << 22;
 constexpr unsigned long kHwcap2Sve2 = 1UL << 1;
 constexpr unsigned long kHwcap2I8mm = 1UL << 13;
@@ -43,6 +46,7 @@ struct NamedFeature {
 constexpr NamedFeature kFeatureNames[] = {
     {"dotprod", TCPU_FEATURE_DOTPROD}, {"i8mm", TCPU_FEATURE_I8MM}, {"bf16", TCPU_FEATURE_BF16},
     {"sve", TCPU_FEATURE_SVE},         {"sve2", TCPU_FEATURE_SVE2},
+    {"fp16", TCPU_FEATURE_FP16},       {"fp16fml", TCPU_FEATURE_FP16FML},
 };
 
 Features Detect() {
@@ -55,6 +59,11 @@ Features Detect() {
   if (hwcap2 & kHwcap2Sve2) f.hardware |= TCPU_FEATURE_SVE2;
   if (hwcap2 & kHwcap2I8mm) f.hardware |= TCPU_FEATURE_I8MM;
   if (hwcap2 & kHwcap2Bf16) f.hardware |= TCPU_FEATURE_BF16;
+  // Compilers treat FEAT_FP16 as one feature, scalar and vector: both halves must be there.
+  if ((hwcap & kHwcapFpHp) && (hwcap & kHwcapAsimdHp)) f.hardware |= TCPU_FEATURE_FP16;
+  if ((hwcap & kHwcapAsimdFhm) && (f.hardware & TCPU_FEATURE_FP16)) {
+    f.hardware |= TCPU_FEATURE_FP16FML;
+  }
   if (f.hardware & TCPU_FEATURE_SVE) {
     const int vl = prctl(kPrSveGetVl);
     f.sve_vl_bits = vl < 0 ? 0 : (vl & kPrSveVlLenMask) * 8;
@@ -62,7 +71,8 @@ Features Detect() {
 #endif
   f.active = f.hardware;
 
-  // TCPU_DISABLE=sve2,i8mm hides features. Disabling SVE also hides SVE2, which needs it.
+  // TCPU_DISABLE=sve2,i8mm hides features. Disabling SVE also hides SVE2, and disabling fp16
+  // hides fp16fml: each needs the other.
   const char* disable = std::getenv("TCPU_DISABLE");
   if (disable != nullptr) {
     std::string list(disable);
@@ -83,12 +93,13 @@ Features Detect() {
       if (!known) {
         f.status = TCPU_ERR_INVALID_ENV;
         f.error = "TCPU_DISABLE='" + list + "': unknown feature '" + name +
-                  "' (known: sve2, sve, i8mm, dotprod, bf16)";
+                  "' (known: sve2, sve, i8mm, dotprod, bf16, fp16, fp16fml)";
         f.active = 0;  // Baseline variants only, until the environment is fixed.
         break;
       }
     }
     if (!(f.active & TCPU_FEATURE_SVE)) f.active &= ~TCPU_FEATURE_SVE2;
+    if (!(f.active & TCPU_FEATURE_FP16)) f.active &= ~TCPU_FEATURE_FP16FML;
   }
   return f;
 }

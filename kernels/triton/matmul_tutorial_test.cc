@@ -2,9 +2,11 @@
 // BLOCK_M 128, BLOCK_N 256, BLOCK_K 64, GROUP_SIZE_M 8; offsets wrapped `% M` / `% N` as the
 // tutorial does, so A and B are read unmasked along M and N), which tt-strip-mine-tiles runs
 // as loops over 16x32 tiles and 32-deep K chunks. Checked against a float64 sum: f32
-// accumulation, one rounding to the output type. Shapes with tails in M, N and K (one
-// program's tile, and a second program in M and in N: on 4 threads only), padded strides;
-// nothing outside C's M x N block is written.
+// accumulation, one rounding to the output type; with `out_dtype=tl.float16`
+// (matmul_tutorial_f16acc.ttir) the accumulator is f16, each partial sum may be rounded to f16
+// (FMLA .8h where the CPU has fp16), and the tolerance is the sum of those roundings' bounds.
+// Shapes with tails in M, N and K (one program's tile, and a second program in M and in N: on
+// 4 threads only), padded strides; nothing outside C's M x N block is written.
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -15,6 +17,7 @@
 #include "kernels/triton/matmul_persistent_bf16.h"
 #include "kernels/triton/matmul_tutorial_bf16.h"
 #include "kernels/triton/matmul_tutorial_f16.h"
+#include "kernels/triton/matmul_tutorial_f16acc.h"
 #include "tcpu/bf16.h"
 #include "tcpu/status.h"
 #include "tcpu/threads.h"
@@ -37,6 +40,7 @@ struct Bf16 {
   static Storage From(float x) { return tcpu_f32_to_bf16(x); }
   static float To(Storage x) { return tcpu_bf16_to_f32(x); }
   static constexpr double kUnitRoundoff = 1.0 / 256;  // 8 significant bits
+  static constexpr bool kAccumulatesInStorage = false;
   static int Launch(Storage* a, Storage* b, Storage* c, const Shape& s, int32_t lda,
                     int32_t ldb, int32_t ldc) {
     return tcpu_launch_matmul_tutorial_kernel_bf16(a, b, c, s.m, s.n, s.k, lda, ldb, ldc, Grid(s),
@@ -48,10 +52,21 @@ struct F16 {
   static Storage From(float x) { return static_cast<_Float16>(x); }
   static float To(Storage x) { return static_cast<float>(x); }
   static constexpr double kUnitRoundoff = 1.0 / 2048;  // 11 significant bits
+  static constexpr bool kAccumulatesInStorage = false;
   static int Launch(Storage* a, Storage* b, Storage* c, const Shape& s, int32_t lda,
                     int32_t ldb, int32_t ldc) {
     return tcpu_launch_matmul_tutorial_kernel_f16(a, b, c, s.m, s.n, s.k, lda, ldb, ldc, Grid(s),
                                                   1, 1);
+  }
+};
+
+// out_dtype=tl.float16: the accumulator itself is f16.
+struct F16Acc : F16 {
+  static constexpr bool kAccumulatesInStorage = true;
+  static int Launch(Storage* a, Storage* b, Storage* c, const Shape& s, int32_t lda,
+                    int32_t ldb, int32_t ldc) {
+    return tcpu_launch_matmul_tutorial_kernel_f16acc(a, b, c, s.m, s.n, s.k, lda, ldb, ldc,
+                                                     Grid(s), 1, 1);
   }
 };
 
@@ -87,15 +102,20 @@ void ExpectProduct() {
             ASSERT_EQ(got, T::To(poison)) << "wrote C padding at " << i << "," << j;
             continue;
           }
-          double sum = 0.0, magnitude = 0.0;
+          double sum = 0.0, magnitude = 0.0, partial_sums = 0.0;
           for (int32_t p = 0; p < s.k; ++p) {
             const double term = double{T::To(a[static_cast<size_t>(i) * lda + p])} *
                                 T::To(b[static_cast<size_t>(p) * ldb + j]);
             sum += term;
             magnitude += std::fabs(term);
+            partial_sums += std::fabs(sum);
           }
-          // One rounding of the result to the output type, plus f32 accumulation error.
-          ASSERT_NEAR(got, sum, std::fabs(sum) * T::kUnitRoundoff + 1e-6 * magnitude)
+          // One rounding of the result to the output type, plus f32 accumulation error; an
+          // f16 accumulator may round every partial sum (each by at most half an f16 ulp).
+          const double tolerance = T::kAccumulatesInStorage
+                                       ? partial_sums * T::kUnitRoundoff + 1e-6 * magnitude
+                                       : std::fabs(sum) * T::kUnitRoundoff + 1e-6 * magnitude;
+          ASSERT_NEAR(got, sum, tolerance)
               << s.m << "x" << s.n << "x" << s.k << " at " << i << "," << j << " threads "
               << threads;
         }
@@ -106,11 +126,12 @@ void ExpectProduct() {
 
 TEST(TritonMatmulTutorialTest, Bf16At128x256x64) { ExpectProduct<Bf16>(); }
 TEST(TritonMatmulTutorialTest, F16At128x256x64) { ExpectProduct<F16>(); }
+TEST(TritonMatmulTutorialTest, F16AccumulatorAt128x256x64) { ExpectProduct<F16Acc>(); }
 TEST(TritonMatmulTutorialTest, PersistentBf16At128x128x64) { ExpectProduct<PersistentBf16>(); }
 
 // The bf16 kernels are also compiled as BFMMLA tiles: the launchers must run them wherever the
 // QEMU variant's CPU has bf16 (TCPU_EXPECT_FEATURES, set by the matrix), the baseline
-// elsewhere; f16 has no such variant.
+// elsewhere.
 TEST(TritonMatmulTutorialTest, Bf16RunsBfmmlaWhereTheCpuHasBf16) {
   const char* features = std::getenv("TCPU_EXPECT_FEATURES");
   if (features == nullptr) GTEST_SKIP() << "not run by the QEMU matrix";
@@ -119,7 +140,20 @@ TEST(TritonMatmulTutorialTest, Bf16RunsBfmmlaWhereTheCpuHasBf16) {
   EXPECT_EQ(tcpu_variant_matmul_tutorial_kernel_bf16(), "matmul_tutorial_kernel_bf16:" + variant);
   EXPECT_EQ(tcpu_variant_matmul_persistent_kernel_bf16(),
             "matmul_persistent_kernel_bf16:" + variant);
-  EXPECT_STREQ(tcpu_variant_matmul_tutorial_kernel_f16(), "matmul_tutorial_kernel_f16:baseline");
+}
+
+// The f16 kernels run FMLAL (f32 accumulator) where the CPU has fp16fml and FMLA .8h (f16
+// accumulator) where it has fp16, the baseline elsewhere.
+TEST(TritonMatmulTutorialTest, F16RunsFmlalOrFp16WhereTheCpuHasThem) {
+  const char* features = std::getenv("TCPU_EXPECT_FEATURES");
+  if (features == nullptr) GTEST_SKIP() << "not run by the QEMU matrix";
+  const std::string list = std::string(",") + features + ",";
+  const bool fp16 = list.find(",fp16,") != std::string::npos;
+  const bool fp16fml = list.find(",fp16fml,") != std::string::npos;
+  EXPECT_EQ(tcpu_variant_matmul_tutorial_kernel_f16(),
+            std::string("matmul_tutorial_kernel_f16:") + (fp16fml ? "fp16fml" : "baseline"));
+  EXPECT_EQ(tcpu_variant_matmul_tutorial_kernel_f16acc(),
+            std::string("matmul_tutorial_kernel_f16acc:") + (fp16 ? "fp16" : "baseline"));
 }
 
 }  // namespace

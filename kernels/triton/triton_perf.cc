@@ -6,11 +6,11 @@
 // Regions: the int8 matmul (TTIR: b as [K, N], tutorial 03) and linear layer (TTIR: x times
 // w transposed, w as [N, K]) and tcpu_gemm_i8 (x times w transposed, w packed) at M=16 N=512
 // K=2048 (MACs);
-// tutorial 03 in bf16 (128x256x64, strip-mined by tt-strip-mine-tiles; BFMMLA tiles where the
-// CPU has bf16) at m=128 n=256, k 512 in the table and 256 in the gate (MACs);
-// the other float matmuls at their own tiles (16x32x32) and at GPU configurations (tutorial 03
-// in f16, tutorial 09's persistent 128x128x64) and the split-K int8 matmul, table shapes only
-// (MACs);
+// tutorial 03 in bf16, f16 and f16 with an f16 accumulator (128x256x64, strip-mined by
+// tt-strip-mine-tiles; BFMMLA, FMLAL or FMLA .8h where the CPU has bf16, fp16fml or fp16) at
+// m=128 n=256, k 512 in the table and 256 in the gate (MACs);
+// the other float matmuls at their own tiles (16x32x32) and at a GPU configuration (tutorial
+// 09's persistent 128x128x64) and the split-K int8 matmul, table shapes only (MACs);
 // softmax and layer norm (TTIR, vectorized) and the same TTIR compiled without NEON
 // (NAME__scalar, from tcpu-compile --mattr=-neon), per element;
 // attention forward, tutorial 06 at 128x64 blocks (fp16, descriptors) and the 16-query f32
@@ -35,8 +35,10 @@
 #include "kernels/triton/matmul_splitk_i8.h"
 #include "kernels/triton/matmul_tutorial_bf16.h"
 #include "kernels/triton/matmul_tutorial_f16.h"
+#include "kernels/triton/matmul_tutorial_f16acc.h"
 #include "kernels/triton/softmax.h"
 #include "tcpu/bf16.h"
+#include "tcpu/fp16.h"
 #include "tcpu/gemm.h"
 #include "tcpu/gemv.h"
 #include "tcpu/perf.h"
@@ -141,23 +143,48 @@ void FloatInputs(std::vector<float>& a, std::vector<float>& b) {
   for (size_t i = 0; i < b.size(); ++i) b[i] = std::cos(0.3f * static_cast<float>(i));
 }
 
-// Tutorial 03 in bf16 on its one 128x256 block (grid 1): in the gate too, so that its
-// instructions per MAC (BFMMLA where the CPU has bf16) are held beside the int8 matmul's.
-bool TutorialBf16Matmul(const Shapes& shapes) {
+// Tutorial 03 on its one 128x256 block (grid 1), in bf16, in f16 and in f16 with an f16
+// accumulator: in the gate too, so that their instructions per MAC (BFMMLA, FMLAL, FMLA .8h
+// where the CPU has bf16, fp16fml, fp16) are held beside the int8 matmul's.
+struct TutorialKernel {
+  const char* name;
+  int (*launch)(void* a, void* b, void* c, int32_t m, int32_t n, int32_t k, int32_t lda,
+                int32_t ldb, int32_t ldc, int32_t grid_x, int32_t grid_y, int32_t grid_z);
+  const char* (*variant)(void);
+  uint16_t (*from_f32)(float);  // the element type's bits
+};
+
+constexpr TutorialKernel kTutorialKernels[] = {
+    {"matmul_tutorial_bf16", tcpu_launch_matmul_tutorial_kernel_bf16,
+     tcpu_variant_matmul_tutorial_kernel_bf16, tcpu_f32_to_bf16},
+    {"matmul_tutorial_f16", tcpu_launch_matmul_tutorial_kernel_f16,
+     tcpu_variant_matmul_tutorial_kernel_f16, tcpu_f32_to_f16},
+    {"matmul_tutorial_f16acc", tcpu_launch_matmul_tutorial_kernel_f16acc,
+     tcpu_variant_matmul_tutorial_kernel_f16acc, tcpu_f32_to_f16},
+};
+
+bool TutorialMatmul(const Shapes& shapes, const TutorialKernel& kernel) {
   const int32_t m = 128, n = 256, k = shapes.tutorial_k;
   std::vector<float> a32(static_cast<size_t>(m) * k), b32(static_cast<size_t>(k) * n);
   FloatInputs(a32, b32);
   std::vector<uint16_t> a(a32.size()), b(b32.size()), c(static_cast<size_t>(m) * n);
-  for (size_t i = 0; i < a.size(); ++i) a[i] = tcpu_f32_to_bf16(a32[i]);
-  for (size_t i = 0; i < b.size(); ++i) b[i] = tcpu_f32_to_bf16(b32[i]);
-  const std::string region = Region("triton matmul_tutorial_bf16 128x256x64", MatmulSizes(m, n, k));
+  for (size_t i = 0; i < a.size(); ++i) a[i] = kernel.from_f32(a32[i]);
+  for (size_t i = 0; i < b.size(); ++i) b[i] = kernel.from_f32(b32[i]);
+  const std::string region =
+      Region((std::string("triton ") + kernel.name + " 128x256x64").c_str(), MatmulSizes(m, n, k));
   tcpu_perf_region_begin(region.c_str());
-  const int status = tcpu_launch_matmul_tutorial_kernel_bf16(a.data(), b.data(), c.data(), m, n, k,
-                                                             k, n, n, 1, 1, 1);
+  const int status = kernel.launch(a.data(), b.data(), c.data(), m, n, k, k, n, n, 1, 1, 1);
   tcpu_perf_region_end(region.c_str());
-  if (!Check(status, "tcpu_launch_matmul_tutorial_kernel_bf16")) return false;
-  std::printf("matmul_tutorial_bf16 (%s): %lld MACs per call\n",
-              tcpu_variant_matmul_tutorial_kernel_bf16(), static_cast<long long>(m) * n * k);
+  if (!Check(status, kernel.name)) return false;
+  std::printf("%s (%s): %lld MACs per call\n", kernel.name, kernel.variant(),
+              static_cast<long long>(m) * n * k);
+  return true;
+}
+
+bool TutorialMatmuls(const Shapes& shapes) {
+  for (const TutorialKernel& kernel : kTutorialKernels) {
+    if (!TutorialMatmul(shapes, kernel)) return false;
+  }
   return true;
 }
 
@@ -168,12 +195,10 @@ bool FloatMatmul() {
   std::vector<float> a32(static_cast<size_t>(m) * k), b32(static_cast<size_t>(k) * n);
   FloatInputs(a32, b32);
   std::vector<uint16_t> a16(a32.size()), b16(b32.size());
-  std::vector<_Float16> ah(a32.size()), bh(b32.size());
-  for (size_t i = 0; i < a32.size(); ++i) a16[i] = tcpu_f32_to_bf16(a32[i]), ah[i] = a32[i];
-  for (size_t i = 0; i < b32.size(); ++i) b16[i] = tcpu_f32_to_bf16(b32[i]), bh[i] = b32[i];
+  for (size_t i = 0; i < a32.size(); ++i) a16[i] = tcpu_f32_to_bf16(a32[i]);
+  for (size_t i = 0; i < b32.size(); ++i) b16[i] = tcpu_f32_to_bf16(b32[i]);
   std::vector<float> c32(static_cast<size_t>(m) * n);
   std::vector<uint16_t> c16(c32.size());
-  std::vector<_Float16> ch(c32.size());
   const int32_t small_grid = (m / 16) * (n / 32);
   auto timed = [&](const char* what, auto&& launch) { return Counted(what, sizes, launch); };
   bool ok = timed("triton matmul_f32 16x32x32", [&] {
@@ -183,10 +208,6 @@ bool FloatMatmul() {
   ok = ok && timed("triton matmul_bf16 16x32x32", [&] {
     return tcpu_launch_matmul_kernel_bf16(a16.data(), b16.data(), c16.data(), m, n, k, k, n, n,
                                           small_grid, 1, 1);
-  });
-  ok = ok && timed("triton matmul_tutorial_f16 128x256x64", [&] {
-    return tcpu_launch_matmul_tutorial_kernel_f16(ah.data(), bh.data(), ch.data(), m, n, k, k, n,
-                                                  n, 1, 1, 1);
   });
   ok = ok && timed("triton matmul_persistent_bf16 128x128x64", [&] {
     return tcpu_launch_matmul_persistent_kernel_bf16(a16.data(), b16.data(), c16.data(), m, n, k,
@@ -336,7 +357,8 @@ int main(int argc, char** argv) {
   }
   if (!Check(tcpu_set_num_threads(1), "tcpu_set_num_threads")) return 1;
   const bool table = shapes.m == kTableShapes.m && shapes.n == kTableShapes.n;
-  return Matmul(shapes) && TutorialBf16Matmul(shapes) && (!table || FloatMatmul()) && (!table || Attention()) &&
+  return Matmul(shapes) && TutorialMatmuls(shapes) && (!table || FloatMatmul()) &&
+                 (!table || Attention()) &&
                  Softmax(shapes) && LayerNorm(shapes)
              ? 0
              : 1;

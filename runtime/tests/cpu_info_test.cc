@@ -17,7 +17,9 @@ uint32_t FeaturesFromList(const std::string& list) {
                                                     {"i8mm", TCPU_FEATURE_I8MM},
                                                     {"bf16", TCPU_FEATURE_BF16},
                                                     {"sve2", TCPU_FEATURE_SVE2},
-                                                    {"sve", TCPU_FEATURE_SVE}};
+                                                    {"sve", TCPU_FEATURE_SVE},
+                                                    {"fp16", TCPU_FEATURE_FP16},
+                                                    {"fp16fml", TCPU_FEATURE_FP16FML}};
   size_t start = 0;
   while (start < list.size()) {
     size_t end = list.find(',', start);
@@ -40,7 +42,7 @@ TEST(CpuInfoTest, HardwareFeaturesMatchTheVariant) {
     EXPECT_EQ(status, TCPU_ERR_INVALID_ENV);
     EXPECT_STREQ(tcpu_last_error_detail(),
                  "TCPU_DISABLE='bogus': unknown feature 'bogus' (known: sve2, sve, i8mm, "
-                 "dotprod, bf16)");
+                 "dotprod, bf16, fp16, fp16fml)");
     EXPECT_EQ(info.features, 0u) << "a malformed TCPU_DISABLE leaves only baseline variants";
   } else {
     EXPECT_EQ(status, TCPU_OK);
@@ -58,6 +60,7 @@ TEST(CpuInfoTest, DisabledFeaturesAreHidden) {
   }
   uint32_t expected = info.hw_features & ~FeaturesFromList(disable ? disable : "");
   if (!(expected & TCPU_FEATURE_SVE)) expected &= ~TCPU_FEATURE_SVE2;
+  if (!(expected & TCPU_FEATURE_FP16)) expected &= ~TCPU_FEATURE_FP16FML;
   EXPECT_EQ(info.features, expected);
 }
 

@@ -25,7 +25,8 @@ TEST(CpuFeaturesTest, MatchesVariantPromise) {
   } kFeatures[] = {
       {"sve", &CpuFeatures::sve},         {"sve2", &CpuFeatures::sve2},
       {"i8mm", &CpuFeatures::i8mm},       {"bf16", &CpuFeatures::bf16},
-      {"dotprod", &CpuFeatures::dotprod},
+      {"dotprod", &CpuFeatures::dotprod}, {"fp16", &CpuFeatures::fp16},
+      {"fp16fml", &CpuFeatures::fp16fml},
   };
   for (const auto& f : kFeatures) {
     EXPECT_EQ(actual.*f.member, (*expected).*f.member)
@@ -40,8 +41,8 @@ TEST(CpuFeaturesTest, MatchesVariantPromise) {
 
 TEST(CpuFeaturesTest, ParsesFeatureLists) {
   CpuFeatures f;
-  EXPECT_EQ(ParseFeatureList("sve,sve2,i8mm,bf16,dotprod", &f), "");
-  EXPECT_TRUE(f.sve && f.sve2 && f.i8mm && f.bf16 && f.dotprod);
+  EXPECT_EQ(ParseFeatureList("sve,sve2,i8mm,bf16,dotprod,fp16,fp16fml", &f), "");
+  EXPECT_TRUE(f.sve && f.sve2 && f.i8mm && f.bf16 && f.dotprod && f.fp16 && f.fp16fml);
   EXPECT_EQ(ParseFeatureList("dotprod", &f), "");
   EXPECT_TRUE(f.dotprod);
   EXPECT_FALSE(f.sve || f.sve2 || f.i8mm || f.bf16);
@@ -53,7 +54,8 @@ TEST(CpuFeaturesTest, ParsesFeatureLists) {
 TEST(CpuFeaturesTest, RejectsUnknownFeatureNames) {
   CpuFeatures f;
   EXPECT_EQ(ParseFeatureList("sve,sme9", &f),
-            "unknown feature 'sme9' in 'sve,sme9' (known: sve, sve2, i8mm, bf16, dotprod)");
+            "unknown feature 'sme9' in 'sve,sme9' (known: sve, sve2, i8mm, bf16, dotprod, fp16, "
+            "fp16fml)");
   // Case, spaces and empty entries are typos in a variant table, not other spellings.
   EXPECT_NE(ParseFeatureList("SVE", &f), "");
   EXPECT_NE(ParseFeatureList("sve, sve2", &f), "");

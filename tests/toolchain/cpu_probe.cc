@@ -7,6 +7,15 @@
 
 // The bits as the Linux UAPI defines them (asm/hwcap.h), spelled out so the probe does not
 // depend on how new the sysroot's headers are.
+#ifndef HWCAP_FPHP
+#define HWCAP_FPHP (1UL << 9)
+#endif
+#ifndef HWCAP_ASIMDHP
+#define HWCAP_ASIMDHP (1UL << 10)
+#endif
+#ifndef HWCAP_ASIMDFHM
+#define HWCAP_ASIMDFHM (1UL << 23)
+#endif
 #ifndef HWCAP_ASIMDDP
 #define HWCAP_ASIMDDP (1UL << 20)
 #endif
@@ -40,6 +49,8 @@ CpuFeatures ProbeCpu() {
   f.i8mm = (hwcap2 & HWCAP2_I8MM) != 0;
   f.bf16 = (hwcap2 & HWCAP2_BF16) != 0;
   f.dotprod = (hwcap & HWCAP_ASIMDDP) != 0;
+  f.fp16 = (hwcap & HWCAP_FPHP) != 0 && (hwcap & HWCAP_ASIMDHP) != 0;
+  f.fp16fml = (hwcap & HWCAP_ASIMDFHM) != 0;
   if (f.sve) {
     const int vl = prctl(PR_SVE_GET_VL);
     f.sve_vl_bits = vl < 0 ? -1 : (vl & PR_SVE_VL_LEN_MASK) * 8;
@@ -64,9 +75,13 @@ std::string ParseFeatureList(const std::string& list, CpuFeatures* out) {
       out->bf16 = true;
     } else if (name == "dotprod") {
       out->dotprod = true;
+    } else if (name == "fp16") {
+      out->fp16 = true;
+    } else if (name == "fp16fml") {
+      out->fp16fml = true;
     } else if (!name.empty() || end != list.size() || start != 0) {
       return "unknown feature '" + name + "' in '" + list +
-             "' (known: sve, sve2, i8mm, bf16, dotprod)";
+             "' (known: sve, sve2, i8mm, bf16, dotprod, fp16, fp16fml)";
     }
     start = end + 1;
   }

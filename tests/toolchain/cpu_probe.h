@@ -14,13 +14,16 @@ struct CpuFeatures {
   bool i8mm = false;
   bool bf16 = false;
   bool dotprod = false;
+  bool fp16 = false;     // FEAT_FP16: HWCAP_FPHP and HWCAP_ASIMDHP
+  bool fp16fml = false;  // FEAT_FHM: HWCAP_ASIMDFHM
   int sve_vl_bits = 0;  // 0 without SVE.
 };
 
 // Reads getauxval(AT_HWCAP/AT_HWCAP2) and prctl(PR_SVE_GET_VL).
 CpuFeatures ProbeCpu();
 
-// Parses a comma-separated feature list ("sve,sve2,i8mm,bf16,dotprod"; empty = none) into
+// Parses a comma-separated feature list ("sve,sve2,i8mm,bf16,dotprod,fp16,fp16fml";
+// empty = none) into
 // `out`. Returns an error message naming the unknown entry, or an empty string.
 std::string ParseFeatureList(const std::string& list, CpuFeatures* out);
 

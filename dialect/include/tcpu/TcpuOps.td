@@ -187,6 +187,23 @@ def Tcpu_BfmmlaOp : Tcpu_Op<"bfmmla",
   let hasVerifier = 1;
 }
 
+def Tcpu_FmlalOp : Tcpu_Op<"fmlal",
+    [Pure, AllTypesMatch<["acc", "res"]>, AllTypesMatch<["a", "b"]>]> {
+  let summary = "acc[i] += a[i] * b[i] in f32 from f16 lanes 0-3, or 4-7 with `high` "
+                "(FMLAL / FMLAL2)";
+  let description = [{
+    `vector<4xf32>` accumulator with `vector<8xf16>` operands (NEON FMLAL and FMLAL2, needs
+    fp16fml). The product of two f16 values is exact in f32 and the addition fused, so each lane
+    rounds once, as an f32 FMA of the widened operands would. A splat `b` becomes the by-element
+    form (`FMLAL v.4s, v.4h, v.h[i]`): one instruction per 4 multiply-adds of an outer product.
+  }];
+  let arguments = (ins AnyVector:$acc, AnyVector:$a, AnyVector:$b, UnitAttr:$high);
+  let results = (outs AnyVector:$res);
+  let assemblyFormat =
+      "(`high` $high^)? $acc `,` $a `,` $b attr-dict `:` type($a) `into` type($acc)";
+  let hasVerifier = 1;
+}
+
 // A vector<16xi8> (one NEON register of bytes), which the parser can build from nothing.
 def Tcpu_ByteVector : VectorOfLengthAndType<[16], [I8]>,
     BuildableType<"::mlir::VectorType::get({16}, $_builder.getI8Type())">;

@@ -5,9 +5,13 @@
 //                                loop by tcpu-hoist-mmla-layouts), b transposed by TRN stages,
 //                                a large accumulator in a stack buffer (MmlaTiles.h);
 //   i8 x i8 -> i32 with dotprod: 4-wide output rows on tcpu.sdot (4 k per instruction);
-//   otherwise: inputs widened to the accumulator type (f16/bf16/fp8 -> f32, i8 -> i32) and K outer
-//   products of a's columns and b's rows (vector.outerproduct: one broadcast FMA per row of
-//   c, FMLA/MLA by element in the backend).
+//   f16 x f16 -> f32 with fp16fml: K outer products on tcpu.fmlal by element (FMLAL + FMLAL2
+//                                per 8 columns of a row: the f32 outer products' numbers);
+//   otherwise: inputs widened to the accumulator type (bf16/fp8 -> f32, f16 -> f32 unless the
+//   dot accumulates in f16 on a target with fp16, i8 -> i32) and K outer products of a's
+//   columns and b's rows (vector.outerproduct: one broadcast FMA per row of c, FMLA/MLA by
+//   element in the backend; FMLA .8h for f16, rounding to f16 after every k as Triton's f16
+//   accumulator does).
 // Operands are rearranged in registers with shuffles: the tile in memory stays Triton's.
 // A batched (3-D) dot runs batch by batch.
 #include "DotPath.h"
@@ -17,6 +21,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "tcpu/TcpuAttrs.h"
 #include "tcpu/TcpuOps.h"
 #include "tcpu/VectorConcat.h"
 #include "tt/TTOps.h"
@@ -62,16 +67,56 @@ Value OuterProducts(OpBuilder& b, Location loc, Value a, Value bm, Value c) {
   return c;
 }
 
-Value Gather(OpBuilder& b, Location loc, Value source, ArrayRef<int64_t> indices) {
-  return b.create<vector::ShuffleOp>(loc, source, source, indices);
-}
-
 Value Matrix(OpBuilder& b, Location loc, ArrayRef<Value> rows, VectorType type) {
   Value result = b.create<arith::ConstantOp>(loc, type, b.getZeroAttr(type));
   for (auto [i, row] : llvm::enumerate(rows)) {
     result = b.create<vector::InsertOp>(loc, row, result, static_cast<int64_t>(i));
   }
   return result;
+}
+
+Value Slice(OpBuilder& b, Location loc, Value row, int64_t offset, int64_t size) {
+  return b.create<vector::ExtractStridedSliceOp>(loc, row, ArrayRef<int64_t>{offset},
+                                                 ArrayRef<int64_t>{size}, ArrayRef<int64_t>{1});
+}
+
+// c[M, N] += a[M, K] x b[K, N], f16 into f32, on FMLAL / FMLAL2 by element (fp16fml): for each
+// k in order, row i of c gains a[i, k] times b's row k, 4 columns per instruction. Needs
+// N % 8 == 0.
+Value FmlalOuterProducts(OpBuilder& b, Location loc, Value a, Value bm, Value c) {
+  auto c_type = cast<VectorType>(c.getType());
+  int64_t m = c_type.getDimSize(0), n = c_type.getDimSize(1);
+  int64_t k_size = cast<VectorType>(a.getType()).getDimSize(1);
+  auto halves = VectorType::get({8}, b.getF16Type());
+  SmallVector<Value> a_rows = tcpu::VectorRows(b, loc, a), b_rows = tcpu::VectorRows(b, loc, bm),
+                     c_rows = tcpu::VectorRows(b, loc, c);
+  // acc[i][q]: row i, columns 4q..4q+3.
+  SmallVector<SmallVector<Value>> acc(m);
+  for (int64_t i = 0; i < m; ++i) {
+    for (int64_t q = 0; q < n / 4; ++q) acc[i].push_back(Slice(b, loc, c_rows[i], 4 * q, 4));
+  }
+  for (int64_t k = 0; k < k_size; ++k) {
+    SmallVector<Value> b_columns;  // b[k, 8j..8j+7]
+    for (int64_t j = 0; j < n / 8; ++j) b_columns.push_back(Slice(b, loc, b_rows[k], 8 * j, 8));
+    for (int64_t i = 0; i < m; ++i) {
+      Value a_ik = b.create<vector::ExtractOp>(loc, a_rows[i], k);
+      Value splat = b.create<vector::BroadcastOp>(loc, halves, a_ik);
+      for (int64_t j = 0; j < n / 8; ++j) {
+        for (int64_t half = 0; half < 2; ++half) {
+          Value& quad = acc[i][2 * j + half];
+          quad = b.create<tcpu::FmlalOp>(loc, quad.getType(), quad, b_columns[j], splat,
+                                         /*high=*/half == 1);
+        }
+      }
+    }
+  }
+  SmallVector<Value> rows;
+  for (int64_t i = 0; i < m; ++i) rows.push_back(tcpu::ConcatVectors(b, loc, acc[i]));
+  return Matrix(b, loc, rows, c_type);
+}
+
+Value Gather(OpBuilder& b, Location loc, Value source, ArrayRef<int64_t> indices) {
+  return b.create<vector::ShuffleOp>(loc, source, source, indices);
 }
 
 // c[M, N] += a[M, K] x b[K, N] (i8 -> i32) on SDOT: acc[m][j] holds row m, columns
@@ -107,8 +152,7 @@ Value SdotTiles(OpBuilder& b, Location loc, Value a, Value bm, Value c) {
     }
     SmallVector<Value> blocks;
     for (int64_t j = 0; j < n / 4; ++j) {
-      Value acc = b.create<vector::ExtractStridedSliceOp>(
-          loc, c_rows[row], ArrayRef<int64_t>{4 * j}, ArrayRef<int64_t>{4}, ArrayRef<int64_t>{1});
+      Value acc = Slice(b, loc, c_rows[row], 4 * j, 4);
       for (int64_t q = 0; q < k / 4; ++q) {
         acc = b.create<tcpu::SdotOp>(loc, acc_type, acc, a_quads[q], b_quads[j][q]);
       }
@@ -145,7 +189,14 @@ struct Dot : OpConversionPattern<DotOp> {
     Location loc = op.getLoc();
     auto c_type = cast<VectorType>(adaptor.getC().getType());
     Type acc = c_type.getElementType();
-    if (acc.getIntOrFloatBitWidth() < 32 && isa<FloatType>(acc)) acc = rewriter.getF32Type();
+    // An f16 accumulator stays f16 where the target computes in f16 (Triton's f16 dot rounds
+    // its accumulator to f16); narrower floats otherwise accumulate in f32.
+    bool f16_fma = acc.isF16() && getElementTypeOrSelf(op.getA().getType()).isF16() &&
+                   getElementTypeOrSelf(op.getB().getType()).isF16() &&
+                   tcpu::targetHasFeature(tcpu::getEnclosingTarget(op), "fp16");
+    if (acc.getIntOrFloatBitWidth() < 32 && isa<FloatType>(acc) && !f16_fma) {
+      acc = rewriter.getF32Type();
+    }
     FailureOr<DotPath> path = chooseDotPath(op);
     if (failed(path)) return failure();
     switch (*path) {
@@ -172,6 +223,10 @@ struct Dot : OpConversionPattern<DotOp> {
       case DotPath::kSdot:
         rewriter.replaceOp(
             op, SdotTiles(rewriter, loc, adaptor.getA(), adaptor.getB(), adaptor.getC()));
+        return success();
+      case DotPath::kFmlal:
+        rewriter.replaceOp(op, FmlalOuterProducts(rewriter, loc, adaptor.getA(), adaptor.getB(),
+                                                  adaptor.getC()));
         return success();
       case DotPath::kOuterProducts:
         break;

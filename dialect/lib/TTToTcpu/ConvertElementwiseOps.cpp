@@ -8,10 +8,15 @@
 //                        toward zero through f32 on integer bits (FloatBits.h)
 //   bitcast           -> arith.bitcast
 //   extern_elementwise-> the math op its libdevice-style symbol names
+//   math.fma on f16   -> on a target without fp16: in f32 rounded to odd, then to f16 (below)
+// Other f16 arithmetic stays f16: with fp16 the backend computes it on 8-lane f16 vectors
+// (FADD/FMUL/FMLA .8h), without it in f32 rounded back to f16 after each op, which gives the
+// same numbers (f32 holds 2 x 11 + 2 bits: +, -, *, /, sqrt round once either way).
 #include <type_traits>
 
 #include "FloatBits.h"
 #include "TypeConverter.h"
+#include "tcpu/TcpuAttrs.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -234,6 +239,68 @@ struct Bitcast : TTPattern<BitcastOp> {
   }
 };
 
+// f16 fma(x, y, z) on a target without fp16, rounded once as FMLA .8h / Triton's f16 fma:
+// x * y is exact in f32 and the sum's rounding error is exact by TwoSum, so the sum rounded
+// to odd in f32 (the neighbour with an odd significand when the rounding was inexact) is
+// computed exactly; 24 >= 11 + 2 bits, so rounding that to f16 is the one correct rounding.
+// (The backend's own f32 FMA then f16 rounding would round twice.)
+struct F16FmaThroughF32 : OpConversionPattern<math::FmaOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(math::FmaOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter& rewriter) const override {
+    if (!getElementTypeOrSelf(op.getType()).isF16() ||
+        tcpu::targetHasFeature(tcpu::getEnclosingTarget(op), "fp16")) {
+      return failure();
+    }
+    Location loc = op.getLoc();
+    Type type = getTypeConverter()->convertType(op.getType());
+    auto like = [&](Type element) -> Type {
+      if (auto vector = dyn_cast<VectorType>(type)) {
+        return VectorType::get(vector.getShape(), element);
+      }
+      return element;
+    };
+    Type f32 = like(rewriter.getF32Type()), i32 = like(rewriter.getI32Type());
+    auto constant = [&](Type of, Attribute scalar) -> Value {
+      if (auto vector = dyn_cast<VectorType>(of)) {
+        return rewriter.create<arith::ConstantOp>(loc, DenseElementsAttr::get(vector, scalar));
+      }
+      return rewriter.create<arith::ConstantOp>(loc, cast<TypedAttr>(scalar));
+    };
+    auto widen = [&](Value v) { return rewriter.create<arith::ExtFOp>(loc, f32, v).getResult(); };
+    Value x = widen(adaptor.getA()), y = widen(adaptor.getB()), z = widen(adaptor.getC());
+    Value product = rewriter.create<arith::MulFOp>(loc, x, y);  // exact
+    Value sum = rewriter.create<arith::AddFOp>(loc, product, z);
+    // TwoSum: error = (product + z) - sum exactly (NaN when an operand is infinite or NaN).
+    Value z_part = rewriter.create<arith::SubFOp>(loc, sum, product);
+    Value product_part = rewriter.create<arith::SubFOp>(loc, sum, z_part);
+    Value error = rewriter.create<arith::AddFOp>(
+        loc, rewriter.create<arith::SubFOp>(loc, product, product_part),
+        rewriter.create<arith::SubFOp>(loc, z, z_part));
+    Value inexact = rewriter.create<arith::CmpFOp>(loc, arith::CmpFPredicate::ONE, error,
+                                                   constant(f32, rewriter.getF32FloatAttr(0)));
+    Value bits = rewriter.create<arith::BitcastOp>(loc, i32, sum);
+    Value one = constant(i32, rewriter.getI32IntegerAttr(1));
+    Value zero = constant(i32, rewriter.getI32IntegerAttr(0));
+    Value even = rewriter.create<arith::CmpIOp>(
+        loc, arith::CmpIPredicate::eq, rewriter.create<arith::AndIOp>(loc, bits, one), zero);
+    // The other neighbour lies away from zero when the error has the sum's sign (the sum is
+    // never zero when inexact: both terms are multiples of 2^-48).
+    Value error_bits = rewriter.create<arith::BitcastOp>(loc, i32, error);
+    Value same_sign = rewriter.create<arith::CmpIOp>(
+        loc, arith::CmpIPredicate::sge, rewriter.create<arith::XOrIOp>(loc, bits, error_bits),
+        zero);
+    Value step = rewriter.create<arith::SelectOp>(loc, same_sign, one,
+                                                  constant(i32, rewriter.getI32IntegerAttr(-1)));
+    Value odd = rewriter.create<arith::AddIOp>(loc, bits, step);
+    Value to_odd = rewriter.create<arith::AndIOp>(loc, inexact, even);
+    Value rounded = rewriter.create<arith::SelectOp>(loc, to_odd, odd, bits);
+    rewriter.replaceOpWithNewOp<arith::TruncFOp>(
+        op, type, rewriter.create<arith::BitcastOp>(loc, f32, rounded));
+    return success();
+  }
+};
+
 // The math function a libdevice-style symbol names: `__nv_expf`, `__nv_exp`, `expf`,
 // `__ocml_exp_f32` all name "exp".
 StringRef MathName(StringRef symbol) {
@@ -332,14 +399,20 @@ struct TTToTcpuElementwise : impl::TTToTcpuElementwiseBase<TTToTcpuElementwise> 
         [&converter](Operation* op) { return hasLegalTypes(op, converter); });
     target.addIllegalOp<ClampFOp, PreciseSqrtOp, PreciseDivFOp, MulhiUIOp, FpToFpOp,
                         ExternElementwiseOp>();
+    // Scalar f16 FMAs too: the backend would round them twice as well.
+    bool fp16 = tcpu::targetHasFeature(tcpu::getEnclosingTarget(getOperation()), "fp16");
+    target.addDynamicallyLegalOp<math::FmaOp>([&converter, fp16](math::FmaOp op) {
+      return hasLegalTypes(op, converter) &&
+             (fp16 || !getElementTypeOrSelf(op.getType()).isF16());
+    });
     target.addDynamicallyLegalOp<BitcastOp>([](BitcastOp op) {
       return isPointerLike(op.getType()) && isPointerLike(op.getSrc().getType());
     });
     RewritePatternSet patterns(context);
     patterns.add<RetypeOp, TensorConstant, ClampF, PreciseSqrt, PreciseDivF, MulhiUI,
                  FloatConversion<FpToFpOp>, Bitcast, ExternElementwise>(converter, context);
-    patterns.add<FloatConversion<arith::ExtFOp>, FloatConversion<arith::TruncFOp>>(
-        converter, context, /*benefit=*/2);
+    patterns.add<FloatConversion<arith::ExtFOp>, FloatConversion<arith::TruncFOp>,
+                 F16FmaThroughF32>(converter, context, /*benefit=*/2);
     if (failed(applyPartialConversion(getOperation(), target, std::move(patterns)))) {
       signalPassFailure();
     }

@@ -29,6 +29,7 @@ FailureOr<DotPath> chooseDotPath(DotOp op, bool diagnose) {
   bool two_d = a.getRank() == 2 && b.getElementType() == element;
   bool int8 = two_d && element.isInteger(8) && c.isInteger(32);
   bool bf16 = two_d && element.isBF16() && c.isF32();
+  bool f16_into_f32 = two_d && element.isF16() && c.isF32();
   int64_t m = a.getDimSize(a.getRank() - 2), k = a.getDimSize(a.getRank() - 1);
   int64_t n = b.getDimSize(b.getRank() - 1);
   bool blocks_fit = m % 2 == 0 && n % 2 == 0;
@@ -40,6 +41,9 @@ FailureOr<DotPath> chooseDotPath(DotOp op, bool diagnose) {
        "bf16 x bf16 -> f32 with M and N even and K a multiple of 4"},
       {DotPath::kSdot, "sdot", "dotprod", int8 && n % 4 == 0 && k % 4 == 0,
        "i8 x i8 -> i32 with N and K multiples of 4"},
+      // No hint names it (the verifier allows none): the target alone chooses FMLAL.
+      {DotPath::kFmlal, "fmlal", "fp16fml", f16_into_f32 && n % 8 == 0,
+       "f16 x f16 -> f32 with N a multiple of 8"},
   };
   if (auto hints = op->getAttrOfType<DictionaryAttr>(tcpu::TcpuDialect::kHintsAttrName)) {
     if (auto kind = hints.getAs<StringAttr>("dot")) {

@@ -1,7 +1,8 @@
 // Which instructions a tt.dot runs on: SMMLA (i8 x i8 -> i32, i8mm), BFMMLA (bf16 x bf16 ->
-// f32, bf16), SDOT (i8, dotprod) or the generic outer products, chosen from the module's
-// #tcpu.target or a `tcpu.hints` dot entry. tt-to-tcpu-dot lowers by it; tt-version-masked-loops
-// reads it to tell which K loops keep their accumulator in a stack buffer.
+// f32, bf16), SDOT (i8, dotprod), FMLAL outer products (f16 x f16 -> f32, fp16fml) or the
+// generic outer products, chosen from the module's #tcpu.target or a `tcpu.hints` dot entry.
+// tt-to-tcpu-dot lowers by it; tt-version-masked-loops reads it to tell which K loops keep
+// their accumulator in a stack buffer.
 #ifndef TCPU_DIALECT_LIB_TTTOTCPU_DOTPATH_H_
 #define TCPU_DIALECT_LIB_TTTOTCPU_DOTPATH_H_
 
@@ -10,10 +11,11 @@
 
 namespace mlir::tt {
 
-enum class DotPath { kOuterProducts, kSdot, kSmmla, kBfmmla };
+enum class DotPath { kOuterProducts, kSdot, kSmmla, kBfmmla, kFmlal };
 
-// SMMLA with i8mm and BFMMLA with bf16 (2x2 blocks, MmlaTiles.h), SDOT with dotprod, outer
-// products otherwise (and for every dot whose operands or shape fit none);
+// SMMLA with i8mm and BFMMLA with bf16 (2x2 blocks, MmlaTiles.h), SDOT with dotprod, FMLAL
+// with fp16fml (N a multiple of 8), outer products otherwise (and for every dot whose operands
+// or shape fit none);
 // `tcpu.hints = {dot = ...}` (verified against the target) picks one, and fails when the
 // operands do not fit it, with an error on `op` when `diagnose` is set.
 FailureOr<DotPath> chooseDotPath(DotOp op, bool diagnose = true);

@@ -23,7 +23,14 @@ namespace {
 
 constexpr llvm::StringLiteral kArchs[] = {"armv8-a",   "armv8.2-a", "armv8.4-a", "armv8.6-a",
                                           "armv9-a",   "armv9.2-a"};
-constexpr llvm::StringLiteral kFeatures[] = {"neon", "dotprod", "i8mm", "bf16", "sve", "sve2"};
+constexpr llvm::StringLiteral kFeatures[] = {"neon", "dotprod", "i8mm", "bf16",
+                                             "sve",  "sve2",    "fp16", "fp16fml"};
+
+// LLVM's name of a feature where it differs: FEAT_FP16 is `fullfp16` (LLVM's `fp16` would be
+// the storage-only conversions every AArch64 CPU has).
+llvm::StringRef LlvmFeatureName(llvm::StringRef feature) {
+  return feature == "fp16" ? "fullfp16" : feature;
+}
 
 template <typename Range>
 std::string Join(const Range& names) {
@@ -72,7 +79,11 @@ bool TargetAttr::hasFeature(llvm::StringRef feature) const {
   if (feature == "neon" || feature.empty()) return true;  // every AArch64 CPU has Advanced SIMD
   for (Attribute listed : getFeatures()) {
     llvm::StringRef name = llvm::cast<StringAttr>(listed).getValue();
-    if (name == feature || (feature == "sve" && name == "sve2")) return true;
+    // SVE2 includes SVE, and FEAT_FHM needs FEAT_FP16.
+    if (name == feature || (feature == "sve" && name == "sve2") ||
+        (feature == "fp16" && name == "fp16fml")) {
+      return true;
+    }
   }
   return false;
 }
@@ -80,7 +91,9 @@ bool TargetAttr::hasFeature(llvm::StringRef feature) const {
 std::string TargetAttr::getLlvmFeatureString() const {
   std::string mattr = "+neon";
   for (llvm::StringRef feature : tcpu_attrs::kFeatures) {
-    if (feature != "neon" && hasFeature(feature)) mattr += ",+" + feature.str();
+    if (feature != "neon" && hasFeature(feature)) {
+      mattr += ",+" + tcpu_attrs::LlvmFeatureName(feature).str();
+    }
   }
   // The large system extensions are part of every architecture after Armv8.0: atomics are
   // single LDADD/SWP/CAS instructions there instead of LDXR/STXR loops.

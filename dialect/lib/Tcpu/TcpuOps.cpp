@@ -235,6 +235,22 @@ LogicalResult VerifyInt8Mat(Operation* op, Value acc, Value a) {
   return success();
 }
 
+// tcpu.bfmmla and tcpu.fmlal: a vector<4xf32> accumulator and vector<8 x element> operands.
+LogicalResult VerifyFloatMat(Operation* op, Value acc, Value a, Type element,
+                             llvm::StringRef lanes) {
+  auto expect_acc = VectorType::get({4}, Float32Type::get(op->getContext()));
+  auto expect_a = VectorType::get({8}, element);
+  if (acc.getType() != expect_acc) {
+    return op->emitOpError() << "operand 'acc' must be " << expect_acc << ", got "
+                             << acc.getType();
+  }
+  if (a.getType() != expect_a) {
+    return op->emitOpError() << "operand 'a' must be " << expect_a << " (" << lanes << "), got "
+                             << a.getType();
+  }
+  return success();
+}
+
 }  // namespace
 }  // namespace tcpu_ops
 
@@ -248,17 +264,13 @@ LogicalResult LookupBytesOp::verify() {
 
 LogicalResult BfmmlaOp::verify() {
   Builder b(getContext());
-  auto expect_acc = VectorType::get({4}, b.getF32Type());
-  auto expect_a = VectorType::get({8}, b.getBF16Type());
-  if (getAcc().getType() != expect_acc) {
-    return emitOpError() << "operand 'acc' must be " << expect_acc << ", got "
-                         << getAcc().getType();
-  }
-  if (getA().getType() != expect_a) {
-    return emitOpError() << "operand 'a' must be " << expect_a << " (two rows of 4 k), got "
-                         << getA().getType();
-  }
-  return success();
+  return tcpu_ops::VerifyFloatMat(*this, getAcc(), getA(), b.getBF16Type(), "two rows of 4 k");
+}
+
+LogicalResult FmlalOp::verify() {
+  Builder b(getContext());
+  return tcpu_ops::VerifyFloatMat(*this, getAcc(), getA(), b.getF16Type(),
+                                  "lanes 0-3 or 4-7 used");
 }
 
 LogicalResult SdotOp::verify() { return tcpu_ops::VerifyInt8Mat(*this, getAcc(), getA()); }

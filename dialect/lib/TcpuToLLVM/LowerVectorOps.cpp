@@ -2,7 +2,8 @@
 // arm_neon.intr.sdot / arm_neon.intr.smmla (fixed vector<16xi8>) or arm_sve.sdot /
 // arm_sve.smmla (scalable vector<[16]xi8>), once the module's #tcpu.target is known to have
 // the instruction; tcpu.bfmmla becomes llvm.aarch64.neon.bfmmla (MLIR 19's arm_neon has no
-// BFMMLA op); tcpu.to_mmla_blocks / tcpu.from_mmla_blocks become shuffles.
+// BFMMLA op), tcpu.fmlal llvm.aarch64.neon.fmlal / fmlal2 (nor FMLAL);
+// tcpu.to_mmla_blocks / tcpu.from_mmla_blocks become shuffles.
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ArmNeon/ArmNeonDialect.h"
 #include "mlir/Dialect/ArmSVE/IR/ArmSVEDialect.h"
@@ -86,7 +87,8 @@ class LowerVectorOpsPass : public impl::TcpuLowerVectorOpsBase<LowerVectorOpsPas
   void runOnOperation() override {
     SmallVector<Operation*> ops;
     getOperation().walk([&](Operation* op) {
-      if (isa<SdotOp, SmmlaOp, BfmmlaOp, ToMmlaBlocksOp, FromMmlaBlocksOp, LookupBytesOp>(op)) {
+      if (isa<SdotOp, SmmlaOp, BfmmlaOp, FmlalOp, ToMmlaBlocksOp, FromMmlaBlocksOp,
+              LookupBytesOp>(op)) {
         ops.push_back(op);
       }
     });
@@ -127,6 +129,16 @@ class LowerVectorOpsPass : public impl::TcpuLowerVectorOpsBase<LowerVectorOpsPas
           ValueRange{bfmmla.getAcc(), bfmmla.getA(), bfmmla.getB()});
       bfmmla.getResult().replaceAllUsesWith(call.getResult(0));
       bfmmla->erase();
+      return success();
+    }
+    if (auto fmlal = dyn_cast<FmlalOp>(op)) {
+      if (failed(RequireFeatures(op, {"fp16fml"}))) return failure();
+      auto call = b.create<LLVM::CallIntrinsicOp>(
+          loc, fmlal.getType(),
+          fmlal.getHigh() ? "llvm.aarch64.neon.fmlal2" : "llvm.aarch64.neon.fmlal",
+          ValueRange{fmlal.getAcc(), fmlal.getA(), fmlal.getB()});
+      fmlal.getResult().replaceAllUsesWith(call.getResult(0));
+      fmlal->erase();
       return success();
     }
     Value acc = op->getOperand(0), lhs = op->getOperand(1), rhs = op->getOperand(2);

@@ -99,6 +99,8 @@ uint32_t RequiredFeatures(mlir::tcpu::TargetAttr target) {
   if (target.hasFeature("bf16")) bits |= 1u << 2;
   if (target.hasFeature("sve")) bits |= 1u << 3;
   if (target.hasFeature("sve2")) bits |= 1u << 4;
+  if (target.hasFeature("fp16")) bits |= 1u << 5;
+  if (target.hasFeature("fp16fml")) bits |= 1u << 6;
   return bits;
 }
 

@@ -1,6 +1,6 @@
 /* CPU features and kernel dispatch. Features come from HWCAP/HWCAP2 and the SVE vector
- * length from prctl, read once. TCPU_DISABLE=sve2,sve,i8mm,dotprod,bf16 (any subset)
- * hides features from dispatch, forcing fallbacks; each op picks its variant once. */
+ * length from prctl, read once. TCPU_DISABLE=sve2,sve,i8mm,dotprod,bf16,fp16,fp16fml (any
+ * subset) hides features from dispatch, forcing fallbacks; each op picks its variant once. */
 #ifndef TCPU_CPU_H_
 #define TCPU_CPU_H_
 
@@ -16,6 +16,10 @@ enum {
   TCPU_FEATURE_BF16 = 1u << 2,
   TCPU_FEATURE_SVE = 1u << 3,
   TCPU_FEATURE_SVE2 = 1u << 4,
+  /* Half-precision arithmetic (FEAT_FP16: HWCAP_FPHP and HWCAP_ASIMDHP, both needed). */
+  TCPU_FEATURE_FP16 = 1u << 5,
+  /* FMLAL/FMLSL, f16 products accumulated in f32 (FEAT_FHM: HWCAP_ASIMDFHM; needs FP16). */
+  TCPU_FEATURE_FP16FML = 1u << 6,
 };
 
 typedef struct tcpu_cpu_info {
