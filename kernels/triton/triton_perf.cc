@@ -358,8 +358,7 @@ int main(int argc, char** argv) {
   if (!Check(tcpu_set_num_threads(1), "tcpu_set_num_threads")) return 1;
   const bool table = shapes.m == kTableShapes.m && shapes.n == kTableShapes.n;
   return Matmul(shapes) && TutorialMatmuls(shapes) && (!table || FloatMatmul()) &&
-                 (!table || Attention()) &&
-                 Softmax(shapes) && LayerNorm(shapes)
+                 (!table || Attention()) && Softmax(shapes) && LayerNorm(shapes)
              ? 0
              : 1;
 }

@@ -17,11 +17,13 @@
 #include "kernels/triton/block_pointer_copy.h"
 #include "kernels/triton/descriptor_scale.h"
 #include "kernels/triton/exp.h"
+#include "kernels/triton/fp16_arith.h"
 #include "kernels/triton/flash_attention.h"
 #include "kernels/triton/fp8_cast.h"
 #include "kernels/triton/fp8_scale.h"
 #include "kernels/triton/histogram.h"
 #include "kernels/triton/layer_norm_bwd_dwdb.h"
+#include "kernels/triton/layer_norm_bwd_dx.h"
 #include "kernels/triton/matmul_f32.h"
 #include "kernels/triton/matmul_fp8.h"
 #include "kernels/triton/scan.h"
@@ -49,6 +51,8 @@ SCALAR_PROGRAM(e4m3fn_widen)
 SCALAR_PROGRAM(e4m3fn_narrow)
 SCALAR_PROGRAM(fp8_scale_kernel)
 SCALAR_PROGRAM(_layer_norm_bwd_dwdb)
+SCALAR_PROGRAM(_layer_norm_bwd_dx_fused)
+SCALAR_PROGRAM(fp16_arith_kernel)
 SCALAR_PROGRAM(attn_fwd)
 SCALAR_PROGRAM(atomic_kernel)
 SCALAR_PROGRAM(matmul_kernel_fp8)
@@ -324,6 +328,56 @@ bool LayerNormBackwardDwDb() {
          Same("dw", final_dw, ref_dw, 1e-6) && Same("db", final_db, ref_db, 1e-6);
 }
 
+// fp16_arith.ttir: nine f16 ops per element, each plane of OUT one op's results.
+bool Fp16Arith() {
+  constexpr int32_t planes = 9;
+  std::vector<_Float16> x(kN), y(kN), z(kN), out(planes * kN), ref(planes * kN);
+  for (int32_t i = 0; i < kN; ++i) {
+    x[i] = static_cast<_Float16>(std::sin(0.37f * static_cast<float>(i)) * 6.0f);
+    y[i] = static_cast<_Float16>(std::cos(0.11f * static_cast<float>(i)) * 2.0f);
+    z[i] = static_cast<_Float16>(std::sin(0.05f * static_cast<float>(i)));
+  }
+  const Grid grid{kN / 256, 1, 1};
+  return Measure(
+             "triton fp16_arith_kernel n=16384", kN, "elements",
+             [&] {
+               return tcpu_launch_fp16_arith_kernel(x.data(), y.data(), z.data(), out.data(), kN,
+                                                    grid.x, 1, 1);
+             },
+             [&] {
+               RunPrograms(fp16_arith_kernel__scalar, grid, x.data(), y.data(), z.data(),
+                           ref.data(), kN);
+             }) &&
+         Same("fp16_arith", out, ref);
+}
+
+// Tutorial 05's dx kernel: one program per row, its partial dW/dB added into row
+// `row % 256` of the partial buffers under that row's lock.
+bool LayerNormBackwardDx() {
+  constexpr int32_t rows = 64, n = 1024, group = 256;
+  const std::vector<float> dy = Wave(rows * n, 0.13f, 1.0f), x = Wave(rows * n, 0.07f, 2.0f),
+                           w = Wave(n, 0.3f, 1.0f), mean = Wave(rows, 0.9f, 0.1f);
+  std::vector<float> rstd(rows, 1.25f), dx(rows * n), ref_dx(rows * n), dw(group * n),
+      db(group * n), ref_dw(group * n), ref_db(group * n);
+  std::vector<int32_t> locks(2 * group, 0), ref_locks(2 * group, 0);
+  const Grid grid{rows, 1, 1};
+  auto in = [](const std::vector<float>& v) { return const_cast<float*>(v.data()); };
+  return Measure(
+             "triton _layer_norm_bwd_dx_fused m=64 n=1024", rows * n, "elements",
+             [&] {
+               return tcpu_launch__layer_norm_bwd_dx_fused(
+                   dx.data(), in(dy), dw.data(), db.data(), in(x), in(w), in(mean), rstd.data(),
+                   locks.data(), n, n, grid.x, 1, 1);
+             },
+             [&] {
+               RunPrograms(_layer_norm_bwd_dx_fused__scalar, grid, ref_dx.data(), in(dy),
+                           ref_dw.data(), ref_db.data(), in(x), in(w), in(mean), rstd.data(),
+                           ref_locks.data(), n, n);
+             }) &&
+         Same("dx", dx, ref_dx, 1e-6) && Same("partial dw", dw, ref_dw, 1e-6) &&
+         Same("partial db", db, ref_db, 1e-6) && Same("locks", locks, ref_locks);
+}
+
 bool Attention() {
   constexpr int32_t heads = 2, n_ctx = 128, head_dim = 32;
   const size_t size = static_cast<size_t>(heads) * n_ctx * head_dim;
@@ -425,6 +479,7 @@ int main(int argc, char** argv) {
   }
   if (tcpu_set_num_threads(1) != TCPU_OK) return 1;
   const bool ok = VectorAdd() && Exp() && Argmax() && Scan() && Histogram() && BlockPointers() &&
-                  Fp8() && LayerNormBackwardDwDb() && Attention() && Atomics() && Matmuls();
+                  Fp8() && Fp16Arith() && LayerNormBackwardDwDb() && LayerNormBackwardDx() &&
+                  Attention() && Atomics() && Matmuls();
   return ok ? 0 : 1;
 }
