@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Tests materialize.sh offline, on a .deb made here: TCPU_DEB_DIR is used and verified,
 # the sha256-keyed cache is filled and then used alone, absolute symlinks become relative,
-# and a wrong sha256 fails with the package name, the expected and the actual digest.
+# and a wrong sha256 fails with the package name, the expected and the actual digest; the
+# unpacked tree kept in the cache is copied by the next materialisation, and one that changed
+# is unpacked again.
 set -euo pipefail
 
 materialize=$(readlink -f "$1")
@@ -36,6 +38,17 @@ check "relative symlink resolves inside the tree" grep -qx payload "$work/out1/u
 rm -rf "$work/debs"
 bash "$materialize" "$lock" "$work/out2" "$work/cache"
 check "second materialisation from the cache" grep -qx payload "$work/out2/usr/lib/demo/data.txt"
+tree=$(find "$work/cache/trees" -mindepth 1 -maxdepth 1 -type d ! -name '.*')
+check "one tree kept, with its digest" test -n "$tree" -a -f "$tree.sha256"
+check "the kept tree is the whole tree" diff -r --no-dereference "$work/out1" "$tree"
+check "the copy is the whole tree" diff -r --no-dereference "$work/out1" "$work/out2"
+
+# 2b. A kept tree that changed is not used: the packages are unpacked again, and kept again.
+echo "tampered" >"$tree/usr/lib/demo/data.txt"
+msg=$(bash "$materialize" "$lock" "$work/out2b" "$work/cache" 2>&1)
+check "changed tree noticed" grep -q "changed since it was unpacked" <<<"$msg"
+check "changed tree not used" grep -qx payload "$work/out2b/usr/lib/demo/data.txt"
+check "tree kept again" grep -qx payload "$tree/usr/lib/demo/data.txt"
 
 # 3. A rotten cache entry is caught before extraction.
 cp "$work/cache/$sha.deb" "$work/good.deb"

@@ -37,7 +37,7 @@ done <"$lockfile"
 # upstream tree of which the build needs one header is not unpacked whole.
 read -r -a extract <<<"$(sed -n 's/^# extract:[[:space:]]*//p' "$lockfile" | head -n 1)"
 
-# 0. A tree unpacked before from the same lockfile by the same script: check it and copy it.
+# The tree unpacked before from the same lockfile by the same script (step 3).
 trees=$cache/trees
 tree_key=$(cat "$lockfile" "${BASH_SOURCE[0]}" | sha256_of -)
 tree=$trees/$tree_key
@@ -46,16 +46,6 @@ tree_digest() {
   (cd "$1" && tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -cf - .) \
       | sha256_of -
 }
-if [[ -d $tree && -f $tree.sha256 ]]; then
-  if [[ $(tree_digest "$tree") == "$(cat "$tree.sha256")" ]]; then
-    cp -a "$tree/." "$out/"
-    exit 0
-  fi
-  echo "note: $tree changed since it was unpacked; unpacking the packages again" >&2
-  rm -rf "$tree" "$tree.sha256"
-elif [[ -d $tree ]]; then  # left without its digest by a build that stopped while publishing
-  rm -rf "$tree"
-fi
 
 # 1. Find what the cache and $TCPU_DEB_DIR already hold.
 missing=()
@@ -115,14 +105,28 @@ if ((${#missing[@]})); then
   rm -rf "$state"
 fi
 
-# 3. Verify every cached file again (a cache can rot) and extract.
-owners=$out/debian_package_files.tsv
-rm -f "$owners.tmp"
+# 3. Verify every cached file again (a cache can rot); then copy the tree unpacked before, if
+# its digest still holds, or extract.
 for i in "${!names[@]}"; do
   cached=$(cache_file "$i")
   actual=$(sha256_of "$cached")
   [[ $actual == "${shas[i]}" ]] || fail "package ${names[i]} ${versions[i]}: sha256 mismatch for" \
       "cached $cached: expected ${shas[i]}, got $actual (delete the file to download it again)"
+done
+if [[ -d $tree && -f $tree.sha256 ]]; then
+  if [[ $(tree_digest "$tree") == "$(cat "$tree.sha256")" ]]; then
+    cp -a "$tree/." "$out/"
+    exit 0
+  fi
+  echo "note: $tree changed since it was unpacked; unpacking the packages again" >&2
+  rm -rf "$tree" "$tree.sha256"
+elif [[ -d $tree ]]; then  # left without its digest by a build that stopped while publishing
+  rm -rf "$tree"
+fi
+owners=$out/debian_package_files.tsv
+rm -f "$owners.tmp"
+for i in "${!names[@]}"; do
+  cached=$(cache_file "$i")
   if [[ ${archs[i]} == source ]]; then
     mkdir -p "$out/src/${names[i]}"
     members=()
