@@ -81,13 +81,19 @@ def counted_regions(runfiles, program, args, variant):
 
 
 def peer_of(name, by_name):
-    """The region a kernel's region is compared with: the same TTIR without NEON, or for an
-    int8 kernel tcpu_gemm_i8 at the same sizes."""
-    if name + WITHOUT_NEON in by_name:
-        return name + WITHOUT_NEON
+    """The region a kernel's region is compared with: the same TTIR without NEON (named
+    "NAME without NEON", or "triton KERNEL without NEON SIZES"), or for an int8 kernel
+    tcpu_gemm_i8 at the same sizes."""
     kernel, _, sizes = name.removeprefix("triton ").partition(" ")
+    for candidate in (name + WITHOUT_NEON, f"triton {kernel}{WITHOUT_NEON} {sizes}"):
+        if candidate in by_name:
+            return candidate
     gemm = "tcpu_gemm_i8 " + sizes
     return gemm if kernel.endswith("_i8") and gemm in by_name else None
+
+
+def is_peer(name):
+    return WITHOUT_NEON in name or name.startswith("tcpu_gemm_i8 ")
 
 
 def main(argv):
@@ -124,17 +130,17 @@ def main(argv):
 
     by_name = {name: (instructions, work, unit) for name, instructions, work, unit in regions}
     print(f"| region ({options.variant}, one thread) | instructions | per unit | peer | "
-          "peer per unit | fewer than the peer |")
+          "peer per unit | peer / kernel |")
     print("|---|---|---|---|---|---|")
     for name, (instructions, work, unit) in by_name.items():
-        if name.endswith(WITHOUT_NEON) or name.startswith("tcpu_gemm_i8 "):
+        if is_peer(name):
             continue
         per = instructions / work
         unit = unit.rstrip("s")
         peer = peer_of(name, by_name)
         if peer:
             peer_per = by_name[peer][0] / by_name[peer][1]
-            label = "without NEON" if peer.endswith(WITHOUT_NEON) else "`tcpu_gemm_i8`"
+            label = "without NEON" if WITHOUT_NEON in peer else "`tcpu_gemm_i8`"
             print(f"| {name} | {instructions:,} | {per:.4f} / {unit} | {label} | {peer_per:.4f} "
                   f"| {peer_per / per:.2f}x |")
         else:
