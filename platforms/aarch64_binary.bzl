@@ -1,8 +1,8 @@
 """Building a target for the board from a host build.
 
 `to_aarch64` is the transition every rule uses to build device code for
-//platforms:linux_aarch64 whatever the target platform (the QEMU matrix, the lit tests of the
-aarch64 tcpu-opt, tcpu-board's probe). `aarch64_binary` forwards a binary built that way:
+//platforms:linux_aarch64 at -c opt whatever the target platform and -c (the QEMU matrix, the
+perf programs, the kernel objects, the lit tests of the aarch64 tcpu-opt, tcpu-board's probe). `aarch64_binary` forwards a binary built that way:
 
     aarch64_binary(name = "probe_aarch64", binary = "//tools/deploy/probe:board_probe")
 
@@ -13,27 +13,20 @@ so it never collides with a host build of the same target in one runfiles tree).
 load("//platforms:forward_binary.bzl", "forward_binary")
 
 def _to_aarch64_impl(settings, attr):
-    return {"//command_line_option:platforms": str(Label("//platforms:linux_aarch64"))}
-
-to_aarch64 = transition(
-    implementation = _to_aarch64_impl,
-    inputs = [],
-    outputs = ["//command_line_option:platforms"],
-)
-
-def _to_aarch64_opt_impl(settings, attr):
     return {
         "//command_line_option:platforms": str(Label("//platforms:linux_aarch64")),
         "//command_line_option:compilation_mode": "opt",
     }
 
-# linux_aarch64 at -c opt, whatever the command line's -c: the instruction-count programs
-# (//tools/perf), whose counts are compared across commits, and the objects tcpu-compile makes
-# (triton_kernel_library, tcpu_kernel_library), which do not depend on -c at all. Every parent
-# reaches the same configuration through it, so the QEMU tests (fastbuild) and the perf
-# programs (opt) link one set of kernel objects instead of compiling each twice.
-to_aarch64_opt = transition(
-    implementation = _to_aarch64_opt_impl,
+# linux_aarch64 at -c opt, whatever the command line's -c. Every parent reaches one device
+# configuration through it: the QEMU tests, the instruction-count programs (//tools/perf, whose
+# counts are compared across commits), the objects tcpu-compile makes (triton_kernel_library,
+# tcpu_kernel_library) and the SDK bundle link one compile of each library. A second device
+# configuration (tests at fastbuild, perf programs at opt) compiled the engine, the kernels and
+# the runtime twice in every `bazel test //...`; the code is the code the board runs, and runs
+# quicker under emulation.
+to_aarch64 = transition(
+    implementation = _to_aarch64_impl,
     inputs = [],
     outputs = ["//command_line_option:platforms", "//command_line_option:compilation_mode"],
 )

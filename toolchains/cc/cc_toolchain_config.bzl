@@ -94,7 +94,8 @@ def _impl(ctx):
                     "-fno-omit-frame-pointer",
                 ] + ctx.attr.extra_compile_flags),
                 _flags(_COMPILE_ACTIONS, ["-O0", "-g"], ["dbg"]),
-                # Emulated tests run fastbuild code: -O1 keeps them quick without losing asserts.
+                # A build without -c: quick to compile, quick enough to run. The QEMU tests build at
+                # -c opt whatever -c is (`to_aarch64`, platforms/aarch64_binary.bzl).
                 _flags(_COMPILE_ACTIONS, ["-O1", "-g0"], ["fastbuild"]),
                 _flags(_COMPILE_ACTIONS, [
                     "-O2",

@@ -16,7 +16,7 @@ new or gone); `bazel run //tools/perf:update_baselines` rewrites the baselines o
 listed in its `gates`.
 """
 
-load("//platforms:aarch64_binary.bzl", "to_aarch64", "to_aarch64_opt")
+load("//platforms:aarch64_binary.bzl", "to_aarch64")
 load("//tests/qemu:variants.bzl", "QEMU_VARIANTS")
 
 PerfGateInfo = provider(
@@ -133,7 +133,7 @@ perf_gate_test = rule(
     implementation = _perf_gate_test_impl,
     test = True,
     attrs = dict(_TOOL_ATTRS, **{
-        "program": attr.label(mandatory = True, executable = True, cfg = to_aarch64_opt),
+        "program": attr.label(mandatory = True, executable = True, cfg = to_aarch64),
         "program_args": attr.string_list(doc = "Arguments of the program."),
         "data": attr.label_list(
             allow_files = True,
@@ -188,9 +188,6 @@ perf_balance_gate_test = rule(
     implementation = _perf_balance_gate_test_impl,
     test = True,
     attrs = dict(_TOOL_ATTRS, **{
-        # Built as the QEMU tests are (the command line's compilation mode), not at -c opt: a
-        # balance is a ratio of one build's counts, and the program shares the tests' objects
-        # (the engine) instead of compiling them once more.
         "program": attr.label(mandatory = True, executable = True, cfg = to_aarch64),
         "program_args": attr.string_list(doc = "Arguments of the program."),
         "variant": attr.string(default = "vl128"),
@@ -223,22 +220,4 @@ perf_update_baselines = rule(
         "gates": attr.label_list(mandatory = True, providers = [PerfGateInfo]),
     }),
     doc = "`bazel run` rewrites the checked-in baseline of every gate in `gates`.",
-)
-
-def _aarch64_opt_binary_impl(ctx):
-    binary = ctx.attr.binary[0][DefaultInfo]
-    executable = binary.files_to_run.executable
-    out = ctx.actions.declare_file(ctx.label.name + "/" + executable.basename)
-    ctx.actions.symlink(output = out, target_file = executable)
-    return [DefaultInfo(files = depset([out]), runfiles = ctx.runfiles(files = [out, executable]))]
-
-aarch64_opt_binary = rule(
-    implementation = _aarch64_opt_binary_impl,
-    attrs = {
-        "binary": attr.label(mandatory = True, executable = True, cfg = to_aarch64_opt),
-        "_allowlist_function_transition": attr.label(
-            default = "@bazel_tools//tools/allowlists/function_transition_allowlist",
-        ),
-    },
-    doc = "`binary` built for aarch64 at -c opt, as `<name>/<binary>` (the report's programs).",
 )
