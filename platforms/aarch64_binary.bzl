@@ -16,19 +16,26 @@ def _to_aarch64_impl(settings, attr):
     return {
         "//command_line_option:platforms": str(Label("//platforms:linux_aarch64")),
         "//command_line_option:compilation_mode": "opt",
+        "//command_line_option:force_pic": True,
     }
 
 # linux_aarch64 at -c opt, whatever the command line's -c. Every parent reaches one device
 # configuration through it: the QEMU tests, the instruction-count programs (//tools/perf, whose
 # counts are compared across commits), the objects tcpu-compile makes (triton_kernel_library,
-# tcpu_kernel_library) and the SDK bundle link one compile of each library. A second device
+# tcpu_kernel_library) and the SDK bundle link one compile of each library: position-independent
+# (--force_pic), as libtcpu.so needs, where -c opt would compile each library once more without
+# -fPIC for the executables (toolchains/cc keeps executables non-PIE). A second device
 # configuration (tests at fastbuild, perf programs at opt) compiled the engine, the kernels and
 # the runtime twice in every `bazel test //...`; the code is the code the board runs, and runs
 # quicker under emulation.
 to_aarch64 = transition(
     implementation = _to_aarch64_impl,
     inputs = [],
-    outputs = ["//command_line_option:platforms", "//command_line_option:compilation_mode"],
+    outputs = [
+        "//command_line_option:platforms",
+        "//command_line_option:compilation_mode",
+        "//command_line_option:force_pic",
+    ],
 )
 
 def _aarch64_binary_impl(ctx):

@@ -59,6 +59,9 @@ def _to_host_tool_impl(settings, attr):
         "//command_line_option:compilation_mode": "opt",
         "//command_line_option:copt": HOST_TOOL_COPTS,
         "//command_line_option:linkopt": HOST_TOOL_LINKOPTS,
+        # One object per source, as in the device configuration (platforms/aarch64_binary.bzl):
+        # -c opt alone compiles a library twice when something links it into a shared library.
+        "//command_line_option:force_pic": True,
     }
 
 to_host_tool = transition(
@@ -69,6 +72,7 @@ to_host_tool = transition(
         "//command_line_option:compilation_mode",
         "//command_line_option:copt",
         "//command_line_option:linkopt",
+        "//command_line_option:force_pic",
     ],
 )
 

@@ -79,6 +79,10 @@ def _impl(ctx):
         feature(name = "dbg"),
         feature(name = "fastbuild"),
         feature(name = "supports_pic", enabled = True),
+        # Executables stay non-PIE under --force_pic (the device configuration sets it, so
+        # libtcpu.so and the static test programs link the same objects): this replaces Bazel's
+        # legacy feature of this name, which would add -pie to every executable link.
+        feature(name = "force_pic_flags"),
         feature(
             name = "default_compile_flags",
             enabled = True,
