@@ -85,7 +85,7 @@ def TTStripMineTiles : TTToTcpuPass<"tt-strip-mine-tiles",
   let description = [{
     The dimensions of a function's tensors are unified into axes (a dot's M, N and K, a load's
     dimensions with its pointers', a loop's carried values with its yields). While a tile has
-    more than 1024 elements or the tt.dot ops of one block more than 16x32x32 multiply-adds
+    more than 1024 elements (a 1-D row more than 256) or the tt.dot ops of one block more than 16x32x32 multiply-adds
     together, the largest axis of the worst offender is halved (among equals the K of a dot on
     SMMLA / BFMMLA blocks first, whose chunks tt-version-masked-loops sums into one dot again,
     then parallel axes before reduced before contracted ones); an axis whose plan fails is
@@ -100,9 +100,13 @@ def TTStripMineTiles : TTToTcpuPass<"tt-strip-mine-tiles",
     in order by the combine region), tt.dot contracting it (chained through the accumulator,
     the same k order), loops and branches using it (cloned per chunk, or strip-mined inside
     when they reduce along it). A sink needing another's result starts a new chunk loop
-    (softmax: max, sum, normalize). Each lane keeps its ops and accesses in order; a load
-    that a plan would move past a store, an axis mixed with another (reshape, cat, scan,
-    histogram, calls) or an op the pass does not know leaves the axis whole.
+    (softmax: max, sum, normalize). A load a later chunk loop would repeat past a write is
+    copied to a stack buffer, chunk by chunk, by the first loop loading it and read back from
+    there (tutorial 05 backward's row, needed again inside its lock); an scf.if yielding tiles
+    whose branches first write scalars has those writes split into an scf.if of their own in
+    front of it. Each lane keeps its ops and accesses in order; a load that a plan would move
+    past a store with no earlier loop to copy it, an axis mixed with another (reshape, cat,
+    scan, histogram, calls) or an op the pass does not know leaves the axis whole.
   }];
 }
 
