@@ -112,4 +112,53 @@ module {
     %released = tt.atomic_rmw exch, acq_rel, gpu, %Lock, %c0, %true : (!tt.ptr<i32>, i32, i1) -> i32
     tt.return
   }
+
+  // The same for a 64x64 tile, row sums stored, then a flag, then the tile again: the copy is
+  // row-major over the whole tile, each chunk at its rows and columns (here the column chunks
+  // of the sums' loops, then 32x32 chunks of the second use).
+  // CHECK-LABEL: tt.func @tile_again_after_write(
+  // CHECK: llvm.alloca %{{.*}} x f32
+  // CHECK: %[[COPY:.*]] = tt.int_to_ptr
+  // CHECK: scf.for
+  // CHECK:   scf.for
+  // CHECK:     %[[X:.*]] = tt.load %{{.*}} : tensor<64x16x!tt.ptr<f32>>
+  // CHECK:     tt.splat %[[COPY]] : !tt.ptr<f32> -> tensor<64x16x!tt.ptr<f32>>
+  // CHECK:     tt.store %{{.*}}, %[[X]] : tensor<64x16x!tt.ptr<f32>>
+  // CHECK:     "tt.reduce"
+  // CHECK: tt.store %{{.*}}, %{{.*}} : !tt.ptr<i32>
+  // CHECK: scf.for
+  // CHECK:   scf.for
+  // CHECK:     tt.splat %[[COPY]] : !tt.ptr<f32> -> tensor<32x32x!tt.ptr<f32>>
+  // CHECK:     %[[AGAIN:.*]] = tt.load %{{.*}} : tensor<32x32x!tt.ptr<f32>>
+  // CHECK:     arith.mulf %[[AGAIN]], %[[AGAIN]] : tensor<32x32xf32>
+  tt.func @tile_again_after_write(%X: !tt.ptr<f32>, %Y: !tt.ptr<f32>, %S: !tt.ptr<f32>,
+                                   %flag: !tt.ptr<i32>) {
+    %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+    %rows = tt.expand_dims %r {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+    %c64 = arith.constant dense<64> : tensor<64x1xi32>
+    %rowoff = arith.muli %rows, %c64 : tensor<64x1xi32>
+    %c = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+    %cols = tt.expand_dims %c {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+    %rb = tt.broadcast %rowoff : tensor<64x1xi32> -> tensor<64x64xi32>
+    %cb = tt.broadcast %cols : tensor<1x64xi32> -> tensor<64x64xi32>
+    %off = arith.addi %rb, %cb : tensor<64x64xi32>
+    %xs = tt.splat %X : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>>
+    %xp = tt.addptr %xs, %off : tensor<64x64x!tt.ptr<f32>>, tensor<64x64xi32>
+    %x = tt.load %xp : tensor<64x64x!tt.ptr<f32>>
+    %sum = "tt.reduce"(%x) <{axis = 1 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %s = arith.addf %a, %b : f32
+      tt.reduce.return %s : f32
+    }) : (tensor<64x64xf32>) -> tensor<64xf32>
+    %ss = tt.splat %S : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
+    %sp = tt.addptr %ss, %r : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
+    tt.store %sp, %sum : tensor<64x!tt.ptr<f32>>
+    %one = arith.constant 1 : i32
+    tt.store %flag, %one : !tt.ptr<i32>
+    %y = arith.mulf %x, %x : tensor<64x64xf32>
+    %ys = tt.splat %Y : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>>
+    %yp = tt.addptr %ys, %off : tensor<64x64x!tt.ptr<f32>>, tensor<64x64xi32>
+    tt.store %yp, %y : tensor<64x64x!tt.ptr<f32>>
+    tt.return
+  }
 }
