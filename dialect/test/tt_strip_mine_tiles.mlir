@@ -1,5 +1,6 @@
 // tt-strip-mine-tiles: tiles over the budgets (1024 elements, a 16x32x32 dot) run as scf.for
-// loops over chunks of one axis at a time. A row is stored chunk by chunk; softmax's row is
+// loops over chunks of one axis at a time, rows (1-D tiles) in chunks of 256. A row is stored
+// chunk by chunk; softmax's row is
 // three chunk loops (max, sum, normalize), the chunks' partial reductions combined in order;
 // a 64x64x64 dot is 16x32 tiles over 32-deep K chunks chained through the accumulator (a
 // loop over them, or the chunks one after another for a dot on SMMLA or BFMMLA blocks). An
@@ -7,13 +8,13 @@
 // RUN: tcpu-opt %s --tt-strip-mine-tiles | FileCheck %s
 
 module {
-  // A 4096-lane row in four chunks of 1024: ranges offset by the chunk, loads and stores per chunk.
+  // A 4096-lane row in 16 chunks of 256: ranges offset by the chunk, loads and stores per chunk.
   // CHECK-LABEL: tt.func @scale_row(
-  // CHECK: scf.for %[[C:.*]] = %{{.*}} to %c4_i32 step %{{.*}} : i32 {
-  // CHECK:   %[[FIRST:.*]] = arith.muli %[[C]], %c1024_i32 : i32
-  // CHECK:   tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32>
-  // CHECK:   tt.load %{{.*}}, %{{.*}} : tensor<1024x!tt.ptr<f32>>
-  // CHECK:   tt.store %{{.*}}, %{{.*}}, %{{.*}} : tensor<1024x!tt.ptr<f32>>
+  // CHECK: scf.for %[[C:.*]] = %{{.*}} to %c16_i32 step %{{.*}} : i32 {
+  // CHECK:   %[[FIRST:.*]] = arith.muli %[[C]], %c256_i32 : i32
+  // CHECK:   tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32>
+  // CHECK:   tt.load %{{.*}}, %{{.*}} : tensor<256x!tt.ptr<f32>>
+  // CHECK:   tt.store %{{.*}}, %{{.*}}, %{{.*}} : tensor<256x!tt.ptr<f32>>
   // CHECK: }
   // CHECK-NEXT: tt.return
   tt.func @scale_row(%x: !tt.ptr<f32>, %y: !tt.ptr<f32>, %n: i32) {
@@ -40,23 +41,23 @@ module {
   // recomputing exp), one to normalize and store. Each reduction's first chunk replaces the
   // zero the loop starts from; later chunks go through the combine region.
   // CHECK-LABEL: tt.func @softmax_row(
-  // CHECK: %[[MAX:.*]] = scf.for %[[C:.*]] = {{.*}} to %c2_i32 {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (f32)
+  // CHECK: %[[MAX:.*]] = scf.for %[[C:.*]] = {{.*}} to %c8_i32 {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (f32)
   // CHECK:   %[[IS_FIRST:.*]] = arith.cmpi eq, %[[C]], %{{.*}} : i32
-  // CHECK:   tt.load %{{.*}} : tensor<1024x!tt.ptr<f32>>
+  // CHECK:   tt.load %{{.*}} : tensor<256x!tt.ptr<f32>>
   // CHECK:   %[[PART:.*]] = "tt.reduce"
   // CHECK:     arith.maxnumf
   // CHECK:   %[[COMB:.*]] = arith.maxnumf %[[ACC]], %[[PART]] : f32
   // CHECK:   %[[NEXT:.*]] = arith.select %[[IS_FIRST]], %[[PART]], %[[COMB]] : f32
   // CHECK:   scf.yield %[[NEXT]] : f32
   // CHECK: %[[SUM:.*]] = scf.for {{.*}} -> (f32)
-  // CHECK:   tt.load %{{.*}} : tensor<1024x!tt.ptr<f32>>
-  // CHECK:   tt.splat %[[MAX]] : f32 -> tensor<1024xf32>
-  // CHECK:   math.exp %{{.*}} : tensor<1024xf32>
+  // CHECK:   tt.load %{{.*}} : tensor<256x!tt.ptr<f32>>
+  // CHECK:   tt.splat %[[MAX]] : f32 -> tensor<256xf32>
+  // CHECK:   math.exp %{{.*}} : tensor<256xf32>
   // CHECK:   "tt.reduce"
   // CHECK: scf.for
-  // CHECK:   tt.splat %[[SUM]] : f32 -> tensor<1024xf32>
-  // CHECK:   arith.divf %{{.*}} : tensor<1024xf32>
-  // CHECK:   tt.store %{{.*}}, %{{.*}} : tensor<1024x!tt.ptr<f32>>
+  // CHECK:   tt.splat %[[SUM]] : f32 -> tensor<256xf32>
+  // CHECK:   arith.divf %{{.*}} : tensor<256xf32>
+  // CHECK:   tt.store %{{.*}}, %{{.*}} : tensor<256x!tt.ptr<f32>>
   // CHECK-NOT: tensor<2048
   // CHECK: tt.return
   tt.func @softmax_row(%x: !tt.ptr<f32>, %y: !tt.ptr<f32>) {

@@ -1,11 +1,13 @@
-// Triton tutorial 05's whole layer-norm backward: `_layer_norm_bwd_dx_fused`
-// (layer_norm_bwd_dx.ttir, BLOCK_SIZE_N 1024 and GROUP_SIZE_M 256, the tutorial's choice for
-// 512 < N <= 1024) then `_layer_norm_bwd_dwdb` (layer_norm_bwd_dwdb.ttir). Program `row`
-// computes dx for its row and adds dy * xhat and dy into row `row % 256` of the partial dW and
-// dB under a spin lock (tt.atomic_cas on Lock[row % 256], tt.atomic_rmw exch to release; the
-// first program of a lock row finds Count 0, sets it to 1 and stores instead of adding). Many
-// programs contend for each lock row (M up to 600 rows onto 256 locks), on 1, 2, 4 and 8
-// threads. Checked:
+// Triton tutorial 05's whole layer-norm backward: `_layer_norm_bwd_dx_fused` then
+// `_layer_norm_bwd_dwdb` (layer_norm_bwd_dwdb.ttir), with dx at two of the tutorial's
+// configurations: BLOCK_SIZE_N 1024 and GROUP_SIZE_M 256 (layer_norm_bwd_dx.ttir, its choice for
+// 512 < N <= 1024) and BLOCK_SIZE_N 4096 and GROUP_SIZE_M 128 (layer_norm_bwd_dx_4096.ttir, for
+// 2048 < N <= 4096; tt-strip-mine-tiles runs its row as loops over chunks, the partial update
+// inside the lock). Program `row` computes dx for its row and adds dy * xhat and dy into row
+// `row % GROUP_SIZE_M` of the partial dW and dB under a spin lock (tt.atomic_cas on
+// Lock[row % GROUP_SIZE_M], tt.atomic_rmw exch to release; the first program of a lock row finds
+// Count 0, sets it to 1 and stores instead of adding). Many programs contend for each lock row
+// (up to 600 rows onto 256 locks, 150 onto 128), on 1, 2, 4 and 8 threads. Checked:
 //   - dx against a float64 reference, within the bound of the kernel's f32 roundings;
 //   - the partial dB rows exactly: dy is a multiple of 1/64 below 1, so every order of the
 //     float additions gives the same exact sum (a lost update would show);
@@ -17,16 +19,17 @@
 
 #include <cmath>
 #include <cstdint>
+#include <initializer_list>
 #include <vector>
 
 #include "gtest/gtest.h"
 #include "kernels/triton/layer_norm_bwd_dwdb.h"
+#include "kernels/triton/layer_norm_bwd_dx_4096.h"
 #include "tcpu/status.h"
 #include "tcpu/threads.h"
 
 namespace {
 
-constexpr int32_t kGroupSizeM = 256;       // GROUP_SIZE_M of layer_norm_bwd_dx.ttir
 constexpr double kUnit = 1.0 / (1 << 24);  // f32 unit roundoff
 constexpr float kPoison = -99.0f;
 
@@ -101,40 +104,48 @@ void ExpectDx(const Problem &p, const std::vector<float> &dx, int threads) {
   }
 }
 
-TEST(TritonLayerNormBackwardDxTest, LockedPartialSumsAndDx) {
-  struct Shape {
-    int32_t m, n;
-  };
-  for (const Shape s : {Shape{1, 1}, Shape{300, 777}, Shape{600, 1024}}) {
+// One configuration of the dx kernel: its launcher and GROUP_SIZE_M.
+struct DxKernel {
+  decltype(&tcpu_launch__layer_norm_bwd_dx_fused) launch;
+  int32_t group_size_m;
+};
+
+// A shape and the thread counts it runs on (the larger shapes on the counts that contend most,
+// for QEMU time).
+struct Case {
+  int32_t m, n;
+  std::initializer_list<int> threads;
+};
+
+void CheckLockedPartialSumsAndDx(const DxKernel &kernel, std::initializer_list<Case> cases) {
+  const int32_t group_size_m = kernel.group_size_m;
+  for (const Case &s : cases) {
     const Problem p = MakeProblem(s.m, s.n);
-    for (int threads : {1, 2, 4, 8}) {
-      // The larger shapes on the thread counts that contend most (QEMU time).
-      if (s.m == 300 && threads != 2 && threads != 8) continue;
-      if (s.m == 600 && threads != 4) continue;
+    for (int threads : s.threads) {
       ASSERT_EQ(tcpu_set_num_threads(threads), TCPU_OK);
-      const size_t partial_size = static_cast<size_t>(kGroupSizeM) * s.n;
+      const size_t partial_size = static_cast<size_t>(group_size_m) * s.n;
       constexpr size_t kTail = 7;
       std::vector<float> dx(p.x.size(), kPoison);
       std::vector<float> partial_dw(partial_size + kTail, kPoison), partial_db(partial_dw);
       std::fill(partial_dw.begin(), partial_dw.begin() + partial_size, 0.0f);
       std::fill(partial_db.begin(), partial_db.begin() + partial_size, 0.0f);
-      std::vector<int32_t> locks(2 * kGroupSizeM + kTail, 0);
-      for (size_t i = 2 * kGroupSizeM; i < locks.size(); ++i) locks[i] = -5;
-      ASSERT_EQ(tcpu_launch__layer_norm_bwd_dx_fused(
-                    dx.data(), const_cast<float *>(p.dy.data()), partial_dw.data(),
-                    partial_db.data(), const_cast<float *>(p.x.data()),
-                    const_cast<float *>(p.w.data()), const_cast<float *>(p.mean.data()),
-                    const_cast<float *>(p.rstd.data()), locks.data(), p.stride, s.n, s.m, 1, 1),
-                TCPU_OK);
+      std::vector<int32_t> locks(2 * group_size_m + kTail, 0);
+      for (size_t i = 2 * group_size_m; i < locks.size(); ++i) locks[i] = -5;
+      ASSERT_EQ(
+          kernel.launch(dx.data(), const_cast<float *>(p.dy.data()), partial_dw.data(),
+                        partial_db.data(), const_cast<float *>(p.x.data()),
+                        const_cast<float *>(p.w.data()), const_cast<float *>(p.mean.data()),
+                        const_cast<float *>(p.rstd.data()), locks.data(), p.stride, s.n, s.m, 1, 1),
+          TCPU_OK);
       ExpectDx(p, dx, threads);
 
-      for (int32_t r = 0; r < kGroupSizeM; ++r) {
-        const int32_t programs = r < s.m ? (s.m - 1 - r) / kGroupSizeM + 1 : 0;
+      for (int32_t r = 0; r < group_size_m; ++r) {
+        const int32_t programs = r < s.m ? (s.m - 1 - r) / group_size_m + 1 : 0;
         EXPECT_EQ(locks[r], 0) << "lock " << r << " still held";
-        EXPECT_EQ(locks[kGroupSizeM + r], programs > 0 ? 1 : 0) << "count " << r;
+        EXPECT_EQ(locks[group_size_m + r], programs > 0 ? 1 : 0) << "count " << r;
         for (int32_t j = 0; j < s.n; ++j) {
           double db = 0.0, dw = 0.0, dw_magnitude = 0.0;
-          for (int32_t i = r; i < s.m; i += kGroupSizeM) {
+          for (int32_t i = r; i < s.m; i += group_size_m) {
             db += p.dy[static_cast<size_t>(i) * p.stride + j];
             dw += PartialDw(p, i, j);
             dw_magnitude += std::fabs(PartialDw(p, i, j));
@@ -150,13 +161,13 @@ TEST(TritonLayerNormBackwardDxTest, LockedPartialSumsAndDx) {
         ASSERT_EQ(partial_dw[i], kPoison) << "wrote past the partial dW rows at " << i;
         ASSERT_EQ(partial_db[i], kPoison) << "wrote past the partial dB rows at " << i;
       }
-      for (size_t i = 2 * kGroupSizeM; i < locks.size(); ++i) ASSERT_EQ(locks[i], -5);
+      for (size_t i = 2 * group_size_m; i < locks.size(); ++i) ASSERT_EQ(locks[i], -5);
 
       // The second kernel sums the GROUP_SIZE_M partial rows: dw and db of the whole batch.
       std::vector<float> dw(static_cast<size_t>(s.n) + kTail, kPoison), db(dw);
       ASSERT_EQ(
           tcpu_launch__layer_norm_bwd_dwdb(partial_dw.data(), partial_db.data(), dw.data(),
-                                           db.data(), kGroupSizeM, s.n, (s.n + 255) / 256, 1, 1),
+                                           db.data(), group_size_m, s.n, (s.n + 255) / 256, 1, 1),
           TCPU_OK);
       for (int32_t j = 0; j < s.n; ++j) {
         double want_db = 0.0, want_dw = 0.0, magnitude = 0.0;
@@ -166,11 +177,24 @@ TEST(TritonLayerNormBackwardDxTest, LockedPartialSumsAndDx) {
           magnitude += std::fabs(PartialDw(p, i, j));
         }
         ASSERT_EQ(db[j], want_db) << "db column " << j;
-        ASSERT_NEAR(dw[j], want_dw, (s.m + kGroupSizeM) * kUnit * magnitude) << "dw column " << j;
+        ASSERT_NEAR(dw[j], want_dw, (s.m + group_size_m) * kUnit * magnitude) << "dw column " << j;
       }
       for (size_t j = s.n; j < dw.size(); ++j) ASSERT_EQ(dw[j], kPoison);
     }
   }
+}
+
+TEST(TritonLayerNormBackwardDxTest, LockedPartialSumsAndDx) {
+  CheckLockedPartialSumsAndDx({tcpu_launch__layer_norm_bwd_dx_fused, 256},
+                              {{1, 1, {1, 2, 4, 8}}, {300, 777, {2, 8}}, {600, 1024, {4}}});
+}
+
+// N up to BLOCK_SIZE_N 4096 in chunk loops: ragged rows (a partial last chunk, a row shorter
+// than one chunk), and more rows than the 128 lock rows.
+TEST(TritonLayerNormBackwardDxTest, LockedPartialSumsAndDxAt4096) {
+  CheckLockedPartialSumsAndDx(
+      {tcpu_launch__layer_norm_bwd_dx_fused_4096, 128},
+      {{1, 1, {1, 8}}, {3, 100, {2}}, {5, 4096, {1, 4}}, {150, 3001, {2, 8}}, {130, 4093, {4}}});
 }
 
 }  // namespace

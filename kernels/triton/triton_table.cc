@@ -17,13 +17,14 @@
 #include "kernels/triton/block_pointer_copy.h"
 #include "kernels/triton/descriptor_scale.h"
 #include "kernels/triton/exp.h"
-#include "kernels/triton/fp16_arith.h"
 #include "kernels/triton/flash_attention.h"
+#include "kernels/triton/fp16_arith.h"
 #include "kernels/triton/fp8_cast.h"
 #include "kernels/triton/fp8_scale.h"
 #include "kernels/triton/histogram.h"
 #include "kernels/triton/layer_norm_bwd_dwdb.h"
 #include "kernels/triton/layer_norm_bwd_dx.h"
+#include "kernels/triton/layer_norm_bwd_dx_4096.h"
 #include "kernels/triton/matmul_f32.h"
 #include "kernels/triton/matmul_fp8.h"
 #include "kernels/triton/scan.h"
@@ -52,6 +53,7 @@ SCALAR_PROGRAM(e4m3fn_narrow)
 SCALAR_PROGRAM(fp8_scale_kernel)
 SCALAR_PROGRAM(_layer_norm_bwd_dwdb)
 SCALAR_PROGRAM(_layer_norm_bwd_dx_fused)
+SCALAR_PROGRAM(_layer_norm_bwd_dx_fused_4096)
 SCALAR_PROGRAM(fp16_arith_kernel)
 SCALAR_PROGRAM(attn_fwd)
 SCALAR_PROGRAM(atomic_kernel)
@@ -351,10 +353,12 @@ bool Fp16Arith() {
          Same("fp16_arith", out, ref);
 }
 
-// Tutorial 05's dx kernel: one program per row, its partial dW/dB added into row
-// `row % 256` of the partial buffers under that row's lock.
-bool LayerNormBackwardDx() {
-  constexpr int32_t rows = 64, n = 1024, group = 256;
+// Tutorial 05's dx kernel at one configuration: one program per row of n, its partial dW/dB
+// added into row `row % group` of the partial buffers under that row's lock.
+bool LayerNormBackwardDx(const char* region, decltype(&tcpu_launch__layer_norm_bwd_dx_fused) launch,
+                         decltype(&_layer_norm_bwd_dx_fused__scalar) scalar, int32_t n,
+                         int32_t group) {
+  constexpr int32_t rows = 64;
   const std::vector<float> dy = Wave(rows * n, 0.13f, 1.0f), x = Wave(rows * n, 0.07f, 2.0f),
                            w = Wave(n, 0.3f, 1.0f), mean = Wave(rows, 0.9f, 0.1f);
   std::vector<float> rstd(rows, 1.25f), dx(rows * n), ref_dx(rows * n), dw(group * n),
@@ -363,16 +367,14 @@ bool LayerNormBackwardDx() {
   const Grid grid{rows, 1, 1};
   auto in = [](const std::vector<float>& v) { return const_cast<float*>(v.data()); };
   return Measure(
-             "triton _layer_norm_bwd_dx_fused m=64 n=1024", rows * n, "elements",
+             region, rows * n, "elements",
              [&] {
-               return tcpu_launch__layer_norm_bwd_dx_fused(
-                   dx.data(), in(dy), dw.data(), db.data(), in(x), in(w), in(mean), rstd.data(),
-                   locks.data(), n, n, grid.x, 1, 1);
+               return launch(dx.data(), in(dy), dw.data(), db.data(), in(x), in(w), in(mean),
+                             rstd.data(), locks.data(), n, n, grid.x, 1, 1);
              },
              [&] {
-               RunPrograms(_layer_norm_bwd_dx_fused__scalar, grid, ref_dx.data(), in(dy),
-                           ref_dw.data(), ref_db.data(), in(x), in(w), in(mean), rstd.data(),
-                           ref_locks.data(), n, n);
+               RunPrograms(scalar, grid, ref_dx.data(), in(dy), ref_dw.data(), ref_db.data(), in(x),
+                           in(w), in(mean), rstd.data(), ref_locks.data(), n, n);
              }) &&
          Same("dx", dx, ref_dx, 1e-6) && Same("partial dw", dw, ref_dw, 1e-6) &&
          Same("partial db", db, ref_db, 1e-6) && Same("locks", locks, ref_locks);
@@ -479,7 +481,13 @@ int main(int argc, char** argv) {
   }
   if (tcpu_set_num_threads(1) != TCPU_OK) return 1;
   const bool ok = VectorAdd() && Exp() && Argmax() && Scan() && Histogram() && BlockPointers() &&
-                  Fp8() && Fp16Arith() && LayerNormBackwardDwDb() && LayerNormBackwardDx() &&
+                  Fp8() && Fp16Arith() && LayerNormBackwardDwDb() &&
+                  LayerNormBackwardDx("triton _layer_norm_bwd_dx_fused m=64 n=1024",
+                                      tcpu_launch__layer_norm_bwd_dx_fused,
+                                      _layer_norm_bwd_dx_fused__scalar, 1024, 256) &&
+                  LayerNormBackwardDx("triton _layer_norm_bwd_dx_fused_4096 m=64 n=4096",
+                                      tcpu_launch__layer_norm_bwd_dx_fused_4096,
+                                      _layer_norm_bwd_dx_fused_4096__scalar, 4096, 128) &&
                   Attention() && Atomics() && Matmuls();
   return ok ? 0 : 1;
 }

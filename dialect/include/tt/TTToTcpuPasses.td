@@ -86,23 +86,28 @@ def TTStripMineTiles : TTToTcpuPass<"tt-strip-mine-tiles",
     The dimensions of a function's tensors are unified into axes (a dot's M, N and K, a load's
     dimensions with its pointers', a loop's carried values with its yields). While a tile has
     more than 1024 elements or the tt.dot ops of one block more than 16x32x32 multiply-adds
-    together, the largest axis of the worst offender is halved (among equals the K of a dot on
-    SMMLA / BFMMLA blocks first, whose chunks tt-version-masked-loops sums into one dot again,
-    then parallel axes before reduced before contracted ones); an axis whose plan fails is
-    refused before any is rewritten and the chunks chosen again without it (else an axis cut
-    for a budget shared with it would be cut again, in nested chunk loops); each chosen axis
-    is then strip-mined in turn (contracted
-    axes first, parallel ones last, so each wraps the chunk loops of the ones before; index
-    computations Triton shares between axes are copied apart first): the ops producing it
-    are re-typed to a chunk and cloned into an scf.for over the chunks (make_range offset by
-    the chunk), in front of the ops that consume it:
-    stores (each chunk stores its lanes), tt.reduce along it (chunks reduced, then combined
-    in order by the combine region), tt.dot contracting it (chained through the accumulator,
-    the same k order), loops and branches using it (cloned per chunk, or strip-mined inside
-    when they reduce along it). A sink needing another's result starts a new chunk loop
-    (softmax: max, sum, normalize). Each lane keeps its ops and accesses in order; a load
-    that a plan would move past a store, an axis mixed with another (reshape, cat, scan,
-    histogram, calls) or an op the pass does not know leaves the axis whole.
+    together (then 1-D rows over 256 lanes count as over too), the largest axis of the worst
+    offender is halved (among equals the K of a dot on SMMLA / BFMMLA blocks first, whose chunks
+    tt-version-masked-loops sums into one dot again, then parallel axes before reduced before
+    contracted ones); an axis whose plan fails is refused before any is rewritten and the chunks
+    chosen again without it (else an axis cut for a budget shared with it would be cut again, in
+    nested chunk loops); each chosen axis is then strip-mined in turn (contracted axes first,
+    parallel ones last, so each wraps the chunk loops of the ones before; index computations
+    Triton shares between axes are copied apart first): the ops producing it are re-typed to a
+    chunk and cloned into an scf.for over the chunks (make_range offset by the chunk), in front
+    of the ops that consume it: stores (each chunk stores its lanes), tt.reduce along it (chunks
+    reduced, then combined in order by the combine region), tt.dot contracting it (chained
+    through the accumulator, the same k order), loops and branches using it (cloned per chunk,
+    or strip-mined inside when they reduce along it). A sink needing another's result starts a
+    new chunk loop (softmax: max, sum, normalize); a pure scalar op between two sinks computing
+    from the first's result moves after the loop, which goes on. A load a later chunk loop would
+    repeat past a write is copied to a stack buffer, chunk by chunk, by the first loop loading
+    it and read back from there (tutorial 05 backward's row, needed again inside its lock); an
+    scf.if yielding tiles whose branches first write scalars has those writes split into an
+    scf.if of their own in front of it. Each lane keeps its ops and accesses in order; a load
+    that a plan would move past a store with no earlier loop to copy it, an axis mixed with
+    another (reshape, cat, scan, histogram, calls) or an op the pass does not know leaves the
+    axis whole.
   }];
 }
 

@@ -21,10 +21,13 @@
 // Each lane computes what it did, with its loads and stores in the same order; only accesses
 // of different lanes are reordered, which Triton leaves unordered (a GPU runs them on
 // different threads). A load recomputed after a store of an earlier chunk loop could read
-// what the program wrote, so such a plan is refused and the axis left whole, as is anything
-// outside the ops this pass knows.
+// what the program wrote: an earlier chunk loop that loaded it before the store copies each
+// chunk to a stack buffer, which the later loop reads back (tutorial 05 backward's x and dy,
+// needed again under the lock after dx is stored). Without such a loop the plan is refused
+// and the axis left whole, as is anything outside the ops this pass knows.
 #include "dialect/lib/TTToTcpu/DotPath.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
@@ -40,6 +43,20 @@ namespace mlir::tt {
 
 namespace strip_mine_tiles {
 namespace {
+
+// Whether `op` or an op inside it may write memory.
+bool Writes(Operation* op) {
+  bool writes = false;
+  op->walk([&](Operation* inner) {
+    auto effects = dyn_cast<MemoryEffectOpInterface>(inner);
+    if (effects ? effects.hasEffect<MemoryEffects::Write>()
+                : !inner->hasTrait<OpTrait::HasRecursiveMemoryEffects>() &&
+                      !isa<scf::YieldOp, ReduceReturnOp, ScanReturnOp>(inner)) {
+      writes = true;
+    }
+  });
+  return writes;
+}
 
 // What a program does with an axis, which decides how its chunks combine.
 enum class AxisUse { kParallel, kReduced, kContracted };
@@ -297,6 +314,11 @@ void Axes::Visit(Operation* op) {
 // multiply-adds (16x32 by 32: the tiles of kernels/triton's matmuls, whose straight-line code
 // compiles in a second or two).
 constexpr int64_t kMaxTileElements = 1024;
+// A row (a 1-D tile) of a function over the budgets is cut to 256 lanes, 64 NEON registers of
+// f32: its chunk loop is one long elementwise chain, which the backend compiles in time that
+// grows faster than the chain (tutorial 05 backward's 4096-lane row in chunks of 1024: 19 s
+// and 414 KB with the optimized tcpu-compile; in chunks of 256: under 2 s and 90 KB).
+constexpr int64_t kMaxRowElements = 256;
 constexpr int64_t kMaxDotMacs = 16 * 32 * 32;
 constexpr int64_t kMinChunk = 8;
 
@@ -366,7 +388,9 @@ DenseMap<int, int64_t> ChooseChunks(Operation* root, Axes& axes, const DenseSet<
       for (Value result : op->getResults()) {
         if (!isa<RankedTensorType>(result.getType())) continue;
         SmallVector<int> own;
-        double ratio = static_cast<double>(elements(result, own)) / kMaxTileElements;
+        int64_t budget = cast<RankedTensorType>(result.getType()).getRank() == 1 ? kMaxRowElements
+                                                                                 : kMaxTileElements;
+        double ratio = static_cast<double>(elements(result, own)) / budget;
         if (ratio > over) {
           over = ratio;
           candidates = own;
@@ -401,6 +425,8 @@ struct ChunkLoop {
   SmallVector<Operation*> sinks;
   SetVector<Operation*> members;  // sinks and the axis's ops they need, from this block
   SetVector<Operation*> outer;    // axis ops from enclosing blocks they need
+  SetVector<Operation*> readBack;  // member loads read from an earlier loop's stack copy
+  SmallVector<Operation*> after;   // ops between its sinks computing from their results
 };
 
 // Strip-mines one axis of a function: plans every block (refusing what it cannot do), then
@@ -444,18 +470,6 @@ class AxisStripMiner {
     op->walk([&](Operation* inner) { folds = folds || Folds(inner); });
     return folds;
   }
-  static bool Writes(Operation* op) {
-    bool writes = false;
-    op->walk([&](Operation* inner) {
-      auto effects = dyn_cast<MemoryEffectOpInterface>(inner);
-      if (effects ? effects.hasEffect<MemoryEffects::Write>()
-                  : !inner->hasTrait<OpTrait::HasRecursiveMemoryEffects>() &&
-                        !isa<scf::YieldOp, ReduceReturnOp, ScanReturnOp>(inner)) {
-        writes = true;
-      }
-    });
-    return writes;
-  }
   static bool Reads(Operation* op) {
     bool reads = false;
     op->walk([&](Operation* inner) { reads = reads || isa<LoadOp>(inner); });
@@ -464,8 +478,11 @@ class AxisStripMiner {
   LogicalResult Need(Value value, Block& block, ChunkLoop& loop);
   LogicalResult NeedOperands(Operation* op, Block& block, ChunkLoop& loop);
   LogicalResult Close(ChunkLoop& loop);
-  void RewriteLoop(ChunkLoop& loop);
+  LogicalResult ReadBack(Operation* member, ChunkLoop& loop);
+  void RewriteLoop(ChunkLoop& loop, unsigned position);
+  Type ChunkType(Value original);
   Operation* CloneChunk(OpBuilder& b, Operation* op, IRMapping& map, Value first);
+  Value CopyPointers(OpBuilder& b, Location loc, Operation* load, Value first);
 
   Axes& axes_;
   int axis_;
@@ -473,6 +490,10 @@ class AxisStripMiner {
   SmallVector<ChunkLoop> loops_;  // in the order they are rewritten (each block's in order)
   SmallVector<Block*> blocks_;    // blocks whose original axis ops go once rewritten
   DenseSet<Operation*> sinkResults_;  // sinks of the loop being planned
+  // Loads read back by a later loop: the index in loops_ of the loop that copies them, and
+  // their stack buffers once made.
+  DenseMap<Operation*, unsigned> copiedBy_;
+  DenseMap<Operation*, Value> copies_;
 };
 
 // Adds what computes `value` (an axis value) to `loop`.
@@ -517,20 +538,43 @@ LogicalResult AxisStripMiner::NeedOperands(Operation* op, Block& block, ChunkLoo
   return success();
 }
 
-// Checks that the loads of `loop` read nothing an op between them and the loop writes.
+// Checks that the loads of `loop` read nothing an op between them and the loop writes, or
+// else read what an earlier loop loaded back from its copy.
 LogicalResult AxisStripMiner::Close(ChunkLoop& loop) {
   if (loop.sinks.empty()) return success();
   Operation* last = loop.sinks.back();
   for (Operation* member : loop.members) {
     if (!Reads(member)) continue;
     for (Operation* op = member->getNextNode(); op && op != last; op = op->getNextNode()) {
-      if (!loop.members.contains(op) && Writes(op)) return failure();
+      if (!loop.members.contains(op) && Writes(op)) {
+        if (failed(ReadBack(member, loop))) return failure();
+        break;
+      }
     }
   }
   loops_.push_back(std::move(loop));
   loop = ChunkLoop();
   sinkResults_.clear();
   return success();
+}
+
+// `member`, a load some write separates from `loop`, is read from a stack copy that the first
+// earlier loop loading it makes: that loop ran where nothing had written yet (its own Close).
+LogicalResult AxisStripMiner::ReadBack(Operation* member, ChunkLoop& loop) {
+  auto load = dyn_cast<LoadOp>(member);
+  if (!load || load.getIsVolatile()) return failure();
+  auto tensor = dyn_cast<RankedTensorType>(load.getType());
+  if (!tensor || !tensor.getElementType().isIntOrFloat() ||
+      tensor.getElementTypeBitWidth() % 8 != 0) {
+    return failure();
+  }
+  for (auto [index, earlier] : llvm::enumerate(loops_)) {
+    if (!earlier.members.contains(member) || earlier.readBack.contains(member)) continue;
+    copiedBy_.try_emplace(member, index);
+    loop.readBack.insert(member);
+    return success();
+  }
+  return failure();
 }
 
 LogicalResult AxisStripMiner::Plan(Block& block) {
@@ -589,16 +633,34 @@ LogicalResult AxisStripMiner::Plan(Block& block) {
     }
     if (produces) continue;  // runs where a sink needs it
     if (UsesAxis(&op)) return failure();  // consumes the axis in a way no sink knows
-    // An op outside the axis: a loop that it depends on or that writes ends before it.
+    // An op outside the axis: a loop that it depends on or that writes ends before it, unless
+    // it only computes from the loop's results: it then moves after the loop, which goes on
+    // (tutorial 05 backward's mean of one sum between the two sums: one loop for both).
     bool dependsOnLoop = llvm::any_of(op.getOperands(), [&](Value v) {
       Operation* def = v.getDefiningOp();
       return def && sinkResults_.contains(def);
     });
+    if (dependsOnLoop && op.getNumRegions() == 0 && isPure(&op)) {
+      loop.after.push_back(&op);
+      sinkResults_.insert(&op);
+      continue;
+    }
     if (dependsOnLoop || Writes(&op) || op.hasTrait<OpTrait::IsTerminator>()) {
       if (failed(Close(loop))) return failure();
     }
   }
   return Close(loop);
+}
+
+// The type of `original` with its axis dimensions cut to the chunk.
+Type AxisStripMiner::ChunkType(Value original) {
+  auto tensor = dyn_cast<RankedTensorType>(original.getType());
+  if (!tensor) return original.getType();
+  SmallVector<int64_t> shape(tensor.getShape());
+  for (unsigned d = 0; d < shape.size(); ++d) {
+    if (axes_.AxisOf(original, d) == axis_) shape[d] = chunk_;
+  }
+  return RankedTensorType::get(shape, tensor.getElementType(), tensor.getEncoding());
 }
 
 // Clones `op` with its axis dimensions (and those of every value inside it) cut to the chunk;
@@ -608,15 +670,7 @@ Operation* AxisStripMiner::CloneChunk(OpBuilder& b, Operation* op, IRMapping& ma
   SmallVector<Operation*> originals, clones;
   op->walk<WalkOrder::PreOrder>([&](Operation* o) { originals.push_back(o); });
   clone->walk<WalkOrder::PreOrder>([&](Operation* o) { clones.push_back(o); });
-  auto chunked = [&](Value original) -> Type {
-    auto tensor = dyn_cast<RankedTensorType>(original.getType());
-    if (!tensor) return original.getType();
-    SmallVector<int64_t> shape(tensor.getShape());
-    for (unsigned d = 0; d < shape.size(); ++d) {
-      if (axes_.AxisOf(original, d) == axis_) shape[d] = chunk_;
-    }
-    return RankedTensorType::get(shape, tensor.getElementType(), tensor.getEncoding());
-  };
+  auto chunked = [&](Value original) { return ChunkType(original); };
   for (auto [original, copy] : llvm::zip(originals, clones)) {
     for (auto [r, c] : llvm::zip(original->getResults(), copy->getResults())) {
       c.setType(chunked(r));
@@ -651,8 +705,57 @@ Operation* AxisStripMiner::CloneChunk(OpBuilder& b, Operation* op, IRMapping& ma
   return clone;
 }
 
+// Pointers to the chunk's lanes in the stack copy of `load`'s whole tile (row-major), made at
+// the function's entry the first time.
+Value AxisStripMiner::CopyPointers(OpBuilder& b, Location loc, Operation* load, Value first) {
+  auto whole = cast<RankedTensorType>(load->getResult(0).getType());
+  Value& base = copies_[load];
+  if (!base) {
+    auto func = load->getParentOfType<FuncOp>();
+    OpBuilder entry = OpBuilder::atBlockBegin(&func.getBody().front());
+    Value elements = entry.create<LLVM::ConstantOp>(
+        loc, entry.getI64Type(), entry.getI64IntegerAttr(whole.getNumElements()));
+    Value buffer = entry.create<LLVM::AllocaOp>(loc, LLVM::LLVMPointerType::get(b.getContext()),
+                                                whole.getElementType(), elements,
+                                                /*alignment=*/16);
+    Value address = entry.create<LLVM::PtrToIntOp>(loc, entry.getI64Type(), buffer);
+    base = entry.create<IntToPtrOp>(loc, PointerType::get(whole.getElementType(), 1), address);
+  }
+  auto chunk = cast<RankedTensorType>(ChunkType(load->getResult(0)));
+  int64_t rank = chunk.getRank();
+  auto offsetsType = RankedTensorType::get(chunk.getShape(), b.getI32Type());
+  auto constant = [&](int64_t value) {
+    return b.create<arith::ConstantIntOp>(loc, value, 32).getResult();
+  };
+  // sum_d lane_d * stride_d, lane_d offset by `first` along the axis.
+  Value offsets;
+  int64_t stride = 1;
+  for (int64_t d = rank - 1; d >= 0; --d) {
+    auto laneType = RankedTensorType::get({chunk.getDimSize(d)}, b.getI32Type());
+    Value lanes = b.create<MakeRangeOp>(loc, laneType, 0, chunk.getDimSize(d));
+    if (axes_.AxisOf(load->getResult(0), d) == axis_) {
+      lanes = b.create<arith::AddIOp>(loc, lanes, b.create<SplatOp>(loc, laneType, first));
+    }
+    if (stride != 1) {
+      lanes =
+          b.create<arith::MulIOp>(loc, lanes, b.create<SplatOp>(loc, laneType, constant(stride)));
+    }
+    SmallVector<int64_t> shape = {chunk.getDimSize(d)};
+    for (int64_t e = 0; e < rank; ++e) {
+      if (e == d) continue;
+      shape.insert(shape.begin() + e, 1);
+      lanes = b.create<ExpandDimsOp>(loc, RankedTensorType::get(shape, b.getI32Type()), lanes, e);
+    }
+    if (lanes.getType() != offsetsType) lanes = b.create<BroadcastOp>(loc, offsetsType, lanes);
+    offsets = offsets ? b.create<arith::AddIOp>(loc, offsets, lanes).getResult() : lanes;
+    stride *= whole.getDimSize(d);
+  }
+  auto pointersType = RankedTensorType::get(chunk.getShape(), base.getType());
+  return b.create<AddPtrOp>(loc, pointersType, b.create<SplatOp>(loc, pointersType, base), offsets);
+}
+
 // One scf.for over the chunks, before the loop's last sink, in place of its sinks.
-void AxisStripMiner::RewriteLoop(ChunkLoop& loop) {
+void AxisStripMiner::RewriteLoop(ChunkLoop& loop, unsigned position) {
   Operation* last = loop.sinks.back();
   OpBuilder b(last);
   Location loc = last->getLoc();
@@ -724,9 +827,23 @@ void AxisStripMiner::RewriteLoop(ChunkLoop& loop) {
       ++carried;
       continue;
     }
-    CloneChunk(b, op, map, first);
+    if (loop.readBack.contains(op)) {
+      Value pointers = CopyPointers(b, op->getLoc(), op, first);
+      map.map(op->getResult(0),
+              b.create<LoadOp>(op->getLoc(), ChunkType(op->getResult(0)), pointers, Value(),
+                               Value(), ArrayRef<int32_t>{}, PaddingOptionAttr()));
+      continue;
+    }
+    Operation* clone = CloneChunk(b, op, map, first);
+    if (auto copier = copiedBy_.find(op); copier != copiedBy_.end() && copier->second == position) {
+      b.create<StoreOp>(op->getLoc(), CopyPointers(b, op->getLoc(), op, first), clone->getResult(0),
+                        Value(), ArrayRef<int32_t>{});
+    }
   }
   if (!inits.empty()) b.create<scf::YieldOp>(loc, yields);  // else the builder made one
+  for (Operation* op : loop.after) {
+    if (op->isBeforeInBlock(last)) op->moveBefore(last);  // else already after the loop
+  }
   for (Operation* sink : loop.sinks) {
     if (finals.count(sink)) sink->replaceAllUsesWith(finals[sink]);
     sink->erase();
@@ -734,7 +851,7 @@ void AxisStripMiner::RewriteLoop(ChunkLoop& loop) {
 }
 
 void AxisStripMiner::Rewrite() {
-  for (ChunkLoop& loop : loops_) RewriteLoop(loop);
+  for (auto [position, loop] : llvm::enumerate(loops_)) RewriteLoop(loop, position);
   // The axis ops now run inside the chunk loops; their originals go, users first.
   for (Block* block : llvm::reverse(blocks_)) {
     for (Operation& op : llvm::make_early_inc_range(llvm::reverse(*block))) {
@@ -799,6 +916,44 @@ void SeparateSharedSources(FuncOp func) {
   }
 }
 
+// An scf.if yielding tiles whose branches first write through scalars (tutorial 05 backward's
+// `if count == 0 { Count = 1; yield dw, db } else { yield dw + DW, db + DB }`): the scalar
+// writes move into an scf.if of their own on the same condition, in front of it, so that the
+// branch yielding the tiles writes nothing and can run once per chunk. Only writes that come
+// before every other access of their branch move, so no access changes order.
+void SplitScalarWrites(FuncOp func) {
+  auto isTile = [](Value value) { return isa<RankedTensorType>(value.getType()); };
+  SmallVector<scf::IfOp> branches;
+  func.walk([&](scf::IfOp branch) {
+    if (llvm::any_of(branch.getResults(), isTile)) branches.push_back(branch);
+  });
+  for (scf::IfOp branch : branches) {
+    SmallVector<SmallVector<Operation*>> moving;
+    for (Region& region : branch->getRegions()) {
+      SmallVector<Operation*>& moves = moving.emplace_back();
+      if (region.empty()) continue;
+      for (Operation& op : region.front().without_terminator()) {
+        bool scalarWrite = op.getNumRegions() == 0 && Writes(&op) && op.use_empty() &&
+                           llvm::none_of(op.getOperands(), isTile) &&
+                           llvm::all_of(op.getOperands(), [&](Value operand) {
+                             return !branch->isAncestor(operand.getParentRegion()->getParentOp());
+                           });
+        if (!scalarWrite) {
+          if (!isMemoryEffectFree(&op)) break;
+          continue;
+        }
+        moves.push_back(&op);
+      }
+    }
+    if (llvm::all_of(moving, [](const auto& moves) { return moves.empty(); })) continue;
+    OpBuilder b(branch);
+    auto writes = b.create<scf::IfOp>(branch.getLoc(), TypeRange{}, branch.getCondition(),
+                                      /*withElseRegion=*/!moving[1].empty());
+    for (Operation* op : moving[0]) op->moveBefore(writes.thenBlock()->getTerminator());
+    for (Operation* op : moving[1]) op->moveBefore(writes.elseBlock()->getTerminator());
+  }
+}
+
 // Erases ops whose results nobody uses and that have no effect (tt-loop-pointers-to-offsets
 // leaves the pointers after a loop): a dead use of a loop's result would keep it whole.
 void EraseDeadOps(FuncOp func) {
@@ -826,6 +981,7 @@ struct TTStripMineTiles : impl::TTStripMineTilesBase<TTStripMineTiles> {
     getOperation().walk([&](FuncOp func) {
       if (!OverBudget(func)) return;
       EraseDeadOps(func);
+      SplitScalarWrites(func);
       SeparateSharedSources(func);
       DenseSet<int> refused;
       // One axis per round; the axes are found again on the rewritten function.
