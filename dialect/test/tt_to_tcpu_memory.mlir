@@ -3,7 +3,8 @@
 // full-width access under an all-lanes-on test (scalar for range-versus-bound masks) plus a
 // lane loop for masked runs, a loop of
 // scalar accesses (the gather) where addresses are irregular, one vector access per row of
-// a 2-D block, and at most vector_width elements per access under that hint.
+// a 2-D block, at most vector_width elements per access under that hint, and the partial
+// tiles of 32 rows or more through loops over rows and lanes.
 // RUN: tcpu-opt %s --tt-to-tcpu-memory | FileCheck %s
 
 module {
@@ -261,5 +262,57 @@ module {
     %p1 = tt.addptr %p, %o : tensor<4x8x!tt.ptr<i8>>, tensor<4x8xi32>
     %v = tt.load %p1, %mask : tensor<4x8x!tt.ptr<i8>>
     tt.return %v : tensor<4x8xi8>
+  }
+
+  // A tile of 32 rows or more, masked: when some lane is off, the copy into the stack buffer
+  // (load) and the lane-by-lane write (store) are loops over rows and lanes, each lane's mask
+  // bit and address built from the TTIR's scalars, so the code does not grow with the rows.
+  // The whole tile on is still one vector access per row.
+  // CHECK-LABEL: tt.func public @tall_tile_mask(
+  // CHECK: %[[STORED:[0-9]+]] = llvm.alloca %{{.*}} x f32
+  // CHECK: %[[LOADED:[0-9]+]] = llvm.alloca %{{.*}} x f32
+  // CHECK: scf.if
+  // CHECK: scf.for %{{.*}} = %c0 to %c32 step %c1 {
+  // CHECK-NEXT: scf.for %{{.*}} = %c0 to %c8 step %c1 {
+  // CHECK: arith.cmpi slt, %{{.*}}, %arg2 : i32
+  // CHECK: scf.if %{{.*}} -> (f32) {
+  // CHECK: tt.addptr %arg0, %{{.*}} : !tt.ptr<f32>, i32
+  // CHECK: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr -> f32
+  // CHECK: llvm.getelementptr %[[LOADED]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+  // CHECK-NEXT: llvm.store %{{.*}} : f32, !llvm.ptr
+  // CHECK-COUNT-32: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr -> vector<8xf32>
+  // CHECK: scf.if
+  // CHECK-COUNT-32: llvm.store %{{.*}} : vector<8xf32>, !llvm.ptr
+  // CHECK: } else {
+  // CHECK-COUNT-32: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : vector<8xf32>, !llvm.ptr
+  // CHECK: scf.for %{{.*}} = %c0 to %c32 step %c1 {
+  // CHECK-NEXT: scf.for %{{.*}} = %c0 to %c8 step %c1 {
+  // CHECK: scf.if %{{.*}} {
+  // CHECK-NEXT: llvm.getelementptr %[[STORED]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+  // CHECK-NEXT: llvm.load %{{.*}} : !llvm.ptr -> f32
+  // CHECK: tt.addptr %arg1, %{{.*}} : !tt.ptr<f32>, i32
+  // CHECK: llvm.store %{{.*}} : f32, !llvm.ptr
+  // CHECK-NOT: llvm.store %{{.*}} : vector<8xf32>, !llvm.ptr
+  // CHECK: tt.return
+  tt.func public @tall_tile_mask(%in: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %out: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %m: i32, %stride: i32) {
+    %r = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
+    %r1 = tt.expand_dims %r {axis = 1 : i32} : tensor<32xi32> -> tensor<32x1xi32>
+    %st = tt.splat %stride : i32 -> tensor<32x1xi32>
+    %r2 = arith.muli %r1, %st : tensor<32x1xi32>
+    %r3 = tt.broadcast %r2 : tensor<32x1xi32> -> tensor<32x8xi32>
+    %c = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
+    %c1 = tt.expand_dims %c {axis = 0 : i32} : tensor<8xi32> -> tensor<1x8xi32>
+    %c2 = tt.broadcast %c1 : tensor<1x8xi32> -> tensor<32x8xi32>
+    %o = arith.addi %r3, %c2 : tensor<32x8xi32>
+    %ms = tt.splat %m : i32 -> tensor<32x1xi32>
+    %mm = arith.cmpi slt, %r1, %ms : tensor<32x1xi32>
+    %mask = tt.broadcast %mm : tensor<32x1xi1> -> tensor<32x8xi1>
+    %p = tt.splat %in : !tt.ptr<f32> -> tensor<32x8x!tt.ptr<f32>>
+    %p1 = tt.addptr %p, %o : tensor<32x8x!tt.ptr<f32>>, tensor<32x8xi32>
+    %v = tt.load %p1, %mask : tensor<32x8x!tt.ptr<f32>>
+    %q = tt.splat %out : !tt.ptr<f32> -> tensor<32x8x!tt.ptr<f32>>
+    %q1 = tt.addptr %q, %o : tensor<32x8x!tt.ptr<f32>>, tensor<32x8xi32>
+    tt.store %q1, %v, %mask : tensor<32x8x!tt.ptr<f32>>
+    tt.return
   }
 }

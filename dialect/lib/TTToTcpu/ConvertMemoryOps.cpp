@@ -9,8 +9,11 @@
 // on and goes lane by lane if not, never touching lanes that are off; a load then copies the
 // tile to a stack buffer, and the runs are loaded from the buffer or from the tensor by one
 // select of the address, so the loads sit with their users instead of the tile joining two
-// branches (a tile wider than the registers would be spilled at the join). Runs of one
-// element (irregular addresses) become a loop of scalar accesses, each under its own mask.
+// branches (a tile wider than the registers would be spilled at the join). A tall tile (32
+// rows or more) whose addresses and mask are Triton's index arithmetic goes through that
+// buffer by a loop over rows and lanes instead (a store: from a buffer of its values), so its
+// code does not grow with its rows. Runs of one element (irregular addresses) become a loop
+// of scalar accesses, each under its own mask.
 // Memory holds i1 as one byte, as Triton. (NEON has no masked loads; an SVE target could use
 // predicated ones: not done yet.)
 #include <numeric>
@@ -415,6 +418,113 @@ Value RunStart(OpBuilder& b, Location loc, Operation* access, Value tt_pointers,
   return AddressToPointer(b, loc, b.create<vector::ExtractOp>(loc, addresses, offset));
 }
 
+// A masked tile of at least this many rows whose addresses, mask and other values are lane
+// values at any position (LaneValues.h) goes, when some lane is off, through a loop over its
+// rows and lanes rather than straight-line code per row: its code stays the same however tall
+// the tile. Only edge tiles run it. (From 8 rows, the split-K int8 matmul's tile loop came out
+// of the register allocator with spills: +20% instructions; from 32 no kernel got slower.)
+constexpr int64_t kMinLoopRows = 32;
+
+bool MasksInRowLoop(Value tt_pointers, Value tt_mask, Value tt_other, ArrayRef<int64_t> shape) {
+  return shape.size() == 2 && shape[0] >= kMinLoopRows && tt_mask &&
+         hasLaneValuesAtAnyPosition(tt_pointers) && hasLaneValuesAtAnyPosition(tt_mask) &&
+         (!tt_other || hasLaneValuesAtAnyPosition(tt_other));
+}
+
+// Element `index` (i64) of a stack buffer of `element` values.
+Value BufferPlace(OpBuilder& b, Location loc, Value buffer, Type element, Value index) {
+  return b.create<LLVM::GEPOp>(loc, buffer.getType(), MemoryType(element), buffer,
+                               ValueRange{index});
+}
+
+// Receives a lane's i32 coordinates (row, lane) and its i64 row-major index.
+using LaneBody =
+    llvm::function_ref<void(OpBuilder&, Location, ArrayRef<Value> coordinates, Value index)>;
+
+// `body` for every lane of a [rows, width] tile in row-major order: a loop over the rows around
+// one over the lanes.
+void ForEachLane(OpBuilder& b, Location loc, int64_t rows, int64_t width, LaneBody body) {
+  Value zero = b.create<arith::ConstantIndexOp>(loc, 0);
+  Value one = b.create<arith::ConstantIndexOp>(loc, 1);
+  Value row_count = b.create<arith::ConstantIndexOp>(loc, rows);
+  Value lane_count = b.create<arith::ConstantIndexOp>(loc, width);
+  b.create<scf::ForOp>(loc, zero, row_count, one, ValueRange{},
+                       [&](OpBuilder& outer, Location l, Value row, ValueRange) {
+                         outer.create<scf::ForOp>(
+                             l, zero, lane_count, one, ValueRange{},
+                             [&](OpBuilder& inner, Location il, Value lane, ValueRange) {
+                               Value flat = inner.create<arith::AddIOp>(
+                                   il, inner.create<arith::MulIOp>(il, row, lane_count), lane);
+                               Value index =
+                                   inner.create<arith::IndexCastOp>(il, inner.getI64Type(), flat);
+                               Value coordinates[] = {
+                                   inner.create<arith::IndexCastOp>(il, inner.getI32Type(), row),
+                                   inner.create<arith::IndexCastOp>(il, inner.getI32Type(), lane)};
+                               body(inner, il, coordinates, index);
+                               inner.create<scf::YieldOp>(il);
+                             });
+                         outer.create<scf::YieldOp>(l);
+                       });
+}
+
+// The address of the lane at `coordinates` of a tensor of pointers, from its scalars.
+Value LanePointerAt(OpBuilder& b, Location loc, Value tt_pointers, ArrayRef<Value> coordinates) {
+  Value lane = buildLaneValue(b, loc, tt_pointers, coordinates);
+  return b.create<UnrealizedConversionCastOp>(loc, LLVM::LLVMPointerType::get(b.getContext()), lane)
+      .getResult(0);
+}
+
+// A masked load's tile (MasksInRowLoop) into `buffer`, row-major, lane by lane: a lane whose
+// mask bit is on is read, the others take `other` (zero without one).
+void CopyMaskedTileInLoop(OpBuilder& b, Location loc, LoadOp op, VectorType type, Value buffer) {
+  Type element = type.getElementType();
+  ForEachLane(b, loc, type.getDimSize(0), type.getDimSize(1),
+              [&](OpBuilder& at, Location l, ArrayRef<Value> coordinates, Value index) {
+                Value on = buildLaneValue(at, l, op.getMask(), coordinates);
+                auto value = at.create<scf::IfOp>(
+                    l, on,
+                    [&](OpBuilder& then, Location il) {
+                      Value pointer = LanePointerAt(then, il, op.getPtr(), coordinates);
+                      then.create<scf::YieldOp>(il, LoadValue(then, il, pointer, element));
+                    },
+                    [&](OpBuilder& otherwise, Location il) {
+                      Value other = op.getOther()
+                                        ? buildLaneValue(otherwise, il, op.getOther(), coordinates)
+                                        : Zeros(otherwise, il, element);
+                      // fp8 is held as its i8 bits.
+                      if (other.getType() != element) {
+                        other = otherwise.create<arith::BitcastOp>(il, element, other);
+                      }
+                      otherwise.create<scf::YieldOp>(il, other);
+                    });
+                StoreValue(at, l, BufferPlace(at, l, buffer, element, index), value.getResult(0));
+              });
+}
+
+// A masked store's tile (MasksInRowLoop): `value` goes to a stack buffer, then each lane whose
+// mask bit is on is written from there.
+void StoreMaskedTileInLoop(OpBuilder& b, Location loc, StoreOp op, Value value) {
+  auto type = cast<VectorType>(value.getType());
+  Type element = type.getElementType();
+  int64_t rows = type.getDimSize(0), width = type.getDimSize(1);
+  Value buffer = EntryBuffer(b, op, MemoryType(element), rows * width);
+  for (int64_t row = 0; row < rows; ++row) {
+    Value index = b.create<LLVM::ConstantOp>(loc, b.getI64Type(), row * width);
+    StoreValue(b, loc, BufferPlace(b, loc, buffer, element, index),
+               b.create<vector::ExtractOp>(loc, value, row));
+  }
+  ForEachLane(b, loc, rows, width,
+              [&](OpBuilder& at, Location l, ArrayRef<Value> coordinates, Value index) {
+                Value on = buildLaneValue(at, l, op.getMask(), coordinates);
+                at.create<scf::IfOp>(l, on, [&](OpBuilder& then, Location il) {
+                  Value lane =
+                      LoadValue(then, il, BufferPlace(then, il, buffer, element, index), element);
+                  StoreValue(then, il, LanePointerAt(then, il, op.getPtr(), coordinates), lane);
+                  then.create<scf::YieldOp>(il);
+                });
+              });
+}
+
 // The element of a 0-D vector; anything else (a scalar, or null) as it is.
 Value Scalar(OpBuilder& b, Location loc, Value value) {
   auto type = value ? dyn_cast<VectorType>(value.getType()) : VectorType();
@@ -533,7 +643,13 @@ struct LoadConversion : OpConversionPattern<LoadOp> {
         loc, all_on, rewriter.create<arith::ConstantIntOp>(loc, 1, 1));
     int64_t elements = positions.size() * width;
     Value buffer = EntryBuffer(rewriter, op, MemoryType(run_type.getElementType()), elements);
+    bool row_loop = MasksInRowLoop(op.getPtr(), op.getMask(), op.getOther(), shape);
     rewriter.create<scf::IfOp>(loc, some_off, [&](OpBuilder& then, Location l) {
+      if (row_loop) {
+        CopyMaskedTileInLoop(then, l, op, vector_type, buffer);
+        then.create<scf::YieldOp>(l);
+        return;
+      }
       Value tile = load_rows(then, mask);
       for (auto [row_index, position] : llvm::enumerate(positions)) {
         Value index = then.create<LLVM::ConstantOp>(l, then.getI64Type(),
@@ -617,7 +733,11 @@ struct StoreConversion : OpConversionPattern<StoreOp> {
             then.create<scf::YieldOp>(l);
           },
           [&](OpBuilder& otherwise, Location l) {
-            store_rows(otherwise, mask);
+            if (MasksInRowLoop(op.getPtr(), op.getMask(), Value(), shape)) {
+              StoreMaskedTileInLoop(otherwise, l, op, adaptor.getValue());
+            } else {
+              store_rows(otherwise, mask);
+            }
             otherwise.create<scf::YieldOp>(l);
           });
     }

@@ -21,18 +21,23 @@ bool IsElementwise(Operation* op) {
          (isa<arith::ArithDialect>(op->getDialect()) || isa<AddPtrOp>(op));
 }
 
-bool Analysable(Value value, int depth) {
+// `splat_constants_only`: a non-splat constant (which needs constant positions) is refused.
+bool Analysable(Value value, int depth, bool splat_constants_only) {
   if (!isa<RankedTensorType>(value.getType())) return true;  // a scalar operand
   Operation* op = value.getDefiningOp();
   if (!op || depth > kMaxDepth) return false;
   if (isa<MakeRangeOp, SplatOp>(op)) return true;
   if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
-    return isa<DenseElementsAttr>(constant.getValue());
+    auto elements = dyn_cast<DenseElementsAttr>(constant.getValue());
+    return elements && (!splat_constants_only || elements.isSplat());
   }
-  if (isa<BroadcastOp, ExpandDimsOp>(op)) return Analysable(op->getOperand(0), depth + 1);
+  if (isa<BroadcastOp, ExpandDimsOp>(op)) {
+    return Analysable(op->getOperand(0), depth + 1, splat_constants_only);
+  }
   if (!IsElementwise(op)) return false;
-  return llvm::all_of(op->getOperands(),
-                      [&](Value operand) { return Analysable(operand, depth + 1); });
+  return llvm::all_of(op->getOperands(), [&](Value operand) {
+    return Analysable(operand, depth + 1, splat_constants_only);
+  });
 }
 
 class LaneBuilder {
@@ -197,7 +202,11 @@ class StepBuilder {
 }  // namespace
 }  // namespace lane_values
 
-bool hasLaneValues(Value tensor) { return tensor && lane_values::Analysable(tensor, 0); }
+bool hasLaneValues(Value tensor) { return tensor && lane_values::Analysable(tensor, 0, false); }
+
+bool hasLaneValuesAtAnyPosition(Value tensor) {
+  return tensor && lane_values::Analysable(tensor, 0, true);
+}
 
 Value buildLaneValue(OpBuilder& b, Location loc, Value tensor, ArrayRef<Value> position) {
   return lane_values::LaneBuilder(b, loc).Build(tensor, SmallVector<Value>(position));

@@ -16,6 +16,10 @@ namespace mlir::tt {
 // broadcasts, expand_dims, constants and elementwise arith and tt.addptr ops.
 bool hasLaneValues(Value tensor);
 
+// hasLaneValues, and buildLaneValue succeeds at any position, constant or not (no non-splat
+// constant in the chain): a loop's induction variables may be the position.
+bool hasLaneValuesAtAnyPosition(Value tensor);
+
 // The element of `tensor` (hasLaneValues must hold) at `position`, one i32 per dimension
 // (a non-splat constant needs constant positions; null is returned otherwise), built at `b`'s
 // insertion point in the TTIR types: a tensor of pointers gives a !tt.ptr.

@@ -322,18 +322,33 @@ constexpr int64_t kMaxRowElements = 256;
 constexpr int64_t kMaxDotMacs = 16 * 32 * 32;
 constexpr int64_t kMinChunk = 8;
 
-// The K axes of the dots on SMMLA or BFMMLA blocks, whose K chunks tt-version-masked-loops
-// runs one after another, summed into one dot, when the dot is in a K loop.
-DenseSet<int> SummedKAxes(Operation* root, Axes& axes) {
-  DenseSet<int> summed;
+// The axes of a's dimension `dim` (from its last) of the dots on BFMMLA blocks, and on SMMLA
+// blocks too with `smmla`.
+DenseSet<int> MmlaAxes(Operation* root, Axes& axes, int64_t dim, bool smmla) {
+  DenseSet<int> found;
   root->walk([&](DotOp dot) {
     FailureOr<DotPath> path = chooseDotPath(dot, /*diagnose=*/false);
-    if (failed(path) || (*path != DotPath::kSmmla && *path != DotPath::kBfmmla)) return;
-    summed.insert(
-        axes.AxisOf(dot.getA(), cast<RankedTensorType>(dot.getA().getType()).getRank() - 1));
+    if (failed(path) || ((!smmla || *path != DotPath::kSmmla) && *path != DotPath::kBfmmla)) {
+      return;
+    }
+    found.insert(
+        axes.AxisOf(dot.getA(), cast<RankedTensorType>(dot.getA().getType()).getRank() - 1 - dim));
   });
-  return summed;
+  return found;
 }
+
+// The K axes of those dots, whose K chunks tt-version-masked-loops runs one after another,
+// summed into one dot, when the dot is in a K loop.
+DenseSet<int> SummedKAxes(Operation* root, Axes& axes) {
+  return MmlaAxes(root, axes, 0, /*smmla=*/true);
+}
+
+// The M axes of BFMMLA dots count this many times less against the budgets: every operand of b
+// they pack serves twice the rows (tutorial 03 in bf16: 64x32 tiles over 16-deep chunks pack b
+// twice per K step instead of four times). Weighted 4 (128x32 tiles) they took 20 s to compile
+// (157 KB) and the int8 split-K matmul with SMMLA's M axes weighted 2 or 4, 23-25 s: the summed
+// K steps' packing is straight-line code that grows with the rows.
+constexpr int64_t kSharedMWeight = 2;
 
 // The chunk size of every axis that must shrink for the function's tiles to fit the budgets,
 // halving the largest axis of the largest offender first.
@@ -343,11 +358,17 @@ DenseMap<int, int64_t> ChooseChunks(Operation* root, Axes& axes, const DenseSet<
   // 32x32 tiles over 16-deep chunks instead of 16x32 over 32). Then parallel axes before
   // reduced before contracted ones.
   DenseSet<int> summed_k = SummedKAxes(root, axes);
+  DenseSet<int> shared_m = MmlaAxes(root, axes, 1, /*smmla=*/false);
   auto order = [&](int axis) {
     return summed_k.contains(axis) ? -1 : static_cast<int>(axes.Use(axis));
   };
   DenseMap<int, int64_t> chunk;
   for (int axis : axes.Roots()) chunk[axis] = axes.Size(axis);
+  // What a chunk of the axis counts against the budgets.
+  auto weighted = [&](int axis) {
+    int64_t size = chunk[axis];
+    return shared_m.contains(axis) ? std::max<int64_t>(1, size / kSharedMWeight) : size;
+  };
   auto splittable = [&](int axis) {
     auto it = chunk.find(axis);
     return it != chunk.end() && !axes.Fixed(axis) && !refused.contains(axis) &&
@@ -359,7 +380,7 @@ DenseMap<int, int64_t> ChooseChunks(Operation* root, Axes& axes, const DenseSet<
     int64_t count = 1;
     for (unsigned d = 0; d < tensor.getRank(); ++d) {
       int axis = axes.AxisOf(value, d);
-      count *= axis >= 0 && chunk.count(axis) ? chunk[axis] : tensor.getDimSize(d);
+      count *= axis >= 0 && chunk.count(axis) ? weighted(axis) : tensor.getDimSize(d);
       if (splittable(axis) && !llvm::is_contained(candidates, axis)) candidates.push_back(axis);
     }
     return count;
@@ -405,7 +426,8 @@ DenseMap<int, int64_t> ChooseChunks(Operation* root, Axes& axes, const DenseSet<
     // The largest chunk, in `order` among equals.
     int best = worstCandidates.front();
     for (int axis : worstCandidates) {
-      if (chunk[axis] > chunk[best] || (chunk[axis] == chunk[best] && order(axis) < order(best))) {
+      if (weighted(axis) > weighted(best) ||
+          (weighted(axis) == weighted(best) && order(axis) < order(best))) {
         best = axis;
       }
     }
