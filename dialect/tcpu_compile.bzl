@@ -2,13 +2,7 @@
 `//dialect:tcpu_compile_tool` flag may name a prebuilt one) and the action that compiles one
 source with some flags."""
 
-load("//platforms:aarch64_binary.bzl", "to_aarch64")
 load("//platforms:host_tool.bzl", "to_host_tool")
-
-# The configuration of a rule whose outputs are tcpu-compile's objects (`rule(cfg =
-# TCPU_OBJECTS_CFG, ...)`): the one device configuration, so the QEMU tests and the perf programs
-# share one compile of each whatever the command line's platform.
-TCPU_OBJECTS_CFG = to_aarch64
 
 # Private attributes of a rule that runs tcpu-compile: dict(TCPU_COMPILE_ATTRS, **own_attrs).
 TCPU_COMPILE_ATTRS = {

@@ -15,7 +15,8 @@ modules' own #tcpu.target. The cc_library is aarch64-only. A func.func taking me
 called from C with each memref expanded to (allocated, aligned, offset, sizes..., strides...).
 """
 
-load("//dialect:tcpu_compile.bzl", "TCPU_COMPILE_ATTRS", "TCPU_OBJECTS_CFG", "run_tcpu_compile")
+load("//dialect:tcpu_compile.bzl", "TCPU_COMPILE_ATTRS", "run_tcpu_compile")
+load("//platforms:aarch64_binary.bzl", "to_aarch64")
 
 def _tcpu_objects_impl(ctx):
     objects = []
@@ -29,7 +30,7 @@ def _tcpu_objects_impl(ctx):
     return [DefaultInfo(files = depset(objects))]
 
 _tcpu_objects = rule(
-    cfg = TCPU_OBJECTS_CFG,
+    cfg = to_aarch64,
     implementation = _tcpu_objects_impl,
     attrs = dict(TCPU_COMPILE_ATTRS, **{
         "srcs": attr.label_list(allow_files = [".mlir"], mandatory = True),

@@ -21,7 +21,8 @@ features the CPU has (after TCPU_DISABLE), the baseline otherwise, and tcpu_vari
 says which.
 """
 
-load("//dialect:tcpu_compile.bzl", "TCPU_COMPILE_ATTRS", "TCPU_OBJECTS_CFG", "run_tcpu_compile")
+load("//dialect:tcpu_compile.bzl", "TCPU_COMPILE_ATTRS", "run_tcpu_compile")
+load("//platforms:aarch64_binary.bzl", "to_aarch64")
 
 # Targets for `variants`: what the runtime's dispatch tells apart (tcpu/cpu.h features).
 TRITON_TARGETS = {
@@ -62,9 +63,10 @@ def _triton_objects_impl(ctx):
             compiled.append(struct(src = src, object = obj.basename, flags = flags))
     return [DefaultInfo(files = depset(objects)), TritonCompileInfo(runs = compiled)]
 
-# The objects: in TCPU_OBJECTS_CFG, one compile for the QEMU tests and the perf programs.
+# The objects: in the one device configuration (`to_aarch64`), one compile for the QEMU tests
+# and the perf programs.
 _triton_objects = rule(
-    cfg = TCPU_OBJECTS_CFG,
+    cfg = to_aarch64,
     implementation = _triton_objects_impl,
     attrs = dict(TCPU_COMPILE_ATTRS, **{
         "srcs": attr.label_list(allow_files = [".ttir"], mandatory = True),
@@ -134,7 +136,7 @@ def _triton_kernel_object_impl(ctx):
     ]
 
 triton_kernel_object = rule(
-    cfg = TCPU_OBJECTS_CFG,
+    cfg = to_aarch64,
     implementation = _triton_kernel_object_impl,
     attrs = dict(TCPU_COMPILE_ATTRS, **{
         "src": attr.label(allow_single_file = [".ttir"], mandatory = True),

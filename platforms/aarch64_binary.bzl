@@ -2,7 +2,8 @@
 
 `to_aarch64` is the transition every rule uses to build device code for
 //platforms:linux_aarch64 at -c opt whatever the target platform and -c (the QEMU matrix, the
-perf programs, the kernel objects, the lit tests of the aarch64 tcpu-opt, tcpu-board's probe). `aarch64_binary` forwards a binary built that way:
+perf programs, the kernel objects, the lit tests of the aarch64 tcpu-opt, tcpu-board's probe).
+`aarch64_binary` forwards a binary built that way:
 
     aarch64_binary(name = "probe_aarch64", binary = "//tools/deploy/probe:board_probe")
 
