@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "engine/common/json_text.h"
 #include "nlohmann/json.hpp"
 
 #include "engine/chat_template/lexer.h"
@@ -50,8 +51,8 @@ bool ChatTemplate::Parse(std::string source, std::optional<std::string> bos_toke
 }
 
 bool ChatTemplate::LoadConfig(std::string_view config_json, std::string* error) {
-  const auto config = nlohmann::ordered_json::parse(config_json, nullptr, false);
-  if (config.is_discarded() || !config.is_object()) {
+  nlohmann::ordered_json config;
+  if (!engine::ParseJson(config_json, &config) || !config.is_object()) {
     *error = "tokenizer_config.json is not a JSON object";
     return false;
   }

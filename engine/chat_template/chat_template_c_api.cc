@@ -8,6 +8,7 @@
 
 #include "engine/chat_template/chat_template.h"
 #include "engine/common/c_boundary.h"
+#include "engine/common/json_text.h"
 #include "engine/common/read_file.h"
 #include "runtime/check.h"
 #include "tcpu/chat_template.h"
@@ -139,10 +140,11 @@ int RenderJson(const tcpu_chat_template* chat_template, const char* context_json
   TCPU_CHECK_NOT_NULL(kFn, chat_template);
   TCPU_CHECK_NOT_NULL(kFn, context_json);
   if (const int status = CheckBuffer(kFn, text, capacity, text_bytes)) return status;
-  const auto context = nlohmann::ordered_json::parse(context_json, nullptr, false);
-  if (context.is_discarded() || !context.is_object()) {
+  nlohmann::ordered_json context;
+  const bool well_formed = tcpu::engine::ParseJson(context_json, &context);
+  if (!well_formed || !context.is_object()) {
     return tcpu::Fail(TCPU_ERR_INVALID_ARGUMENT, "%s: context_json is not a JSON object (%s)", kFn,
-                      context.is_discarded() ? "malformed or not UTF-8" : "another type");
+                      well_formed ? "another type" : "malformed or not UTF-8");
   }
   return RenderContext(kFn, chat_template, context, text, capacity, text_bytes);
 }

@@ -1,5 +1,6 @@
 #include "engine/generate/generation_config.h"
 
+#include "engine/common/json_text.h"
 #include "nlohmann/json.hpp"
 
 namespace tcpu::generate {
@@ -13,8 +14,8 @@ bool IsTokenId(const nlohmann::json& value) {
 }  // namespace
 
 bool ReadEosTokenIds(std::string_view config_json, std::vector<int32_t>* ids, std::string* error) {
-  const auto config = nlohmann::json::parse(config_json, nullptr, false);
-  if (config.is_discarded() || !config.is_object()) {
+  nlohmann::json config;
+  if (!engine::ParseJson(config_json, &config) || !config.is_object()) {
     *error = "generation_config.json is not a JSON object";
     return false;
   }
@@ -27,7 +28,7 @@ bool ReadEosTokenIds(std::string_view config_json, std::vector<int32_t>* ids, st
   if (found->is_array()) {
     for (const auto& id : *found) {
       if (!IsTokenId(id)) {
-        *error = "eos_token_id: list entry " + id.dump() + " is not a token id";
+        *error = "eos_token_id: list entry " + engine::DumpJson(id) + " is not a token id";
         return false;
       }
       ids->push_back(id.get<int32_t>());

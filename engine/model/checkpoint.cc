@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/common/json_text.h"
 #include "engine/model/gguf_tensor_names.h"
 
 namespace tcpu::model {
@@ -61,8 +62,8 @@ bool Checkpoint::OpenDirectory(const std::string& dir, std::string* error, bool*
       *io_error = true;
       return false;
     }
-    const nlohmann::json json = nlohmann::json::parse(text, nullptr, false);
-    if (json.is_discarded() || !json.is_object()) {
+    nlohmann::json json;
+    if (!engine::ParseJson(text, &json) || !json.is_object()) {
       *error = index + ": not a well-formed JSON object";
       return false;
     }

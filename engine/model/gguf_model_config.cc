@@ -6,6 +6,8 @@
 #include <utility>
 #include <vector>
 
+#include "engine/common/json_text.h"
+
 namespace tcpu::model {
 namespace {
 
@@ -295,7 +297,7 @@ bool ModelConfigFromGguf(const gguf::GgufFile& file, const std::string& name, Mo
     return false;
   }
   ModelConfig parsed;
-  if (!ParseModelConfig(json.dump(), name, &parsed, error)) {
+  if (!ParseModelConfig(engine::DumpJson(json), name, &parsed, error)) {
     *error = NameKeys(*error, arch);
     return false;
   }

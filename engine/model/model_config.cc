@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "engine/common/json_text.h"
 #include "engine/model/architecture.h"
 #include "engine/model/config_reader.h"
 
@@ -200,9 +201,10 @@ bool Parser::RopeScaling(ModelConfig* c) {
 
 bool ParseModelConfig(const std::string& text, const std::string& name, ModelConfig* config,
                       std::string* error) {
-  const Json json = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  Json json;
+  const bool well_formed = engine::ParseJson(text, &json);
   Parser parser(json, name, error);
-  if (json.is_discarded()) return parser.Fail("not well-formed JSON");
+  if (!well_formed) return parser.Fail("not well-formed JSON");
   if (!json.is_object()) return parser.Fail("not a JSON object");
   ModelConfig c;
   const auto arch = json.find("architectures");

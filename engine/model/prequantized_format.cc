@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/common/json_text.h"
 #include "tcpu/gemv.h"
 #include "tcpu/gemv_q4.h"
 
@@ -98,12 +99,13 @@ bool ReadPrequantizedMetadata(const std::map<std::string, std::string>& metadata
                     "'" + layout + "' (this SDK's " + weights +
                         " packing: quantize the source checkpoint again)");
   }
-  const Json source = Json::parse(info->source_config, nullptr, /*allow_exceptions=*/false);
-  if (source.is_discarded() || !source.is_object()) {
+  Json source;
+  if (!engine::ParseJson(info->source_config, &source) || !source.is_object()) {
     *error = where + "'" + kSourceConfigKey + "' is not a JSON object";
     return false;
   }
-  const Json config = Json::parse(config_json, nullptr, /*allow_exceptions=*/false);
+  Json config;  // null when malformed, which differs from the object `source`
+  engine::ParseJson(config_json, &config);
   if (config != source) {  // config.json parsed already; a difference means it was edited
     *error = file + ": config.json differs from __metadata__ '" + kSourceConfigKey + "' at " +
              FirstDifference(config, source);

@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/common/c_boundary.h"
+#include "engine/common/json_text.h"
 #include "engine/common/read_file.h"
 #include "engine/model/model.h"
 #include "engine/model/prequantized_format.h"
@@ -83,7 +84,13 @@ int QuantizeCheckpoint(const char* fn, const char* model_dir, int32_t weights,
         tensors.push_back({t.name, t.dtype, t.shape, t.data, t.bytes});
     }
   }
-  const std::string source_config = nlohmann::json::parse(config).dump();  // parsed at load
+  // Well-formed when the model loaded, unless the file changed since.
+  nlohmann::json parsed_config;
+  if (!engine::ParseJson(config, &parsed_config)) {
+    return Fail(TCPU_ERR_INVALID_ARGUMENT, "%s: '%s/config.json' is not well-formed JSON", fn,
+                model_dir);
+  }
+  const std::string source_config = engine::DumpJson(parsed_config);
   std::string error;
   if (!WriteSafetensors(out + "/model.safetensors", tensors,
                         PrequantizedMetadata(format, source_config), &error)) {

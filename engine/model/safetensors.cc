@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/common/json_text.h"
 #include "tcpu/bf16.h"
 
 namespace tcpu::model {
@@ -141,8 +142,10 @@ bool ParseSafetensors(const uint8_t* data, int64_t size, const std::string& name
                 std::to_string(size) + "-byte file");
   }
   const char* header = reinterpret_cast<const char*>(data + 8);
-  const Json json = Json::parse(header, header + header_bytes, nullptr, /*allow_exceptions=*/false);
-  if (json.is_discarded()) return fail("header is not well-formed JSON");
+  Json json;
+  if (!engine::ParseJson(std::string_view(header, header_bytes), &json)) {
+    return fail("header is not well-formed JSON");
+  }
   if (!json.is_object()) return fail("header is not a JSON object");
   const uint8_t* section = data + 8 + header_bytes;
   const int64_t section_bytes = size - 8 - static_cast<int64_t>(header_bytes);

@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/common/json_text.h"
+
 namespace tcpu::model {
 namespace {
 
@@ -40,7 +42,7 @@ bool WriteSafetensors(const std::string& path, const std::vector<TensorToWrite>&
     header[t.name] = {
         {"dtype", DTypeName(t.dtype)}, {"shape", t.shape}, {"data_offsets", {begin, end}}};
   }
-  std::string json = header.dump();
+  std::string json = engine::DumpJson(header);
   json.append(static_cast<size_t>(AlignUp(8 + static_cast<int64_t>(json.size())) - 8) - json.size(),
               ' ');
   std::unique_ptr<std::FILE, FileCloser> file(std::fopen(path.c_str(), "wb"));

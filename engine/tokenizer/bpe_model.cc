@@ -4,6 +4,7 @@
 #include <functional>
 #include <queue>
 
+#include "engine/common/json_text.h"
 #include "engine/common/utf8.h"
 
 namespace tcpu::tokenizer {
@@ -48,7 +49,8 @@ bool BpeModel::Load(const Json& config, const std::string& path, std::string* er
   vocab_.reserve(vocab->size());
   for (const auto& [token, id] : vocab->items()) {
     if (!id.is_number_integer() || id.get<int64_t>() < 0 || id.get<int64_t>() > INT32_MAX) {
-      *error = path + ".vocab[\"" + token + "\"]: expected an id in [0, 2^31), got " + id.dump();
+      *error = path + ".vocab[\"" + token + "\"]: expected an id in [0, 2^31), got " +
+               engine::DumpJson(id);
       return false;
     }
     vocab_[token] = static_cast<int32_t>(id.get<int64_t>());

@@ -1,5 +1,7 @@
 #include "engine/tokenizer/post_processor.h"
 
+#include "engine/common/json_text.h"
+
 namespace tcpu::tokenizer {
 
 bool PostProcessor::Load(const Json& config, const std::string& path, int64_t vocab_size,
@@ -54,7 +56,7 @@ bool PostProcessor::LoadStep(const Json& config, const std::string& path, const 
       return WrongType(path + ".special_tokens." + name + ".ids", "an array", *ids, error);
     for (const Json& id : *ids) {
       if (!id.is_number_integer() || id.get<int64_t>() < 0 || id.get<int64_t>() >= vocab_size) {
-        *error = path + ".special_tokens." + name + ".ids: " + id.dump() +
+        *error = path + ".special_tokens." + name + ".ids: " + engine::DumpJson(id) +
                  " is not an id of the vocabulary";
         return false;
       }

@@ -3,20 +3,18 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "engine/common/json_text.h"
 #include "engine/common/utf8.h"
 
 namespace tcpu::tokenizer {
 namespace {
 
 bool ParseJson(std::string_view text, const char* file, Json* out, std::string* error) {
-  try {
-    *out = Json::parse(text.begin(), text.end());
-  } catch (const Json::parse_error& e) {
-    *error =
-        std::string(file) + ": not valid JSON at byte " + std::to_string(e.byte) + ": " + e.what();
-    return false;
-  }
-  return true;
+  engine::JsonError parse_error;
+  if (engine::ParseJson(text, out, &parse_error)) return true;
+  *error = std::string(file) + ": not valid JSON at byte " + std::to_string(parse_error.byte) +
+           ": " + parse_error.message;
+  return false;
 }
 
 // transformers' clean_up_tokenization: no space before punctuation and contractions.

@@ -1,5 +1,6 @@
 #include "tools/decode/chat_messages.h"
 
+#include "engine/common/json_text.h"
 #include "nlohmann/json.hpp"
 
 namespace tcpu::decode {
@@ -7,10 +8,8 @@ namespace tcpu::decode {
 bool ParseChatMessages(const std::string& json, std::vector<ChatMessage>* messages,
                        std::string* error) {
   nlohmann::json document;
-  try {
-    document = nlohmann::json::parse(json);
-  } catch (const nlohmann::json::exception& e) {
-    *error = std::string("not valid JSON: ") + e.what();  // says the line and column
+  if (engine::JsonError parse_error; !engine::ParseJson(json, &document, &parse_error)) {
+    *error = "not valid JSON: " + parse_error.message;  // says the line and column
     return false;
   }
   if (!document.is_array()) {

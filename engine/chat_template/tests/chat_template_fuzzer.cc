@@ -8,6 +8,7 @@
 #include <string>
 
 #include "engine/chat_template/chat_template.h"
+#include "engine/common/json_text.h"
 #include "nlohmann/json.hpp"
 
 namespace {
@@ -15,8 +16,8 @@ namespace {
 using tcpu::chat_template::ChatTemplate;
 using tcpu::chat_template::EvaluationLimits;
 
-const nlohmann::ordered_json& Context() {
-  static const nlohmann::ordered_json context = nlohmann::ordered_json::parse(R"({
+// The conversation every template is rendered over.
+constexpr char kContextJson[] = R"({
     "messages": [
       {"role": "system", "content": "Be brief."},
       {"role": "user", "content": "  Héllo 👋\n"},
@@ -29,7 +30,14 @@ const nlohmann::ordered_json& Context() {
     "tools": [{"type": "function", "function": {"name": "f", "parameters": {}}}],
     "add_generation_prompt": true,
     "enable_thinking": false
-  })");
+  })";
+
+const nlohmann::ordered_json& Context() {
+  static const nlohmann::ordered_json context = [] {
+    nlohmann::ordered_json parsed;
+    if (!tcpu::engine::ParseJson(kContextJson, &parsed)) std::abort();  // a bug in this file
+    return parsed;
+  }();
   return context;
 }
 

@@ -10,6 +10,7 @@
 #include <sstream>
 #include <string>
 
+#include "engine/common/json_text.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "tcpu/chat_template.h"
@@ -30,7 +31,9 @@ Json ReadJson(const std::string& path) {
   EXPECT_TRUE(in.good()) << "cannot read " << path;
   std::ostringstream buffer;
   buffer << in.rdbuf();
-  return Json::parse(buffer.str());
+  Json json;
+  EXPECT_TRUE(tcpu::engine::ParseJson(buffer.str(), &json)) << path << " is not JSON";
+  return json;
 }
 
 struct TemplateCloser {
@@ -88,7 +91,7 @@ TEST(ChatTemplateOracleTest, EveryTemplateAndConversationEqualsHuggingFaceJinja)
     Json context = conversation.value("variables", Json::object());
     context["messages"] = conversation["messages"];
     context["add_generation_prompt"] = add_generation_prompt;
-    const std::string context_json = context.dump();
+    const std::string context_json = tcpu::engine::DumpJson(context);
     EXPECT_EQ(RenderWithLengthQuery([&](char* text, int64_t capacity, int64_t* bytes) {
                 return tcpu_chat_template_render_json(chat_template, context_json.c_str(), text,
                                                       capacity, bytes);

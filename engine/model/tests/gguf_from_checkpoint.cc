@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "engine/common/json_text.h"
 #include "engine/common/mapped_file.h"
 #include "engine/gguf/gguf_writer.h"
 #include "engine/model/safetensors.h"
@@ -153,8 +154,9 @@ class Exporter {
 
 bool Exporter::Read(const std::string& dir) {
   std::ifstream in(dir + "/config.json");
-  config_ = Json::parse(std::string(std::istreambuf_iterator<char>(in), {}), nullptr, false);
-  if (config_.is_discarded()) return Fail(dir + "/config.json: not JSON");
+  if (!engine::ParseJson(std::string(std::istreambuf_iterator<char>(in), {}), &config_)) {
+    return Fail(dir + "/config.json: not JSON");
+  }
   const std::string hf = config_["architectures"][0].get<std::string>();
   const std::map<std::string, std::string> archs = {{"LlamaForCausalLM", "llama"},
                                                     {"Qwen2ForCausalLM", "qwen2"},

@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/common/json_text.h"
 #include "gtest/gtest.h"
 #include "tcpu/decoder.h"
 #include "tcpu/status.h"
@@ -92,7 +93,7 @@ std::string SafetensorsBytes(const Checkpoint& c) {
     data += t.bytes;
   }
   if (c.edit_header) c.edit_header(header);
-  const std::string text = header.dump();
+  const std::string text = tcpu::engine::DumpJson(header);
   std::string file(8, '\0');
   const uint64_t n = text.size();
   for (int i = 0; i < 8; ++i) file[i] = static_cast<char>((n >> (8 * i)) & 0xff);
@@ -116,7 +117,7 @@ void WriteFile(const std::string& path, const std::string& bytes) {
 std::string Write(const std::string& name, const Checkpoint& c) {
   const std::string dir = TempDir() + "/" + name;
   mkdir(dir.c_str(), 0755);
-  WriteFile(dir + "/config.json", c.config.dump(2));
+  WriteFile(dir + "/config.json", tcpu::engine::DumpJson(c.config, 2));
   WriteFile(dir + "/model.safetensors", SafetensorsBytes(c));
   return dir;
 }
@@ -361,9 +362,9 @@ TEST(LoaderTest, ShardedIndexDamage) {
   auto write_sharded = [&](const std::string& name, const Json& index) {
     const std::string dir = TempDir() + "/" + name;
     mkdir(dir.c_str(), 0755);
-    WriteFile(dir + "/config.json", valid.config.dump());
+    WriteFile(dir + "/config.json", tcpu::engine::DumpJson(valid.config));
     WriteFile(dir + "/model-00001-of-00001.safetensors", SafetensorsBytes(valid));
-    WriteFile(dir + "/model.safetensors.index.json", index.dump());
+    WriteFile(dir + "/model.safetensors.index.json", tcpu::engine::DumpJson(index));
     return dir;
   };
   Json map = Json::object();
@@ -394,7 +395,7 @@ TEST(LoaderTest, MissingFiles) {
   ExpectRefused(TempDir() + "/does_not_exist", TCPU_ERR_IO, "does_not_exist/config.json");
   const std::string dir = TempDir() + "/no_weights";
   mkdir(dir.c_str(), 0755);
-  WriteFile(dir + "/config.json", ValidCheckpoint().config.dump());
+  WriteFile(dir + "/config.json", tcpu::engine::DumpJson(ValidCheckpoint().config));
   ExpectRefused(dir, TCPU_ERR_IO,
                 "neither model.safetensors nor model.safetensors.index.json exists");
 }

@@ -17,6 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/common/json_text.h"
 #include "engine/model/tests/greedy_run.h"
 #include "gtest/gtest.h"
 #include "tcpu/decoder.h"
@@ -111,12 +112,15 @@ struct SafetensorsParts {
 SafetensorsParts Split(const std::string& file) {
   uint64_t length = 0;
   for (int i = 7; i >= 0; --i) length = (length << 8) | static_cast<uint8_t>(file[i]);
-  return {Json::parse(file.substr(8, length)), file.substr(8 + length)};
+  SafetensorsParts parts{nullptr, file.substr(8 + length)};
+  EXPECT_TRUE(tcpu::engine::ParseJson(file.substr(8, length), &parts.header))
+      << "the header is not JSON";
+  return parts;
 }
 
 // Back together, the header padded with spaces so the data section stays 64-byte aligned.
 std::string Join(const SafetensorsParts& parts) {
-  std::string json = parts.header.dump();
+  std::string json = tcpu::engine::DumpJson(parts.header);
   while ((8 + json.size()) % 64 != 0) json.push_back(' ');
   std::string file(8, '\0');
   for (int i = 0; i < 8; ++i) file[i] = static_cast<char>(json.size() >> (8 * i));
@@ -175,9 +179,10 @@ TEST_F(PrequantizedMalformedTest, EachIsRefusedNamingWhatIsWrong) {
        TCPU_ERR_INVALID_MODEL, "__metadata__ has no 'tcpu.source_config'"},
       {"config_edited",
        [](SafetensorsParts&, std::string& c) {
-         Json j = Json::parse(c);
+         Json j;
+         ASSERT_TRUE(tcpu::engine::ParseJson(c, &j));
          j["rms_norm_eps"] = 0.5;
-         c = j.dump();
+         c = tcpu::engine::DumpJson(j);
        },
        TCPU_ERR_INVALID_MODEL,
        "config.json differs from __metadata__ 'tcpu.source_config' at "

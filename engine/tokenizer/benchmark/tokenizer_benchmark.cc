@@ -1,6 +1,7 @@
 // Encode and decode speed of the tokenizer on the host, in bytes of text per second, for the
 // Qwen3 (byte-level) and Llama 2 (SentencePiece) tokenizers on the test corpus repeated to
 // about 1 MB:  bazel run -c opt //engine/tokenizer/benchmark:tokenizer_benchmark
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "benchmark/benchmark.h"
+#include "engine/common/json_text.h"
 #include "nlohmann/json.hpp"
 #include "tcpu/status.h"
 #include "tcpu/tokenizer.h"
@@ -24,7 +26,11 @@ std::string ReadFile(const std::string& path) {
 // The corpus's texts, joined by newlines and repeated up to ~1 MB.
 const std::string& Text() {
   static const std::string text = [] {
-    const auto corpus = nlohmann::json::parse(ReadFile("engine/tokenizer/tests/corpus.json"));
+    nlohmann::json corpus;
+    if (!tcpu::engine::ParseJson(ReadFile("engine/tokenizer/tests/corpus.json"), &corpus)) {
+      std::fprintf(stderr, "engine/tokenizer/tests/corpus.json is not JSON\n");
+      std::exit(1);
+    }
     std::string once;
     for (const auto& entry : corpus) once += entry.get<std::string>() + "\n";
     std::string repeated;

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "engine/common/json_text.h"
 #include "engine/gguf/gguf_writer.h"
 
 namespace tcpu::testing {
@@ -22,9 +23,9 @@ bool ReadJson(const std::string& path, Json* out, std::string* error) {
     *error = "cannot read " + path;
     return false;
   }
-  *out = Json::parse(std::string(std::istreambuf_iterator<char>(in), {}), nullptr, false);
-  if (out->is_discarded()) *error = path + ": not JSON";
-  return !out->is_discarded();
+  if (engine::ParseJson(std::string(std::istreambuf_iterator<char>(in), {}), out)) return true;
+  *error = path + ": not JSON";
+  return false;
 }
 
 // "<s>" or {"content": "<s>"} in tokenizer_config.json.

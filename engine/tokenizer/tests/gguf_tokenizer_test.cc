@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/common/json_text.h"
 #include "engine/gguf/gguf_writer.h"
 #include "engine/tokenizer/tests/gguf_from_tokenizer_json.h"
 #include "engine/tokenizer/tests/tokenizer_calls.h"
@@ -39,8 +40,8 @@ std::string TempPath(const std::string& name) {
 
 std::vector<std::string> Corpus(const std::vector<std::string>& extra) {
   std::ifstream in(Env("CORPUS"), std::ios::binary);
-  const auto json =
-      nlohmann::json::parse(std::string(std::istreambuf_iterator<char>(in), {}), nullptr, false);
+  nlohmann::json json;
+  EXPECT_TRUE(tcpu::engine::ParseJson(std::string(std::istreambuf_iterator<char>(in), {}), &json));
   EXPECT_TRUE(json.is_array());
   std::vector<std::string> texts =
       json.is_array() ? json.get<std::vector<std::string>>() : std::vector<std::string>();

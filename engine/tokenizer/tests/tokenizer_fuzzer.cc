@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/common/json_text.h"
 #include "engine/tokenizer/byte_level.h"
 #include "engine/tokenizer/tokenizer.h"
 #include "engine/common/utf8.h"
@@ -50,7 +51,7 @@ std::string FixedTokenizerJson() {
           {{"type", "ByteLevel"}, {"add_prefix_space", false}, {"use_regex", false}}}}}},
       {"decoder", {{"type", "ByteLevel"}}},
       {"model", {{"type", "BPE"}, {"vocab", vocab}, {"merges", merge_list}}}};
-  return root.dump();
+  return tcpu::engine::DumpJson(root);
 }
 
 const Tokenizer& FixedTokenizer() {

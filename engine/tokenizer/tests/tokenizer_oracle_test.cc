@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/common/json_text.h"
 #include "engine/tokenizer/tests/tokenizer_calls.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
@@ -34,7 +35,8 @@ void CompareWithOracle(const char* tokenizer_env, const char* oracle_env) {
   ASSERT_NE(path, nullptr) << tokenizer_env << " is not set";
   tcpu_tokenizer* tokenizer = nullptr;
   ASSERT_EQ(tcpu_tokenizer_open(path, &tokenizer), TCPU_OK) << tcpu_last_error_detail();
-  const nlohmann::json oracle = nlohmann::json::parse(ReadFileOrDie(oracle_env));
+  nlohmann::json oracle;
+  ASSERT_TRUE(tcpu::engine::ParseJson(ReadFileOrDie(oracle_env), &oracle)) << oracle_env;
   const nlohmann::json& cases = oracle.at("cases");
   ASSERT_GE(cases.size(), 20u);
   for (const nlohmann::json& c : cases) {
