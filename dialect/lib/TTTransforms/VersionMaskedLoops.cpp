@@ -343,10 +343,13 @@ class UnwrappedRanges {
   // wrapped range lies in its bounds (built before the loop), or null when there is none.
   Value Unwrap() {
     SmallVector<OpOperand*> uses;
+    Operation* copy = body_->getParentOp();
     body_->walk([&](Operation* op) {
       for (OpOperand& use : op->getOpOperands()) {
         Operation* definition = use.get().getDefiningOp();
-        if (definition && !loop_->isAncestor(definition) &&
+        // Only values from before the loop: their chains, and the test of their lanes built
+        // before the loop, use nothing the body defines.
+        if (definition && !copy->isAncestor(definition) &&
             isa<RankedTensorType>(use.get().getType())) {
           uses.push_back(&use);
         }
