@@ -5,7 +5,10 @@
 // iteration) first share one buffer. A value the body also reads otherwise, a buffer read after
 // the load or written before the store, stays as it is. Last, a value one branch of an scf.if
 // loads whole from its buffer and the code after the if stores whole into another stays in the
-// second: the branch works on it, the other branch stores its value there.
+// second: the branch works on it, the other branch stores its value there. Loops nested in
+// loops all qualify (a K loop around its chunk loop): carrying an inner loop's value leaves the
+// enclosing loop's argument passed through it, which is dropped before the enclosing loop is
+// looked at.
 // RUN: tcpu-opt %s --tcpu-carry-in-buffers --canonicalize | FileCheck %s
 
 module {
@@ -34,6 +37,44 @@ module {
       vector.store %twice, %buf[%i, %c0] : memref<2x4xi32>, vector<4xi32>
       %next = memref.load %view[] : memref<vector<2x4xi32>>
       scf.yield %next : vector<2x4xi32>
+    }
+    return %r : vector<2x4xi32>
+  }
+
+  // The inner loop works on the buffer the outer one stores first and loads last: both stop
+  // carrying the value (the inner first; the outer once the inner's pass-through is gone).
+  // CHECK-LABEL: func.func @nested(
+  // CHECK-SAME: %[[INIT:[^:]+]]: vector<2x4xi32>
+  // CHECK: %[[BUF:.+]] = memref.alloca() : memref<2x4xi32>
+  // CHECK: %[[VIEW:[0-9]+]] = vector.type_cast %[[BUF]]
+  // CHECK: memref.store %[[INIT]], %[[VIEW]][]
+  // CHECK: scf.for
+  // CHECK-NOT: iter_args
+  // CHECK-NOT: memref.store %{{.*}}, %[[VIEW]][]
+  // CHECK: scf.for
+  // CHECK-NOT: iter_args
+  // CHECK-NOT: memref.store %{{.*}}, %[[VIEW]][]
+  // CHECK: vector.store %{{.*}}, %[[BUF]]
+  // CHECK: }
+  // CHECK-NEXT: }
+  // CHECK: %[[OUT:[0-9]+]] = memref.load %[[VIEW]][]
+  // CHECK: return %[[OUT]]
+  func.func @nested(%init: vector<2x4xi32>, %n: index) -> vector<2x4xi32> {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %buf = memref.alloca() : memref<2x4xi32>
+    %view = vector.type_cast %buf : memref<2x4xi32> to memref<vector<2x4xi32>>
+    %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %init) -> (vector<2x4xi32>) {
+      %chunks = scf.for %i = %c0 to %c2 step %c1 iter_args(%blocks = %acc) -> (vector<2x4xi32>) {
+        memref.store %blocks, %view[] : memref<vector<2x4xi32>>
+        %row = vector.load %buf[%i, %c0] : memref<2x4xi32>, vector<4xi32>
+        %twice = arith.addi %row, %row : vector<4xi32>
+        vector.store %twice, %buf[%i, %c0] : memref<2x4xi32>, vector<4xi32>
+        %next = memref.load %view[] : memref<vector<2x4xi32>>
+        scf.yield %next : vector<2x4xi32>
+      }
+      scf.yield %chunks : vector<2x4xi32>
     }
     return %r : vector<2x4xi32>
   }

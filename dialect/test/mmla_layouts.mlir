@@ -32,6 +32,34 @@ func.func @from_blocks(%b: vector<1x2x4xi32>) -> vector<2x4xi32> {
 
 // -----
 
+// Columns `stride` apart, stride a multiple of 4 (the BFMMLA and SMMLA accumulators' 4 and 8):
+// each four blocks are a 4x4 transpose, TRN1/TRN2 of 32-bit lanes, then ZIP1/ZIP2 of 64-bit
+// lanes give a quad of each row (here row 0: columns 0-3, 4-7; row 1 likewise), no wide gather.
+// LOWER-LABEL: func.func @from_blocks_stride4(
+// LOWER: %[[B0:[0-9]+]] = vector.extract %arg0[0, 0] : vector<4xf32> from vector<1x4x4xf32>
+// LOWER: %[[B1:[0-9]+]] = vector.extract %arg0[0, 1] : vector<4xf32> from vector<1x4x4xf32>
+// LOWER: %[[B2:[0-9]+]] = vector.extract %arg0[0, 2] : vector<4xf32> from vector<1x4x4xf32>
+// LOWER: %[[B3:[0-9]+]] = vector.extract %arg0[0, 3] : vector<4xf32> from vector<1x4x4xf32>
+// LOWER: %[[EVEN01:[0-9]+]] = vector.shuffle %[[B0]], %[[B1]] [0, 4, 2, 6]
+// LOWER: %[[ODD01:[0-9]+]] = vector.shuffle %[[B0]], %[[B1]] [1, 5, 3, 7]
+// LOWER: %[[EVEN23:[0-9]+]] = vector.shuffle %[[B2]], %[[B3]] [0, 4, 2, 6]
+// LOWER: %[[ODD23:[0-9]+]] = vector.shuffle %[[B2]], %[[B3]] [1, 5, 3, 7]
+// LOWER: %[[R0LO:[0-9]+]] = vector.shuffle %[[EVEN01]], %[[EVEN23]] [0, 1, 4, 5]
+// LOWER: %[[R0HI:[0-9]+]] = vector.shuffle %[[ODD01]], %[[ODD23]] [0, 1, 4, 5]
+// LOWER: %[[R1LO:[0-9]+]] = vector.shuffle %[[EVEN01]], %[[EVEN23]] [2, 3, 6, 7]
+// LOWER: %[[R1HI:[0-9]+]] = vector.shuffle %[[ODD01]], %[[ODD23]] [2, 3, 6, 7]
+// LOWER: %[[ROW0:[0-9]+]] = vector.shuffle %[[R0LO]], %[[R0HI]] [0, 1, 2, 3, 4, 5, 6, 7]
+// LOWER: vector.insert %[[ROW0]], %{{.*}} [0] : vector<8xf32> into vector<2x8xf32>
+// LOWER: %[[ROW1:[0-9]+]] = vector.shuffle %[[R1LO]], %[[R1HI]] [0, 1, 2, 3, 4, 5, 6, 7]
+// LOWER: vector.insert %[[ROW1]], %{{.*}} [1] : vector<8xf32> into vector<2x8xf32>
+// LOWER-NOT: tcpu.from_mmla_blocks
+func.func @from_blocks_stride4(%b: vector<1x4x4xf32>) -> vector<2x8xf32> {
+  %c = tcpu.from_mmla_blocks %b {column_stride = 4 : i64} : vector<1x4x4xf32> to vector<2x8xf32>
+  return %c : vector<2x8xf32>
+}
+
+// -----
+
 // FOLD-LABEL: func.func @round_trip(
 // FOLD-NEXT: return %arg0 : vector<2x4xi32>
 func.func @round_trip(%c: vector<2x4xi32>) -> vector<2x4xi32> {

@@ -277,5 +277,71 @@ module {
       }
       tt.return %r : tensor<16x32xf32>
     }
+
+  // Rows wrapped into bounds before the loop, `(offs + arange(16)) % M` (tutorial 03's rows of
+  // a): the summed unmasked loop runs only while the first row is at least 0, the last below M
+  // and the first at most the last, and computes the rows inside without the remainder, so
+  // their addresses are affine; the loop finishing the edge iterations keeps the remainder.
+  module attributes {tcpu.target = #tcpu.target<arch = "armv8.2-a", features = ["bf16"], vector_bits = 0>} {
+    // CHECK-LABEL: tt.func @wrapped_rows(
+    // CHECK: %[[WRAPPED:[0-9]+]] = arith.remsi %[[ROWS:[0-9]+]], %{{[0-9]+}} : tensor<16xi32>
+    // CHECK: %[[FIRST:[0-9]+]] = arith.addi %arg2, %{{[0-9]+}} : i32
+    // CHECK: %[[LAST:[0-9]+]] = arith.addi %arg2, %{{[0-9]+}} : i32
+    // CHECK: %[[GE0:[0-9]+]] = arith.cmpi sge, %[[FIRST]], %{{.*}} : i32
+    // CHECK: %[[LTM:[0-9]+]] = arith.cmpi slt, %[[LAST]], %arg3 : i32
+    // CHECK: %[[ORDERED:[0-9]+]] = arith.cmpi sle, %[[FIRST]], %[[LAST]] : i32
+    // CHECK: %[[BOTH:[0-9]+]] = arith.andi %[[LTM]], %[[ORDERED]] : i1
+    // CHECK: %[[IN_RANGE:[0-9]+]] = arith.andi %[[GE0]], %[[BOTH]] : i1
+    // CHECK: arith.andi %{{.*}}, %[[IN_RANGE]] : i1
+    // CHECK: scf.while
+    // CHECK-NOT: arith.remsi
+    // CHECK: tt.expand_dims %[[ROWS]] {axis = 1 : i32}
+    // CHECK-NOT: arith.remsi
+    // CHECK: scf.condition
+    // CHECK: scf.for
+    // CHECK-NOT: scf.while
+    // CHECK: tt.load
+    tt.func @wrapped_rows(%a: !tt.ptr<bf16>, %b: tensor<16x32xbf16>, %offs: i32, %m: i32, %stride: i32, %k: i32, %n: i32) -> tensor<16x32xf32> {
+      %c0 = arith.constant 0 : i32
+      %c1 = arith.constant 1 : i32
+      %c2 = arith.constant 2 : i32
+      %c16 = arith.constant 16 : i32
+      %c32 = arith.constant 32 : i32
+      %zero = arith.constant dense<0.000000e+00> : tensor<16x32xf32>
+      %other = arith.constant dense<0.000000e+00> : tensor<16x16xbf16>
+      %range = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+      %offs_splat = tt.splat %offs : i32 -> tensor<16xi32>
+      %rows = arith.addi %offs_splat, %range : tensor<16xi32>
+      %m_splat = tt.splat %m : i32 -> tensor<16xi32>
+      %wrapped = arith.remsi %rows, %m_splat : tensor<16xi32>
+      %row1 = tt.expand_dims %wrapped {axis = 1 : i32} : tensor<16xi32> -> tensor<16x1xi32>
+      %strides = tt.splat %stride : i32 -> tensor<16x1xi32>
+      %row_offsets = arith.muli %row1, %strides : tensor<16x1xi32>
+      %row2 = tt.broadcast %row_offsets : tensor<16x1xi32> -> tensor<16x16xi32>
+      %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<16x32xf32>) : i32 {
+        %s = scf.for %j = %c0 to %c2 step %c1 iter_args(%part = %acc) -> (tensor<16x32xf32>) : i32 {
+          %first = arith.muli %j, %c16 : i32
+          %col = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+          %firsts = tt.splat %first : i32 -> tensor<16xi32>
+          %cols = arith.addi %firsts, %col : tensor<16xi32>
+          %col1 = tt.expand_dims %cols {axis = 0 : i32} : tensor<16xi32> -> tensor<1x16xi32>
+          %col2 = tt.broadcast %col1 : tensor<1x16xi32> -> tensor<16x16xi32>
+          %offsets = arith.addi %row2, %col2 : tensor<16x16xi32>
+          %base = tt.splat %a : !tt.ptr<bf16> -> tensor<16x16x!tt.ptr<bf16>>
+          %ptrs = tt.addptr %base, %offsets : tensor<16x16x!tt.ptr<bf16>>, tensor<16x16xi32>
+          %start = arith.muli %i, %c32 : i32
+          %left = arith.subi %k, %start : i32
+          %bound = tt.splat %left : i32 -> tensor<1x16xi32>
+          %in = arith.cmpi slt, %col1, %bound : tensor<1x16xi32>
+          %mask = tt.broadcast %in : tensor<1x16xi1> -> tensor<16x16xi1>
+          %x = tt.load %ptrs, %mask, %other : tensor<16x16x!tt.ptr<bf16>>
+          %d = tt.dot %x, %b, %part : tensor<16x16xbf16> * tensor<16x32xbf16> -> tensor<16x32xf32>
+          scf.yield %d : tensor<16x32xf32>
+        }
+        scf.yield %s : tensor<16x32xf32>
+      }
+      tt.return %r : tensor<16x32xf32>
+    }
+  }
   }
 }

@@ -36,6 +36,10 @@ def TcpuCarryInBuffers : Pass<"tcpu-carry-in-buffers", "::mlir::ModuleOp"> {
     whole from it (tt-to-tcpu-dot's SMMLA accumulators too large for the registers) stays in
     the buffer: stored once before the loop, loaded once after it. The two branches of an
     scf.if (a K loop's body versioned per iteration) doing the same share one buffer first.
+    Nested loops all qualify (a K loop around its chunk loop): the pass repeats while it
+    carries something, dropping between rounds the iteration arguments a carried loop now only
+    passes through (scf.for canonicalization), which would otherwise be a second use of the
+    enclosing loop's argument.
     A value one branch of an scf.if loads whole from its buffer and that is then stored whole
     into another buffer stays in the second (the unmasked loop hands its accumulator to the
     loop that finishes without a copy).

@@ -156,7 +156,12 @@ def TTVersionMaskedLoops : TTToTcpuPass<"tt-version-masked-loops",
     constant trip count is shorter. A K loop whose dot tt-strip-mine-tiles split into a loop
     over K chunks (constant bounds, at most 8 trips) runs its unmasked iterations the same
     way, from a copy of its body with the chunk loops unrolled, so that every chunk's dot of
-    every step is one chain; its own chunk loops stay for the edge iterations. A loop around
+    every step is one chain; its own chunk loops stay for the edge iterations. In that copy an
+    index tensor from before the loop that wraps a range into bounds,
+    `(offs + tl.arange(0, B)) % M` (tutorial 03's rows of a and columns of b), is rebuilt
+    without the remainder, and the do-while runs only while each such range lies in [0, M)
+    (first lane at least 0, last below M, first at most last): its addresses are then affine
+    along the range, and the memory lowering steps each row from the previous one. A loop around
     a K loop is not versioned (its second copy would duplicate the K loop's versions).
     Versioned per iteration: from the
     first versioned access to the end of the body,

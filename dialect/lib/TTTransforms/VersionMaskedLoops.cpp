@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "dialect/lib/TTToTcpu/DotPath.h"
+#include "dialect/lib/TTToTcpu/LaneValues.h"
 #include "dialect/lib/TTToTcpu/MaskBounds.h"
 #include "llvm/ADT/SetVector.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -218,7 +219,7 @@ void VersionEachIteration(scf::ForOp loop, ArrayRef<Operation*> accesses, ArrayR
 // (the test of an iteration ahead computes them from the induction value alone).
 void SplitOffUnmaskedIterations(scf::ForOp loop, scf::ForOp source, ArrayRef<Operation*> accesses,
                                 ArrayRef<Value> masks, ArrayRef<Operation*> computations,
-                                int64_t steps) {
+                                int64_t steps, Value in_range = {}) {
   Block* body = source.getBody();
   Location loc = loop.getLoc();
   OpBuilder b(loop);
@@ -240,6 +241,7 @@ void SplitOffUnmaskedIterations(scf::ForOp loop, scf::ForOp source, ArrayRef<Ope
   auto runs_unmasked = [&](ValueRange state) {
     Value iv = state.front();
     Value on = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::slt, iv, loop.getUpperBound());
+    if (in_range) on = b.create<arith::AndIOp>(loc, on, in_range);
     if (steps > 1) {
       // The last of them in range, counted without overflow: ub - iv > (steps - 1) * step.
       Type wide = b.getI64Type();
@@ -315,6 +317,121 @@ void MaskedAccesses(Block* body, SmallVector<Operation*>& accesses, SmallVector<
   }
 }
 
+// Whether `value` is a 1-D sum of splats and one tt.make_range: its lanes are consecutive
+// integers (`offs + tl.arange(0, 64)`, strip-mined: `offs + (chunk + tl.arange(0, 64))`).
+bool IsOffsetRange(Value value, int& ranges) {
+  Operation* op = value.getDefiningOp();
+  if (!op) return false;
+  if (isa<MakeRangeOp>(op)) return ++ranges == 1;
+  if (isa<SplatOp>(op)) return true;
+  if (!isa<arith::AddIOp>(op)) return false;
+  return IsOffsetRange(op->getOperand(0), ranges) && IsOffsetRange(op->getOperand(1), ranges);
+}
+
+// Index tensors defined before a K loop that wrap a range into bounds,
+// `(offs + tl.arange(0, BLOCK)) % M` (tutorial 03's rows of a and columns of b), taken without
+// the remainder inside the loop's unmasked copy, which runs only while every wrapped range lies
+// in [0, M): the remainder is then the range itself, and the addresses built from it are affine
+// along the range, so tt-to-tcpu-memory steps each row's address from the previous row's
+// instead of LLVM hoisting every row's address out of the loop and spilling it.
+class UnwrappedRanges {
+ public:
+  UnwrappedRanges(scf::ForOp loop, Block* body) : loop_(loop), body_(body) {}
+
+  // Replaces, inside `body`, each operand defined outside the loop whose index chain holds such
+  // a remainder by its chain rebuilt without it at the start of `body`; returns whether every
+  // wrapped range lies in its bounds (built before the loop), or null when there is none.
+  Value Unwrap() {
+    SmallVector<OpOperand*> uses;
+    Operation* copy = body_->getParentOp();
+    body_->walk([&](Operation* op) {
+      for (OpOperand& use : op->getOpOperands()) {
+        Operation* definition = use.get().getDefiningOp();
+        // Only values from before the loop: their chains, and the test of their lanes built
+        // before the loop, use nothing the body defines.
+        if (definition && !copy->isAncestor(definition) &&
+            isa<RankedTensorType>(use.get().getType())) {
+          uses.push_back(&use);
+        }
+      }
+    });
+    for (OpOperand* use : uses) {
+      if (Value unwrapped = Unwrapped(use->get(), 0); unwrapped != use->get()) use->set(unwrapped);
+    }
+    return in_range_;
+  }
+
+ private:
+  // Chains deeper than this are not index arithmetic.
+  static constexpr int kMaxDepth = 16;
+
+  Value Unwrapped(Value value, int depth) {
+    if (auto known = unwrapped_.find(value); known != unwrapped_.end()) return known->second;
+    Value result = value;
+    Operation* op = value.getDefiningOp();
+    if (op && depth <= kMaxDepth && isa<RankedTensorType>(value.getType()) &&
+        op->getNumResults() == 1 && op->getNumRegions() == 0 && isPure(op)) {
+      if (auto remainder = dyn_cast<arith::RemSIOp>(op); remainder && InBounds(remainder)) {
+        result = remainder.getLhs();
+      } else {
+        IRMapping operands;
+        bool changed = false;
+        for (Value operand : op->getOperands()) {
+          Value mapped = Unwrapped(operand, depth + 1);
+          operands.map(operand, mapped);
+          changed |= mapped != operand;
+        }
+        if (changed) {
+          OpBuilder b = OpBuilder::atBlockBegin(body_);
+          if (Operation* last = LastClone()) b.setInsertionPointAfter(last);
+          Operation* clone = b.clone(*op, operands);
+          clones_.push_back(clone);
+          result = clone->getResult(0);
+        }
+      }
+    }
+    unwrapped_[value] = result;
+    return result;
+  }
+
+  Operation* LastClone() const { return clones_.empty() ? nullptr : clones_.back(); }
+
+  // For `remainder` = (offs + range) % splat(M) of rank 1: the test that its first lane is at
+  // least 0, its last below M, and the first at most the last (no i32 wrap in between), ANDed
+  // into in_range_; false for other remainders.
+  bool InBounds(arith::RemSIOp remainder) {
+    auto type = cast<RankedTensorType>(remainder.getType());
+    auto splat = remainder.getRhs().getDefiningOp<SplatOp>();
+    int ranges = 0;
+    if (type.getRank() != 1 || !splat || !IsOffsetRange(remainder.getLhs(), ranges) ||
+        !hasLaneValues(remainder.getLhs())) {
+      return false;
+    }
+    OpBuilder b(loop_);
+    Location loc = remainder.getLoc();
+    auto lane = [&](int64_t position) {
+      Value at = b.create<arith::ConstantIntOp>(loc, position, 32);
+      return buildLaneValue(b, loc, remainder.getLhs(), ArrayRef<Value>{at});
+    };
+    Value first = lane(0), last = lane(type.getDimSize(0) - 1);
+    if (!first || !last) return false;
+    Value zero = b.create<arith::ConstantIntOp>(loc, 0, first.getType());
+    Value in_range = b.create<arith::AndIOp>(
+        loc, b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::sge, first, zero),
+        b.create<arith::AndIOp>(
+            loc, b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::slt, last, splat.getSrc()),
+            b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::sle, first, last)));
+    in_range_ = in_range_ ? b.create<arith::AndIOp>(loc, in_range_, in_range) : in_range;
+    return true;
+  }
+
+  scf::ForOp loop_;
+  Block* body_;
+  DenseMap<Value, Value> unwrapped_;
+  SmallVector<Operation*> clones_;
+  Value in_range_;
+};
+
 // A loop over a dot's K chunks (tt-strip-mine-tiles): constant bounds, at most
 // kMaxUnrolledChunkTrips iterations, an in-memory SMMLA or BFMMLA dot in its body.
 constexpr int64_t kMaxUnrolledChunkTrips = 8;
@@ -377,7 +494,8 @@ void SumChunkLoops(scf::ForOp loop) {
   int64_t steps = SummedSteps(copy);
   if (!accesses.empty() && computations && steps > 1 &&
       !DependsOnIterationArguments(copy, *computations)) {
-    SplitOffUnmaskedIterations(loop, copy, accesses, masks, *computations, steps);
+    Value in_range = UnwrappedRanges(loop, copy.getBody()).Unwrap();
+    SplitOffUnmaskedIterations(loop, copy, accesses, masks, *computations, steps, in_range);
   }
   copy.erase();
 }

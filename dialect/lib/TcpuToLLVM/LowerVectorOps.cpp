@@ -4,6 +4,8 @@
 // the instruction; tcpu.bfmmla becomes llvm.aarch64.neon.bfmmla (MLIR 19's arm_neon has no
 // BFMMLA op), tcpu.fmlal llvm.aarch64.neon.fmlal / fmlal2 (nor FMLAL);
 // tcpu.to_mmla_blocks / tcpu.from_mmla_blocks become shuffles.
+#include <array>
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ArmNeon/ArmNeonDialect.h"
 #include "mlir/Dialect/ArmSVE/IR/ArmSVEDialect.h"
@@ -58,6 +60,23 @@ Value ToMmlaBlocks(OpBuilder& b, Location loc, ToMmlaBlocksOp op) {
   return blocks;
 }
 
+// Rows 2p and 2p + 1 of four blocks t .. t + 3 (t a multiple of 4) whose columns are `stride`
+// apart, stride a multiple of 4: a 4x4 transpose, TRN1/TRN2 of 32-bit lanes then ZIP1/ZIP2 of
+// 64-bit lanes (8 instructions per four row quads; LLVM lowers the gather of one quad from four
+// blocks as a wide shuffle in about twice as many, and spilled a tile's rows). Quad q of the
+// result: row 2p + q / 2, columns MmlaBlockColumn(t, q % 2) .. + 3.
+std::array<Value, 4> TransposeBlockQuad(OpBuilder& b, Location loc, ArrayRef<Value> blocks) {
+  auto shuffle = [&](Value x, Value y, ArrayRef<int64_t> lanes) {
+    return b.create<vector::ShuffleOp>(loc, x, y, lanes).getResult();
+  };
+  Value even01 = shuffle(blocks[0], blocks[1], {0, 4, 2, 6});  // TRN1 .4s
+  Value odd01 = shuffle(blocks[0], blocks[1], {1, 5, 3, 7});   // TRN2 .4s
+  Value even23 = shuffle(blocks[2], blocks[3], {0, 4, 2, 6});
+  Value odd23 = shuffle(blocks[2], blocks[3], {1, 5, 3, 7});
+  return {shuffle(even01, even23, {0, 1, 4, 5}), shuffle(odd01, odd23, {0, 1, 4, 5}),
+          shuffle(even01, even23, {2, 3, 6, 7}), shuffle(odd01, odd23, {2, 3, 6, 7})};
+}
+
 // Rows 2p and 2p + 1 are gathered from the blocks of row pair p.
 Value FromMmlaBlocks(OpBuilder& b, Location loc, FromMmlaBlocksOp op) {
   VectorType type = op.getResult().getType();
@@ -68,6 +87,21 @@ Value FromMmlaBlocks(OpBuilder& b, Location loc, FromMmlaBlocksOp op) {
     for (int64_t t = 0; t < n / 2; ++t) {
       blocks.push_back(b.create<vector::ExtractOp>(
           loc, op.getSource(), MmlaBlockPosition(op.getSource().getType().getShape(), n, p, t)));
+    }
+    if (stride % 4 == 0 && (n / 2) % stride == 0) {
+      // Each row's quads in column order: quad c / 4 holds columns c .. c + 3.
+      SmallVector<SmallVector<Value>> quads(2, SmallVector<Value>(n / 4));
+      for (int64_t t = 0; t < n / 2; t += 4) {
+        std::array<Value, 4> transposed =
+            TransposeBlockQuad(b, loc, ArrayRef<Value>(blocks).slice(t, 4));
+        for (int64_t q = 0; q < 4; ++q) {
+          quads[q / 2][MmlaBlockColumn(t, q % 2, stride) / 4] = transposed[q];
+        }
+      }
+      for (int64_t r = 0; r < 2; ++r) {
+        rows = b.create<vector::InsertOp>(loc, ConcatVectors(b, loc, quads[r]), rows, 2 * p + r);
+      }
+      continue;
     }
     Value pair = ConcatVectors(b, loc, blocks);
     for (int64_t r = 0; r < 2; ++r) {
