@@ -16,6 +16,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "tt/Analysis/Contiguity.h"
 #include "tt/TTOps.h"
 #include "tt/TTToTcpuPasses.h"
 
@@ -317,17 +318,6 @@ void MaskedAccesses(Block* body, SmallVector<Operation*>& accesses, SmallVector<
   }
 }
 
-// Whether `value` is a 1-D sum of splats and one tt.make_range: its lanes are consecutive
-// integers (`offs + tl.arange(0, 64)`, strip-mined: `offs + (chunk + tl.arange(0, 64))`).
-bool IsOffsetRange(Value value, int& ranges) {
-  Operation* op = value.getDefiningOp();
-  if (!op) return false;
-  if (isa<MakeRangeOp>(op)) return ++ranges == 1;
-  if (isa<SplatOp>(op)) return true;
-  if (!isa<arith::AddIOp>(op)) return false;
-  return IsOffsetRange(op->getOperand(0), ranges) && IsOffsetRange(op->getOperand(1), ranges);
-}
-
 // Index tensors defined before a K loop that wrap a range into bounds,
 // `(offs + tl.arange(0, BLOCK)) % M` (tutorial 03's rows of a and columns of b), taken without
 // the remainder inside the loop's unmasked copy, which runs only while every wrapped range lies
@@ -336,7 +326,8 @@ bool IsOffsetRange(Value value, int& ranges) {
 // instead of LLVM hoisting every row's address out of the loop and spilling it.
 class UnwrappedRanges {
  public:
-  UnwrappedRanges(scf::ForOp loop, Block* body) : loop_(loop), body_(body) {}
+  UnwrappedRanges(scf::ForOp loop, Block* body)
+      : loop_(loop), body_(body), contiguity_(loop->getParentOp()) {}
 
   // Replaces, inside `body`, each operand defined outside the loop whose index chain holds such
   // a remainder by its chain rebuilt without it at the start of `body`; returns whether every
@@ -402,8 +393,10 @@ class UnwrappedRanges {
   bool InBounds(arith::RemSIOp remainder) {
     auto type = cast<RankedTensorType>(remainder.getType());
     auto splat = remainder.getRhs().getDefiningOp<SplatOp>();
-    int ranges = 0;
-    if (type.getRank() != 1 || !splat || !IsOffsetRange(remainder.getLhs(), ranges) ||
+    // Its lanes consecutive integers (`offs + tl.arange(0, 64)`, strip-mined:
+    // `offs + (chunk + tl.arange(0, 64))`).
+    if (type.getRank() != 1 || !splat ||
+        contiguity_.lastDimContiguity(remainder.getLhs()) != type.getDimSize(0) ||
         !hasLaneValues(remainder.getLhs())) {
       return false;
     }
@@ -427,6 +420,7 @@ class UnwrappedRanges {
 
   scf::ForOp loop_;
   Block* body_;
+  ContiguityAnalysis contiguity_;
   DenseMap<Value, Value> unwrapped_;
   SmallVector<Operation*> clones_;
   Value in_range_;
