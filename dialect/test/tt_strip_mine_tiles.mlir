@@ -169,15 +169,16 @@ module {
   }
 
   // With bf16 a bf16 dot runs on BFMMLA blocks, whose K chunks tt-version-masked-loops sums
-  // into one dot: among axes of one size K shrinks first, and the M axis counts half against
-  // the budgets (each packed operand of b serves twice the rows), so a 64x64x32 dot is 64x32
-  // tiles over 16-deep chunks (without the target, 16x32 tiles over 32: parallel axes first).
+  // into one dot: among axes of one size K shrinks first, and the M and N axes count half
+  // against the budgets (each packed operand of b serves twice the rows, each of a twice the
+  // columns), so a 64x64x32 dot keeps its 64x64 tile over 16-deep chunks (without the target,
+  // 16x32 tiles over 32: parallel axes first).
   module attributes {tcpu.target = #tcpu.target<arch = "armv8.2-a", features = ["bf16"], vector_bits = 0>} {
     // CHECK-LABEL: tt.func @bf16_dot(
-    // CHECK: scf.for {{.*}} to %c2_i32
-    // CHECK:   scf.for {{.*}} to %c2_i32 {{.*}} -> (tensor<64x32xf32>)
-    // CHECK:     tt.dot %{{.*}} : tensor<64x16xbf16> * tensor<16x32xbf16> -> tensor<64x32xf32>
-    // CHECK-NOT: tensor<64x64x
+    // CHECK-NOT: scf.for
+    // CHECK: scf.for {{.*}} to %c2_i32 {{.*}} -> (tensor<64x64xf32>)
+    // CHECK:   tt.dot %{{.*}} : tensor<64x16xbf16> * tensor<16x64xbf16> -> tensor<64x64xf32>
+    // CHECK-NOT: tensor<64x32xf32>
     // CHECK-NOT: tensor<32x32xf32>
     tt.func @bf16_dot(%a: !tt.ptr<bf16>, %b: !tt.ptr<bf16>, %c: !tt.ptr<f32>, %lda: i32, %ldb: i32, %ldc: i32) {
       %rm = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
