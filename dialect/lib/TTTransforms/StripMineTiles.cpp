@@ -322,38 +322,39 @@ constexpr int64_t kMaxRowElements = 256;
 constexpr int64_t kMaxDotMacs = 16 * 32 * 32;
 constexpr int64_t kMinChunk = 8;
 
-// A dot's K (a's last dimension), M (a's rows) or N (b's last dimension).
-enum class DotAxis { kContracted, kRows, kColumns };
+// The axes of the dots on 2x2 matrix-multiply blocks.
+struct MmlaDotAxes {
+  // The K axes of the SMMLA and BFMMLA dots, whose K chunks tt-version-masked-loops runs one
+  // after another, summed into one dot, when the dot is in a K loop.
+  DenseSet<int> summed_k;
+  // The M and N axes of the BFMMLA dots, which count kSharedOperandWeight times less.
+  DenseSet<int> shared;
+};
 
-// That axis of the dots on BFMMLA blocks, and on SMMLA blocks too with `smmla`.
-DenseSet<int> MmlaAxes(Operation* root, Axes& axes, DotAxis which, bool smmla) {
-  DenseSet<int> found;
+MmlaDotAxes FindMmlaDotAxes(Operation* root, Axes& axes) {
+  MmlaDotAxes found;
   root->walk([&](DotOp dot) {
     FailureOr<DotPath> path = chooseDotPath(dot, /*diagnose=*/false);
-    if (failed(path) || ((!smmla || *path != DotPath::kSmmla) && *path != DotPath::kBfmmla)) {
-      return;
-    }
-    Value operand = which == DotAxis::kColumns ? dot.getB() : dot.getA();
-    int64_t last = cast<RankedTensorType>(operand.getType()).getRank() - 1;
-    found.insert(axes.AxisOf(operand, which == DotAxis::kRows ? last - 1 : last));
+    if (failed(path) || (*path != DotPath::kSmmla && *path != DotPath::kBfmmla)) return;
+    auto last = [](Value operand) {
+      return static_cast<unsigned>(cast<RankedTensorType>(operand.getType()).getRank() - 1);
+    };
+    found.summed_k.insert(axes.AxisOf(dot.getA(), last(dot.getA())));
+    if (*path != DotPath::kBfmmla) return;
+    found.shared.insert(axes.AxisOf(dot.getA(), last(dot.getA()) - 1));
+    found.shared.insert(axes.AxisOf(dot.getB(), last(dot.getB())));
   });
   return found;
-}
-
-// The K axes of those dots, whose K chunks tt-version-masked-loops runs one after another,
-// summed into one dot, when the dot is in a K loop.
-DenseSet<int> SummedKAxes(Operation* root, Axes& axes) {
-  return MmlaAxes(root, axes, DotAxis::kContracted, /*smmla=*/true);
 }
 
 // The M and N axes of BFMMLA dots count this many times less against the budgets: every packed
 // operand of b serves twice the rows, every packed operand of a twice the columns (tutorial 03
 // in bf16: 64x64 tiles over 16-deep chunks pack a four times per K step and b twice, instead of
 // a eight times and b four times at 64x32: 0.1021 -> 0.0964 instructions per MAC, 5.5-6.4 s
-// against 3.4-4.5 s to compile with the optimized tcpu-compile, 83 KB). The summed K steps' packing is straight-line code that grows
-// with the tile's rows and columns, and the backend's time faster than it: M alone weighted 4
-// (128x32 tiles) took 11-14 s to compile (97 KB), and the int8 split-K matmul with SMMLA's M
-// axes weighted 2 or 4, 23-25 s.
+// against 3.4-4.5 s to compile with the optimized tcpu-compile, 83 KB). The summed K steps'
+// packing is straight-line code that grows with the tile's rows and columns, and the backend's
+// time faster than it: M alone weighted 4 (128x32 tiles) took 11-14 s to compile (97 KB), and
+// the int8 split-K matmul with SMMLA's M axes weighted 2 or 4, 23-25 s.
 constexpr int64_t kSharedOperandWeight = 2;
 
 // The chunk size of every axis that must shrink for the function's tiles to fit the budgets,
@@ -363,9 +364,9 @@ DenseMap<int, int64_t> ChooseChunks(Operation* root, Axes& axes, const DenseSet<
   // a larger M x N tile shares each packed operand between more blocks (tutorial 03 in bf16:
   // 32x32 tiles over 16-deep chunks instead of 16x32 over 32). Then parallel axes before
   // reduced before contracted ones.
-  DenseSet<int> summed_k = SummedKAxes(root, axes);
-  DenseSet<int> shared = MmlaAxes(root, axes, DotAxis::kRows, /*smmla=*/false);
-  for (int axis : MmlaAxes(root, axes, DotAxis::kColumns, /*smmla=*/false)) shared.insert(axis);
+  MmlaDotAxes mmla = FindMmlaDotAxes(root, axes);
+  const DenseSet<int>& summed_k = mmla.summed_k;
+  const DenseSet<int>& shared = mmla.shared;
   auto order = [&](int axis) {
     return summed_k.contains(axis) ? -1 : static_cast<int>(axes.Use(axis));
   };
