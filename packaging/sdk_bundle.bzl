@@ -194,7 +194,8 @@ sdk_bundle = rule(
         "cmake_version_template": attr.label(mandatory = True, allow_single_file = True),
         "lockfiles": attr.label_keyed_string_dict(
             allow_files = [".lock"],
-            doc = "lockfile -> ROLE:REPO (static_link or build_tool; the repository it fills).",
+            doc = "A package set's debian_packages.lock (the rows it was made from) -> ROLE:REPO " +
+                  "(linked or build_tool; the repository).",
         ),
         "license_files": attr.label_list(
             allow_files = True,

@@ -3,7 +3,8 @@ packages linked into each of them, and the packages of the tools that built them
 version, sha256, license).
 
   spdx_sbom.py --manifest M.json --version V --date ISO --output OUT.spdx.json \
-      --lockfile ROLE:REPO:LOCKFILE ... --license-files LIST --links LINKS.json \
+      --lockfile ROLE:REPO:REPO_TREE/debian_packages.lock ... --license-files LIST \
+      --links LINKS.json \
       --owners REPO_TREE/debian_package_files.tsv ...
 
 ROLE says how a package set reaches the bundle: `linked` (the shipped files' links and
@@ -77,10 +78,21 @@ def spdx_id(*parts):
 
 
 def read_lockfile(path):
-    rows = []
+    """The rows of a package set's debian_packages.lock (materialize.sh), each with the lockfile
+    that pinned it and, where the archive no longer served the pinned version, that version."""
+    rows, lockfile, pinned = [], os.path.basename(path), {}
     with open(path, encoding="utf-8") as f:
         for number, line in enumerate(f, 1):
             line = line.rstrip("\n")
+            if line.startswith("# lockfile:"):
+                lockfile = line.split(":", 1)[1].strip()
+            elif line.startswith("# substituted:"):
+                # "# substituted: NAME PINNED -> USED (ARCH)"
+                fields = line.split(":", 1)[1].split()
+                if len(fields) != 5 or fields[2] != "->":
+                    sys.exit(f"spdx_sbom: {path}:{number}: expected '# substituted: NAME PINNED "
+                             f"-> USED (ARCH)', got {line!r}")
+                pinned[(fields[0], fields[3])] = fields[1]
             if not line or line.startswith("#"):
                 continue
             fields = line.split("\t")
@@ -90,6 +102,9 @@ def read_lockfile(path):
             rows.append(dict(zip(("name", "version", "arch", "sha256", "file"), fields)))
     if not rows:
         sys.exit(f"spdx_sbom: {path} lists no packages")
+    for row in rows:
+        row["lockfile"] = lockfile
+        row["pinned"] = pinned.get((row["name"], row["version"]))
     return rows
 
 
@@ -170,8 +185,12 @@ def read_owners(paths):
             sys.exit(f"spdx_sbom: --owners {path}: not in an external/<repository> tree")
         repo = parts[parts.index("external") + 1]
         with open(path, encoding="utf-8") as f:
-            for line in f:
-                package, _, owned = line.rstrip("\n").partition("\t")
+            for number, line in enumerate(f, 1):
+                fields = line.rstrip("\n").split("\t")
+                if len(fields) != 3:
+                    sys.exit(f"spdx_sbom: --owners {path}:{number}: expected PACKAGE<TAB>VERSION"
+                             f"<TAB>PATH, got {line!r}")
+                package, _, owned = fields
                 if owned.endswith("/"):
                     folders.append((repo, owned, package))
                 else:
@@ -357,8 +376,11 @@ def main():
                 "checksums": [{"algorithm": "SHA256", "checksumValue": row["sha256"]}],
                 "licenseConcluded": "NOASSERTION",
                 "copyrightText": "NOASSERTION",
-                "comment": f"Pinned in {os.path.basename(path)} ({row['arch']}); "
-                           f"fetched into @{repo}.",
+                "comment": f"Pinned in {row['lockfile']} ({row['arch']}); fetched into @{repo}."
+                           if row["pinned"] is None else
+                           f"Pinned at {row['pinned']} in {row['lockfile']} ({row['arch']}), a "
+                           f"version the archive no longer served; {row['version']}, the version "
+                           f"it served, was fetched into @{repo} instead.",
             }
             if row["arch"] == "source":
                 package["externalRefs"] = [{

@@ -4,9 +4,17 @@ The packages are fetched and verified by materialize.sh (see there); verified .d
 kept in a cache keyed by sha256 outside the output base, so a fresh clone or
 `bazel clean --expunge` does not download again.
 
-Environment:
-  TCPU_DEB_CACHE  cache folder (default ~/.cache/tcpu-sdk/debs)
-  TCPU_DEB_DIR    folder of pre-downloaded .debs (pool file names) for air-gapped hosts
+A pinned version the archive no longer serves is replaced by the version it serves, with a
+warning naming the lockfile, both versions and `tools/lock/relock`; TCPU_STRICT_LOCK=1 makes
+that an error instead (materialize.sh). The repository's debian_packages.lock lists the rows
+actually used.
+
+Environment (also through --repo_env):
+  TCPU_DEB_CACHE     cache folder (default ~/.cache/tcpu-sdk/debs)
+  TCPU_DEB_DIR       folder of pre-downloaded .debs (pool file names) for air-gapped hosts
+  TCPU_APT_SOURCES   an apt sources file used instead of the host's sources (a mirror, or an
+                     archive service that keeps old versions)
+  TCPU_STRICT_LOCK   1: fail on a pin the archive no longer serves (release builds)
 """
 
 def _cache_dir(rctx):
@@ -23,7 +31,7 @@ def _cache_dir(rctx):
 # copyright file; LICENSE/COPYING of upstream source tarballs) and the owner of every file
 # (materialize.sh), which the SDK bundle's SBOM reads (//packaging).
 _LICENSE_FILES = """
-exports_files(["debian_package_files.tsv"])
+exports_files(["debian_package_files.tsv", "debian_packages.lock"])
 
 filegroup(
     name = "debian_license_files",
@@ -40,13 +48,20 @@ def _debian_packages_impl(rctx):
     script = rctx.path(rctx.attr._materialize)
     rctx.path(rctx.attr._apt_state)  # Makes the sourced helper a tracked input.
     lockfile = rctx.path(rctx.attr.lockfile)
+    label = rctx.attr.lockfile
+    shown = (label.package + "/" if label.package else "") + label.name
     result = rctx.execute(
-        ["bash", script, lockfile, rctx.path("."), _cache_dir(rctx)],
+        ["bash", script, lockfile, rctx.path("."), _cache_dir(rctx), shown],
         timeout = 3600,
         quiet = True,
     )
     if result.return_code != 0:
         fail("\n" + (result.stderr or result.stdout).strip())
+
+    # Pins the archive no longer serves, replaced (materialize.sh): one warning per package.
+    for line in result.stderr.splitlines():
+        if line.startswith("WARNING: "):
+            print(line[len("WARNING: "):])
     for launcher, tool in rctx.attr.launchers.items():
         rctx.template(launcher, rctx.attr._launcher_template, executable = True, substitutions = {
             "%{tool}": tool,
@@ -68,6 +83,13 @@ debian_packages = repository_rule(
         "_materialize": attr.label(default = "//toolchains/debian:materialize.sh"),
         "_apt_state": attr.label(default = "//toolchains/debian:apt_state.sh"),
     },
-    environ = ["TCPU_DEB_CACHE", "TCPU_DEB_DIR", "XDG_CACHE_HOME", "HOME"],
+    environ = [
+        "TCPU_DEB_CACHE",
+        "TCPU_DEB_DIR",
+        "TCPU_APT_SOURCES",
+        "TCPU_STRICT_LOCK",
+        "XDG_CACHE_HOME",
+        "HOME",
+    ],
     doc = "Extracts the Debian packages pinned in `lockfile` and adds `build_file` as BUILD.",
 )
