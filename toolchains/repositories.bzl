@@ -124,6 +124,12 @@ def tcpu_sdk_repositories():
         build_file = "@tcpu_sdk//toolchains/nodejs:nodejs.BUILD",
         launchers = {"bin/node": "usr/bin/node"},
     )
+    debian_packages(
+        name = "apt_utils",
+        lockfile = "@tcpu_sdk//toolchains/lockfiles:apt_utils_amd64.lock",
+        build_file = "@tcpu_sdk//tests/debian:apt_utils.BUILD",
+        launchers = {"bin/apt-ftparchive": "usr/bin/apt-ftparchive"},
+    )
     npm_package(
         name = "lenml_tokenizers",
         package = "@lenml/tokenizers",

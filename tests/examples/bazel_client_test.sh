@@ -32,6 +32,12 @@ bazel=$(command -v bazel) || { echo "FAIL: bazel is not on PATH ($PATH)"; exit 1
 user_home=$(getent passwd "$(id -u)" | cut -d: -f6)
 cache=${TCPU_SHARED_CACHE:-$user_home/.cache/tcpu-sdk}
 export TCPU_DEB_CACHE=$cache/debs
+# The pin policy and package sources of the outer build (TCPU_STRICT_LOCK, TCPU_APT_SOURCES,
+# TCPU_DEB_DIR: .bazelrc passes them to tests) reach the inner Bazel's repository rules as they
+# are, through the environment.
+for var in TCPU_STRICT_LOCK TCPU_APT_SOURCES TCPU_DEB_DIR; do
+  [[ -z ${!var:-} ]] || echo "inner Bazel: $var=${!var}"
+done
 
 log=$TEST_TMPDIR/client.log
 start=$(date +%s)

@@ -20,6 +20,12 @@ sdk=$(dirname "$(readlink -f "$TEST_SRCDIR/tcpu_sdk/README.md")")
 bazel=$(command -v bazel) || { echo "FAIL: bazel is not on PATH"; exit 1; }
 user_home=$(getent passwd "$(id -u)" | cut -d: -f6)
 export TCPU_DEB_CACHE=${TCPU_SHARED_CACHE:-$user_home/.cache/tcpu-sdk}/debs
+# The pin policy and package sources of the outer build (TCPU_STRICT_LOCK, TCPU_APT_SOURCES,
+# TCPU_DEB_DIR: .bazelrc passes them to tests) reach the inner Bazel's repository rules as they
+# are, through the environment.
+for var in TCPU_STRICT_LOCK TCPU_APT_SOURCES TCPU_DEB_DIR; do
+  [[ -z ${!var:-} ]] || echo "inner Bazel: $var=${!var}"
+done
 work=$TEST_TMPDIR/remote_cache
 rm -rf "$work" && mkdir -p "$work/nginx/store/cache" "$work/nginx/tmp"
 
