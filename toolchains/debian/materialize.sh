@@ -145,7 +145,7 @@ if ((${#missing[@]})); then
   if ((strict && ${#pinned_version[@]})); then
     {
       for message in "${stale_messages[@]}"; do echo "debian_packages($(basename "$lockfile")): $message"; done
-      echo "TCPU_STRICT_LOCK=1: no version is used in place of a pinned one; nothing was downloaded or written."
+      echo "TCPU_STRICT_LOCK=1: no version is used in place of a pinned one; no package of $shown was downloaded or unpacked."
     } >&2
     exit 1
   fi
