@@ -3,12 +3,13 @@
 # index), and the checks' bookkeeping. The caller sets $ftparchive to apt-ftparchive.
 
 # local_archive_setup NAME: $work, a fresh folder under the test's temp dir, readable by apt's
-# _apt user (apt, run as root, downloads as that user when it can); no TCPU_DEB_DIR.
+# _apt user (apt, run as root, downloads as that user when it can); no TCPU_DEB_DIR, and no
+# TCPU_STRICT_LOCK but where a check sets it.
 local_archive_setup() {
   work=${TEST_TMPDIR:-$(mktemp -d)}/$1
   rm -rf "$work" && mkdir -p "$work"
   chmod 755 "$work"
-  unset TCPU_DEB_DIR
+  unset TCPU_DEB_DIR TCPU_STRICT_LOCK
   failures=0
 }
 

@@ -18,7 +18,6 @@ materialize=$(readlink -f "$1")
 ftparchive=$(readlink -f "$2")
 source "$3"
 local_archive_setup local_archive
-unset TCPU_STRICT_LOCK
 
 materialize() {  # materialize LOCKFILE OUT CACHE: stderr and stdout into $log; returns its status
   local status=0

@@ -12,7 +12,6 @@ relock=$(readlink -f "$1")
 ftparchive=$(readlink -f "$2")
 source "$3"
 local_archive_setup relock
-unset TCPU_STRICT_LOCK
 
 make_deb tcpu-gone 1.0-1 "gone" "$work/debs"
 make_deb tcpu-gone 2.0-1 "gone, replaced" "$work/debs"
