@@ -97,28 +97,25 @@ apt_state_update() {
   fi
 }
 
+# apt_state_spec NAME ARCH: how apt names binary package NAME of ARCH (`all`: by name alone).
+apt_state_spec() { if [[ $2 == all ]]; then echo "$1"; else echo "$1:$2"; fi; }
+
 # apt_state_served_version NAME ARCH: the version of binary package NAME (ARCH, or `all`) that
 # the sources serve now (apt's candidate: the newest); empty when none is served.
 apt_state_served_version() {
-  local spec=$1
-  [[ $2 == all ]] || spec=$1:$2
-  apt-cache "${APT_OPTS[@]}" policy "$spec" 2>/dev/null |
+  apt-cache "${APT_OPTS[@]}" policy "$(apt_state_spec "$1" "$2")" 2>/dev/null |
     awk '/^  Candidate:/ { if ($2 != "(none)") print $2; exit }'
 }
 
 # apt_state_is_served NAME ARCH VERSION: whether the sources serve exactly that version.
 apt_state_is_served() {
-  local spec=$1
-  [[ $2 == all ]] || spec=$1:$2
-  [[ -n $(apt-cache "${APT_OPTS[@]}" show "$spec=$3" 2>/dev/null) ]]
+  [[ -n $(apt-cache "${APT_OPTS[@]}" show "$(apt_state_spec "$1" "$2")=$3" 2>/dev/null) ]]
 }
 
 # apt_state_index_row NAME ARCH VERSION: "name version arch sha256 file" of that binary package
 # as the (signed) index lists it.
 apt_state_index_row() {
-  local spec=$1
-  [[ $2 == all ]] || spec=$1:$2
-  apt-cache "${APT_OPTS[@]}" show "$spec=$3" 2>/dev/null | awk '
+  apt-cache "${APT_OPTS[@]}" show "$(apt_state_spec "$1" "$2")=$3" 2>/dev/null | awk '
     /^Package:/ { name = $2 } /^Version:/ { ver = $2 } /^Architecture:/ { a = $2 }
     /^SHA256:/ { sha = $2 } /^Filename:/ { n = split($2, p, "/"); file = p[n] }
     /^$/ { exit }

@@ -43,8 +43,10 @@ case ${TCPU_STRICT_LOCK:-0} in
 esac
 relock="tools/lock/relock $shown"
 
-# The cache file of row i: binary packages and source tarballs are kept apart by suffix.
-cache_file() { if [[ ${archs[$1]} == source ]]; then echo "$cache/${shas[$1]}.src"; else echo "$cache/${shas[$1]}.deb"; fi; }
+# The cache file of a package (ARCH SHA256) and of row i: binary packages and source tarballs
+# are kept apart by suffix.
+cache_path() { if [[ $1 == source ]]; then echo "$cache/$2.src"; else echo "$cache/$2.deb"; fi; }
+cache_file() { cache_path "${archs[$1]}" "${shas[$1]}"; }
 
 mkdir -p "$cache" "$out"
 names=() versions=() archs=() shas=() files=()
@@ -58,9 +60,9 @@ done <"$lockfile"
 # upstream tree of which the build needs one header is not unpacked whole.
 read -r -a extract <<<"$(sed -n 's/^# extract:[[:space:]]*//p' "$lockfile" | head -n 1)"
 
-# Rows whose pinned version the archive no longer serves: row index -> the pinned version, and
-# one message each ("NAME PINNED (ARCH) ... served: VERSION").
-declare -A pinned_version=()
+# Rows whose pinned version the archive no longer serves: row index -> the pinned version and
+# its sha256, and one message each.
+declare -A pinned_version=() pinned_sha=()
 stale_messages=()
 substitutes=$cache/substitutes
 
@@ -68,7 +70,7 @@ substitutes=$cache/substitutes
 substitute_row() {
   local i=$1 name version arch sha file
   IFS=$'\t' read -r name version arch sha file <<<"$2"
-  pinned_version[$i]=${versions[i]}
+  pinned_version[$i]=${versions[i]} pinned_sha[$i]=${shas[i]}
   versions[i]=$version shas[i]=$sha files[i]=$file
 }
 stale_message() {  # stale_message I SERVED_VERSION
@@ -94,9 +96,7 @@ for i in "${!names[@]}"; do
   record=$substitutes/${shas[i]}
   if ((!strict)) && [[ -f $record ]]; then
     row=$(head -n 1 "$record")
-    suffix=deb
-    [[ ${archs[i]} != source ]] || suffix=src
-    if [[ -f $cache/$(cut -f4 <<<"$row").$suffix ]]; then
+    if [[ -f $(cache_path "${archs[i]}" "$(cut -f4 <<<"$row")") ]]; then
       stale_messages+=("$(stale_message "$i" "$(cut -f2 <<<"$row")")")
       substitute_row "$i" "$row"
       continue
@@ -152,12 +152,10 @@ if ((${#missing[@]})); then
   mkdir -p "$state/download"
   # Binary packages in one apt-get call (it fetches them in parallel, 8x faster than one call
   # each); if that fails, one at a time, so the error names the package. Source packages one each.
-  apt_spec() {
-    case ${archs[$1]} in
-      source) echo "${names[$1]}=${versions[$1]}" ;;
-      all) echo "${names[$1]}=${versions[$1]}" ;;
-      *) echo "${names[$1]}:${archs[$1]}=${versions[$1]}" ;;
-    esac
+  apt_spec() {  # apt_spec I: row I as apt-get names it (a source package by name alone)
+    local arch=${archs[$1]}
+    [[ $arch != source ]] || arch=all
+    echo "$(apt_state_spec "${names[$1]}" "$arch")=${versions[$1]}"
   }
   apt_download() {  # apt_download I: one package into $state/download, or fail naming it
     local command=(download "$(apt_spec "$1")") log
@@ -190,12 +188,10 @@ if ((${#missing[@]})); then
     cached=$(cache_file "$i")
     mv "$got" "$cached.tmp.$$" && mv "$cached.tmp.$$" "$cached"
     if [[ -n ${pinned_version[$i]:-} ]]; then
-      pinned_sha=$(awk -F'\t' -v n="${names[i]}" -v v="${pinned_version[$i]}" -v a="${archs[i]}" \
-          '$1 == n && $2 == v && $3 == a { print $4 }' "$lockfile")
+      record=$substitutes/${pinned_sha[$i]}
       mkdir -p "$substitutes"
       printf '%s\t%s\t%s\t%s\t%s\n' "${names[i]}" "${versions[i]}" "${archs[i]}" "${shas[i]}" \
-          "${files[i]}" >"$substitutes/$pinned_sha.tmp.$$" &&
-        mv "$substitutes/$pinned_sha.tmp.$$" "$substitutes/$pinned_sha"
+          "${files[i]}" >"$record.tmp.$$" && mv "$record.tmp.$$" "$record"
     fi
   done
   rm -rf "$state"
