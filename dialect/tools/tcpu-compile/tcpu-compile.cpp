@@ -52,39 +52,44 @@
 #include "tt/TTGDialect.h"
 #include "tt/TTToTcpuPasses.h"
 #include "tt/TritonSource.h"
+#include "dialect/tools/hide_library_options.h"
 
 namespace {
 
 namespace cl = llvm::cl;
 
-cl::opt<std::string> input_file(cl::Positional, cl::desc("<input .mlir>"), cl::Required);
+// --help lists these; LLVM's own options stay accepted but only --help-hidden lists them.
+cl::OptionCategory tool_options("tcpu-compile options");
+
+cl::opt<std::string> input_file(cl::Positional, cl::desc("<input .mlir or .ttir>"), cl::Required,
+                                cl::cat(tool_options));
 cl::opt<std::string> output_file("o", cl::desc("Output file"), cl::value_desc("file"),
-                                 cl::Required);
+                                 cl::Required, cl::cat(tool_options));
 cl::opt<std::string> target_text("target",
                                  cl::desc("A #tcpu.target<...> that replaces the module's"),
-                                 cl::init(""));
+                                 cl::init(""), cl::cat(tool_options));
 cl::opt<std::string> variant(
     "variant",
     cl::desc("TTIR: compile the kernels as variant S of another object's launcher "
              "(NAME__S and NAME__S__program only)"),
-    cl::init(""));
+    cl::init(""), cl::cat(tool_options));
 cl::list<std::string> dispatch(
     "dispatch",
     cl::desc("TTIR: a variant S=#tcpu.target<...> the launcher may choose (repeat, best first); "
-             "its object is compiled with --variant=S --target=<the same target>"));
+             "its object is compiled with --variant=S --target=<the same target>"), cl::cat(tool_options));
 cl::opt<std::string> mattr("mattr", cl::desc("LLVM AArch64 features (override the target)"),
-                           cl::init(""));
-cl::opt<std::string> mcpu("mcpu", cl::desc("LLVM CPU name"), cl::init("generic"));
+                           cl::init(""), cl::cat(tool_options));
+cl::opt<std::string> mcpu("mcpu", cl::desc("LLVM CPU name"), cl::init("generic"), cl::cat(tool_options));
 cl::opt<std::string> triple("mtriple", cl::desc("Target triple"),
-                            cl::init("aarch64-unknown-linux-gnu"));
-cl::opt<unsigned> opt_level("O", cl::desc("Optimization level 0-3"), cl::Prefix, cl::init(2));
+                            cl::init("aarch64-unknown-linux-gnu"), cl::cat(tool_options));
+cl::opt<unsigned> opt_level("O", cl::desc("Optimization level 0-3"), cl::Prefix, cl::init(2), cl::cat(tool_options));
 enum class Emit { kObject, kAssembly, kLlvm, kHeader };
 cl::opt<Emit> emit("emit", cl::desc("What to write"), cl::init(Emit::kObject),
                    cl::values(clEnumValN(Emit::kObject, "obj", "an ELF object"),
                               clEnumValN(Emit::kAssembly, "asm", "assembly"),
                               clEnumValN(Emit::kLlvm, "llvm", "LLVM IR"),
                               clEnumValN(Emit::kHeader, "header",
-                                         "a C header declaring a TTIR module's kernels")));
+                                         "a C header declaring a TTIR module's kernels")), cl::cat(tool_options));
 
 int Fail(const llvm::Twine& message) {
   llvm::errs() << "tcpu-compile: " << message << "\n";
@@ -197,7 +202,8 @@ int WriteHeader(mlir::ModuleOp module) {
 
 int main(int argc, char** argv) {
   llvm::InitLLVM init(argc, argv);
-  cl::ParseCommandLineOptions(argc, argv, "tcpu-compile: .mlir -> aarch64 object\n");
+  tcpu_tools::HideLibraryOptions(&tool_options);
+  cl::ParseCommandLineOptions(argc, argv, "tcpu-compile: a TTIR (.ttir) or tcpu (.mlir) module -> an aarch64 object\n");
   if (opt_level > 3) return Fail("-O" + llvm::Twine(opt_level.getValue()) + ": expected 0 to 3");
 
   mlir::DialectRegistry registry;

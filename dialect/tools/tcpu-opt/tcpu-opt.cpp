@@ -27,8 +27,11 @@
 #include "tt/TTGDialect.h"
 #include "tt/TTToTcpuPasses.h"
 #include "tt/TritonSource.h"
+#include "dialect/tools/hide_library_options.h"
 
 int main(int argc, char** argv) {
+  // LLVM's options (registered before main) leave --help to what mlir-opt and tcpu register.
+  tcpu_tools::HideLibraryOptions();
   mlir::DialectRegistry registry;
   mlir::tcpu::registerTcpuToolDialects(registry);
   // TTIR, and what Triton dumps may also hold: gpu.barrier and ttg.barrier.
