@@ -28,19 +28,6 @@ tt.func public @map(%p: !tt.ptr<f32>) {
 
 // -----
 
-tt.func public @gather(%p: !tt.ptr<f32>, %q: !tt.ptr<i32>) {
-  %ptrs = tt.splat %p : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>
-  %iptrs = tt.splat %q : !tt.ptr<i32> -> tensor<8x!tt.ptr<i32>>
-  %x = tt.load %ptrs : tensor<8x!tt.ptr<f32>>
-  %i = tt.load %iptrs : tensor<8x!tt.ptr<i32>>
-  // expected-error @+1 {{'tt.gather' is not supported by the CPU backend: tl.gather is not lowered yet}}
-  %y = tt.gather %x[%i] {axis = 0 : i32} : (tensor<8xf32>, tensor<8xi32>) -> tensor<8xf32>
-  tt.store %ptrs, %y : tensor<8x!tt.ptr<f32>>
-  tt.return
-}
-
-// -----
-
 tt.func public @dot_scaled(%p: !tt.ptr<f32>, %a: tensor<16x16xf8E4M3FN>, %c: tensor<16x16xf32>) {
   %ptrs = tt.splat %p : !tt.ptr<f32> -> tensor<16x16x!tt.ptr<f32>>
   // expected-error @+1 {{'tt.dot_scaled' is not supported by the CPU backend: microscaling (mx) formats are not lowered yet}}

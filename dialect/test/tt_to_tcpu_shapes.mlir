@@ -78,3 +78,43 @@ module {
     tt.return %lo, %hi : tensor<f32>, tensor<f32>
   }
 }
+
+// A reshape that regroups dimensions (Inductor's bitonic sort: [XBLOCK, RBLOCK] into
+// [XBLOCK * 2^i, 2, RBLOCK / 2^(i+1)] and back) goes through the flat vector; one that only
+// merges or splits neighbours is one shape_cast.
+module {
+  // CHECK-LABEL: tt.func @regroup(
+  tt.func @regroup(%x: tensor<2x8xi32>) -> (tensor<2x8xi32>, tensor<2x2x4xi32>) {
+    // CHECK: %[[F:.*]] = vector.shape_cast %{{.*}} : vector<2x8xi32> to vector<16xi32>
+    // CHECK: %[[G:.*]] = vector.shape_cast %[[F]] : vector<16xi32> to vector<4x2x2xi32>
+    // CHECK: %[[B:.*]] = vector.shape_cast %[[G]] : vector<4x2x2xi32> to vector<16xi32>
+    // CHECK: vector.shape_cast %[[B]] : vector<16xi32> to vector<2x8xi32>
+    // CHECK: vector.shape_cast %{{.*}} : vector<2x8xi32> to vector<2x2x4xi32>
+    %g = tt.reshape %x : tensor<2x8xi32> -> tensor<4x2x2xi32>
+    %b = tt.reshape %g : tensor<4x2x2xi32> -> tensor<2x8xi32>
+    %s = tt.reshape %x : tensor<2x8xi32> -> tensor<2x2x4xi32>
+    tt.return %b, %s : tensor<2x8xi32>, tensor<2x2x4xi32>
+  }
+}
+
+// tt.gather: each lane's source position is one vector computation (the other dimension's
+// part a constant), -1 outside the axis; a loop over the lanes reads the source from a stack
+// buffer allocated in the entry block.
+module {
+  // CHECK-LABEL: tt.func @gather(
+  tt.func @gather(%x: tensor<2x4xf32>, %i: tensor<2x3xi64>, %m: tensor<4xi1>, %j: tensor<4xi32>) -> (tensor<2x3xf32>, tensor<4xi1>) {
+    // CHECK-DAG: memref.alloca() {alignment = 16 : i64} : memref<8xf32>
+    // CHECK-DAG: memref.alloca() {alignment = 16 : i64} : memref<6xi32>
+    // CHECK-DAG: memref.alloca() {alignment = 16 : i64} : memref<6xf32>
+    // CHECK: arith.cmpi ult, %{{.*}}, %{{.*}} : vector<6xi64>
+    // CHECK: arith.constant dense<[0, 0, 0, 4, 4, 4]> : vector<6xi32>
+    // CHECK: scf.for
+    // CHECK: scf.if
+    // CHECK: memref.load
+    // CHECK-NOT: tt.gather
+    // CHECK: memref<4xi8>
+    %g = tt.gather %x[%i] {axis = 1 : i32} : (tensor<2x4xf32>, tensor<2x3xi64>) -> tensor<2x3xf32>
+    %b = tt.gather %m[%j] {axis = 0 : i32} : (tensor<4xi1>, tensor<4xi32>) -> tensor<4xi1>
+    tt.return %g, %b : tensor<2x3xf32>, tensor<4xi1>
+  }
+}

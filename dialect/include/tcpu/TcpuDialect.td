@@ -17,6 +17,8 @@ def Tcpu_Dialect : Dialect {
   }];
   let useDefaultAttributePrinterParser = 1;
   let hasOperationAttrVerify = 1;
+  // Corrections of upstream vector canonicalizations (VectorCanonicalizations.cpp).
+  let hasCanonicalizer = 1;
   let dependentDialects = ["::mlir::memref::MemRefDialect", "::mlir::vector::VectorDialect"];
   let extraClassDeclaration = [{
     // Defined next to the attribute storage classes (TcpuAttrs.cpp).

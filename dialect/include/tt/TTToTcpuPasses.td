@@ -12,7 +12,7 @@
 //   6. tt-to-tcpu-memory             loads and stores, chosen by the contiguity analysis
 //   7. tt-to-tcpu-atomics            atomic_rmw / atomic_cas as LLVM atomics, lane by lane
 //   8. tt-to-tcpu-pointers           pointer arithmetic: tensors of pointers become i64 addresses
-//   9. tt-to-tcpu-shapes             make_range, splat, broadcast, expand_dims, reshape, trans, ...
+//   9. tt-to-tcpu-shapes             make_range, splat, broadcast, expand_dims, reshape, trans, gather, ...
 //  10. tt-to-tcpu-elementwise        arith/math on tensors, clampf, precise_*, extern_elementwise
 //  11. tt-to-tcpu-reductions         tt.reduce and tt.scan as log-step vector code
 //  12. tt-to-tcpu-dot                tt.dot as contractions (fp) or SDOT/SMMLA/BFMMLA tiles
@@ -206,7 +206,9 @@ def TTToTcpuPointers : TTToTcpuPass<"tt-to-tcpu-pointers",
 
 // 9. tt -> tcpu: lib/TTToTcpu/ConvertShapeOps.cpp
 def TTToTcpuShapes : TTToTcpuPass<"tt-to-tcpu-shapes",
-    "Shape ops (make_range, splat, broadcast, expand_dims, reshape, trans, cat, join, split, unsplat)"> {}
+    "Shape ops (make_range, splat, broadcast, expand_dims, reshape, trans, cat, join, split, "
+    "unsplat) and tt.gather",
+    ["::mlir::memref::MemRefDialect"]> {}
 
 // 10. tt -> tcpu: lib/TTToTcpu/ConvertElementwiseOps.cpp
 def TTToTcpuElementwise : TTToTcpuPass<"tt-to-tcpu-elementwise",
@@ -215,7 +217,8 @@ def TTToTcpuElementwise : TTToTcpuPass<"tt-to-tcpu-elementwise",
 // 11. tt -> tcpu: lib/TTToTcpu/ConvertReductions.cpp
 def TTToTcpuReductions : TTToTcpuPass<"tt-to-tcpu-reductions",
     "tt.reduce and tt.scan as log-step vector code applying the combine region; "
-    "tt.histogram as one counting pass over the lanes"> {}
+    "tt.histogram as one counting pass over the lanes",
+    ["::mlir::memref::MemRefDialect"]> {}
 
 // 12. tt -> tcpu: lib/TTToTcpu/ConvertDot.cpp
 def TTToTcpuDot : TTToTcpuPass<"tt-to-tcpu-dot",

@@ -3,13 +3,16 @@
 //   reduce: halve the reduced dimension log2(n) times, combining the two halves.
 //   scan:   Hillis-Steele along the last dimension: log2(n) steps, each combining every lane
 //           with the one 2^s before it (lanes below 2^s keep their value); another axis is
-//           transposed to the last first; reverse scans run on the reversed lanes.
+//           transposed to the last first; reverse scans run on the reversed lanes. Rows over
+//           256 lanes: a loop over 64-lane chunks in scan order, each scanned so and combined
+//           with the carry from the chunks before it.
 //   histogram: one pass over the lanes in order, adding 1 to the bin of each lane whose value
 //           lies in [0, bins) and whose mask is on (other values are not counted).
 // Dimensions are powers of two, as Triton requires.
 #include "TypeConverter.h"
 #include "llvm/ADT/STLExtras.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
@@ -119,7 +122,8 @@ Value Shuffle(OpBuilder& b, Location loc, Value row, ArrayRef<int64_t> indices) 
   return b.create<vector::ShuffleOp>(loc, row, row, indices);
 }
 
-FailureOr<SmallVector<Value>> ScanRows(OpBuilder& b, ScanOp op, SmallVector<Value> rows) {
+// Hillis-Steele on rows of one length: log2(length) steps of one shuffle and one combine.
+FailureOr<SmallVector<Value>> ScanShortRows(OpBuilder& b, ScanOp op, SmallVector<Value> rows) {
   Location loc = op.getLoc();
   int64_t length = cast<VectorType>(rows[0].getType()).getDimSize(0);
   SmallVector<int64_t> reversed;
@@ -150,6 +154,122 @@ FailureOr<SmallVector<Value>> ScanRows(OpBuilder& b, ScanOp op, SmallVector<Valu
     for (Value& row : rows) row = Shuffle(b, loc, row, reversed);
   }
   return rows;
+}
+
+// Rows longer than this are scanned chunk by chunk (a 4096-lane row as one Hillis-Steele
+// scan is twelve 4096-lane shuffles, which the backend did not compile in five minutes; 1024
+// lanes took 10 s).
+constexpr int64_t kMaxWholeScan = 256;
+constexpr int64_t kScanChunk = 64;
+
+// A long row: stored to a stack buffer, then a loop over its 64-lane chunks in scan order,
+// each scanned alone and combined with the carry (the scan of everything before it, a
+// broadcast of the previous chunk's last lane in scan order) as `combine(carry, lane)`,
+// written back; the row is read back whole. Triton's scans are associative, so this is the
+// same scan; the code does not grow with the row.
+FailureOr<SmallVector<Value>> ScanLongRows(OpBuilder& b, ScanOp op, SmallVector<Value> rows) {
+  Location loc = op.getLoc();
+  auto row_type = cast<VectorType>(rows[0].getType());
+  int64_t length = row_type.getDimSize(0);
+  int64_t chunks = length / kScanChunk;
+  bool reverse = op.getReverse();
+  SmallVector<Value> buffers;
+  SmallVector<Type> elements, stored;
+  Value zero = b.create<arith::ConstantIndexOp>(loc, 0);
+  for (Value row : rows) {
+    Type element = cast<VectorType>(row.getType()).getElementType();
+    Type in_memory = element.isInteger(1) ? b.getI8Type() : element;
+    if (in_memory != element) {
+      row = b.create<arith::ExtUIOp>(loc, VectorType::get({length}, in_memory), row);
+    }
+    Value buffer = createEntryStackBuffer(b, op, in_memory, length);
+    b.create<vector::StoreOp>(loc, row, buffer, ValueRange{zero});
+    buffers.push_back(buffer);
+    elements.push_back(element);
+    stored.push_back(in_memory);
+  }
+  auto load_chunk = [&](OpBuilder& builder, Value offset) {
+    SmallVector<Value> chunk;
+    for (auto [buffer, element, in_memory] : llvm::zip(buffers, elements, stored)) {
+      Value value = builder.create<vector::LoadOp>(
+          loc, VectorType::get({kScanChunk}, in_memory), buffer, ValueRange{offset});
+      if (in_memory != element) {
+        value = builder.create<arith::TruncIOp>(loc, VectorType::get({kScanChunk}, element), value);
+      }
+      chunk.push_back(value);
+    }
+    return chunk;
+  };
+  auto store_chunk = [&](OpBuilder& builder, ValueRange chunk, Value offset) {
+    for (auto [value, buffer, element, in_memory] : llvm::zip(chunk, buffers, elements, stored)) {
+      Value in_buffer = value;
+      if (in_memory != element) {
+        in_buffer = builder.create<arith::ExtUIOp>(
+            loc, VectorType::get({kScanChunk}, in_memory), value);
+      }
+      builder.create<vector::StoreOp>(loc, in_buffer, buffer, ValueRange{offset});
+    }
+  };
+  // The lane the next chunk continues from: the last in scan order.
+  int64_t last = reverse ? 0 : kScanChunk - 1;
+  auto carry_of = [&](OpBuilder& builder, ValueRange chunk) {
+    SmallVector<Value> carry;
+    for (Value value : chunk) carry.push_back(builder.create<vector::ExtractOp>(loc, value, last));
+    return carry;
+  };
+
+  Value first_offset = b.create<arith::ConstantIndexOp>(loc, reverse ? length - kScanChunk : 0);
+  FailureOr<SmallVector<Value>> first = ScanShortRows(b, op, load_chunk(b, first_offset));
+  if (failed(first)) return failure();
+  store_chunk(b, *first, first_offset);
+  SmallVector<Value> carry = carry_of(b, *first);
+
+  LogicalResult status = success();
+  auto loop = b.create<scf::ForOp>(
+      loc, b.create<arith::ConstantIndexOp>(loc, 1), b.create<arith::ConstantIndexOp>(loc, chunks),
+      b.create<arith::ConstantIndexOp>(loc, 1), carry,
+      [&](OpBuilder& body, Location, Value j, ValueRange carried) {
+        Value k = j;
+        if (reverse) {
+          k = body.create<arith::SubIOp>(loc, body.create<arith::ConstantIndexOp>(loc, chunks - 1),
+                                         j);
+        }
+        Value offset =
+            body.create<arith::MulIOp>(loc, k, body.create<arith::ConstantIndexOp>(loc, kScanChunk));
+        FailureOr<SmallVector<Value>> scanned = ScanShortRows(body, op, load_chunk(body, offset));
+        SmallVector<Value> before;
+        for (Value value : carried) {
+          before.push_back(body.create<vector::BroadcastOp>(
+              loc, VectorType::get({kScanChunk}, value.getType()), value));
+        }
+        FailureOr<SmallVector<Value>> combined =
+            failed(scanned) ? FailureOr<SmallVector<Value>>(failure())
+                            : ApplyCombine(body, op, op.getCombineOp(), before, *scanned,
+                                           {kScanChunk});
+        if (failed(combined)) {
+          status = failure();
+          body.create<scf::YieldOp>(loc, carried);
+          return;
+        }
+        store_chunk(body, *combined, offset);
+        body.create<scf::YieldOp>(loc, carry_of(body, *combined));
+      });
+  (void)loop;
+  if (failed(status)) return failure();
+  SmallVector<Value> results;
+  for (auto [buffer, element, in_memory] : llvm::zip(buffers, elements, stored)) {
+    Value row = b.create<vector::LoadOp>(loc, VectorType::get({length}, in_memory), buffer,
+                                         ValueRange{zero});
+    if (in_memory != element) row = b.create<arith::TruncIOp>(loc, VectorType::get({length}, element), row);
+    results.push_back(row);
+  }
+  return results;
+}
+
+FailureOr<SmallVector<Value>> ScanRows(OpBuilder& b, ScanOp op, SmallVector<Value> rows) {
+  int64_t length = cast<VectorType>(rows[0].getType()).getDimSize(0);
+  if (length > kMaxWholeScan) return ScanLongRows(b, op, std::move(rows));
+  return ScanShortRows(b, op, std::move(rows));
 }
 
 struct Scan : OpConversionPattern<ScanOp> {

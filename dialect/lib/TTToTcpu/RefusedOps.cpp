@@ -25,7 +25,6 @@ llvm::StringRef refusalReason(Operation* op) {
   if (isa<MapElementwiseOp, MapElementwiseReturnOp>(op)) {
     return "scalar regions mapped over tensors are not lowered yet";
   }
-  if (isa<GatherOp>(op)) return "tl.gather is not lowered yet";
   if (isa<UnsplatOp>(op)) return "unsplat of a tensor of pointers is not lowered yet";
   if (isa<DescriptorGatherOp, DescriptorScatterOp, DescriptorReduceOp>(op)) {
     return "row gathers, scatters and reductions through tensor descriptors are not lowered "

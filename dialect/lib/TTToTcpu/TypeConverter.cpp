@@ -1,6 +1,9 @@
 // The shared TTIR type converter (TypeConverter.h).
 #include "TypeConverter.h"
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "tt/TTTypes.h"
@@ -61,6 +64,13 @@ LogicalResult convertOpTypes(Operation* op, ValueRange operands,
   Operation* converted = rewriter.create(state);
   rewriter.replaceOp(op, converted->getResults());
   return success();
+}
+
+Value createEntryStackBuffer(OpBuilder& b, Operation* op, Type element, int64_t elements) {
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&op->getParentOfType<FunctionOpInterface>().getFunctionBody().front());
+  return b.create<memref::AllocaOp>(op->getLoc(), MemRefType::get({elements}, element),
+                                    b.getI64IntegerAttr(16));
 }
 
 }  // namespace mlir::tt

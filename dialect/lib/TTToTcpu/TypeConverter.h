@@ -29,6 +29,9 @@ LogicalResult convertOpTypes(Operation* op, ValueRange operands,
                              const TypeConverter& converter,
                              ConversionPatternRewriter& rewriter);
 
+// A memref stack buffer of `elements` values of `element`, 16-byte aligned, allocated in the
+// entry block of `op`'s function (once, not per loop iteration).
+Value createEntryStackBuffer(OpBuilder& b, Operation* op, Type element, int64_t elements);
 
 }  // namespace mlir::tt
 
