@@ -26,14 +26,14 @@ const char* KindName(int32_t kind) {
 
 }  // namespace
 
-extern "C" int tcpu_replay_check_args(const tcpu_replay_kernel* kernel,
-                                      const tcpu_replay_arg* args, int32_t count) {
+extern "C" int tcpu_replay_check_args(const tcpu_replay_kernel* kernel, const tcpu_replay_arg* args,
+                                      int32_t count) {
   TCPU_CHECK_NOT_NULL("tcpu_replay_check_args", kernel);
   const char* name = kernel->name != nullptr ? kernel->name : "(unnamed kernel)";
   if (count != kernel->param_count) {
     return tcpu::Fail(TCPU_ERR_INVALID_ARGUMENT,
-                      "tcpu_replay_%s: %d arguments, expected %d (the TTIR kernel's)", name,
-                      count, kernel->param_count);
+                      "tcpu_replay_%s: %d arguments, expected %d (the TTIR kernel's)", name, count,
+                      kernel->param_count);
   }
   if (count > 0 && args == nullptr) {
     return tcpu::Fail(TCPU_ERR_NULL_POINTER, "tcpu_replay_%s: args is NULL (%d arguments)", name,
@@ -43,9 +43,8 @@ extern "C" int tcpu_replay_check_args(const tcpu_replay_kernel* kernel,
     const tcpu_replay_param& param = kernel->params[i];
     if (args[i].kind != param.kind) {
       return tcpu::Fail(TCPU_ERR_INVALID_ARGUMENT,
-                        "tcpu_replay_%s: argument %d is %s (kind %d), expected %s for %s", name,
-                        i, KindName(args[i].kind), args[i].kind, KindName(param.kind),
-                        param.type);
+                        "tcpu_replay_%s: argument %d is %s (kind %d), expected %s for %s", name, i,
+                        KindName(args[i].kind), args[i].kind, KindName(param.kind), param.type);
     }
     if (param.kind == TCPU_REPLAY_DESC && args[i].rank != param.rank) {
       return tcpu::Fail(TCPU_ERR_INVALID_ARGUMENT,

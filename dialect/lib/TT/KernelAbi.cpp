@@ -71,7 +71,8 @@ LogicalResult writeKernelHeader(ModuleOp module, StringRef guard, llvm::raw_ostr
 }
 
 LogicalResult addKernelSuffix(ModuleOp module, StringRef suffix) {
-  if (suffix.empty() || !llvm::all_of(suffix, [](char c) { return llvm::isAlnum(c) || c == '_'; })) {
+  if (suffix.empty() ||
+      !llvm::all_of(suffix, [](char c) { return llvm::isAlnum(c) || c == '_'; })) {
     return module.emitError() << "kernel suffix '" << suffix
                               << "': expected letters, digits and '_'";
   }
@@ -83,7 +84,8 @@ LogicalResult addKernelSuffix(ModuleOp module, StringRef suffix) {
       return func.emitError() << "cannot rename @" << func.getName() << " to @" << renamed
                               << ": the module already defines it";
     }
-    if (failed(SymbolTable::replaceAllSymbolUses(func, StringAttr::get(context, renamed), module))) {
+    if (failed(
+            SymbolTable::replaceAllSymbolUses(func, StringAttr::get(context, renamed), module))) {
       return func.emitError() << "cannot rename the uses of @" << func.getName();
     }
     SymbolTable::setSymbolName(func, renamed);
@@ -142,16 +144,18 @@ SmallVector<std::string> UnpackArgument(const KernelArgument& argument, size_t i
 std::optional<KernelArgument> getKernelArgument(Type type) {
   if (auto desc = dyn_cast<TensorDescType>(type)) {
     RankedTensorType block = desc.getBlockType();
-    KernelArgument argument{KernelArgument::Kind::kDescriptor, TypeText(block.getElementType()),
-                            block.getRank(), {"void*"}};
+    KernelArgument argument{KernelArgument::Kind::kDescriptor,
+                            TypeText(block.getElementType()),
+                            block.getRank(),
+                            {"void*"}};
     argument.c_types.append(2 * block.getRank(), "int64_t");
     return argument;
   }
   if (auto pointer = dyn_cast<PointerType>(type)) {
     // A block pointer (!tt.ptr<tensor<...>>) is made inside a kernel, never passed to one.
     if (isa<RankedTensorType>(pointer.getPointeeType())) return std::nullopt;
-    return KernelArgument{KernelArgument::Kind::kPointer, TypeText(pointer.getPointeeType()), 0,
-                          {"void*"}};
+    return KernelArgument{
+        KernelArgument::Kind::kPointer, TypeText(pointer.getPointeeType()), 0, {"void*"}};
   }
   std::string c_type = getKernelCType(type);
   if (c_type.empty() || c_type == "void*") return std::nullopt;
@@ -207,9 +211,9 @@ LogicalResult writeReplayEntries(ModuleOp module, llvm::raw_ostream& os) {
       }
       os << "};\n";
     }
-    os << "const tcpu_replay_kernel tcpu_replay_kernel_" << name << " = {"
-       << CString(name) << ", " << (arguments.empty() ? "0" : params_table) << ", "
-       << arguments.size() << ", " << entry << ", tcpu_variant_" << name << "};\n\n";
+    os << "const tcpu_replay_kernel tcpu_replay_kernel_" << name << " = {" << CString(name) << ", "
+       << (arguments.empty() ? "0" : params_table) << ", " << arguments.size() << ", " << entry
+       << ", tcpu_variant_" << name << "};\n\n";
     os << "int " << entry
        << "(const tcpu_replay_arg* args, int32_t count, int32_t grid_x, int32_t grid_y, "
           "int32_t grid_z) {\n";

@@ -67,7 +67,7 @@ typedef int (*tcpu_replay_entry)(const tcpu_replay_arg* args, int32_t count, int
 typedef struct tcpu_replay_kernel {
   const char* name;                /* the kernel's symbol (NAME, its --kernel-suffix included) */
   const tcpu_replay_param* params; /* its TTIR arguments, in order */
-  int32_t param_count;
+  int32_t param_count;             /* their number */
   tcpu_replay_entry entry;         /* tcpu_replay_NAME */
   const char* (*variant)(void);    /* tcpu_variant_NAME: the compiled form this CPU runs */
 } tcpu_replay_kernel;
