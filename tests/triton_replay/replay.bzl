@@ -29,7 +29,8 @@ load("//tests/qemu:variants.bzl", "QEMU_VARIANTS")
 def _corpus_manifest(ctx):
     manifests = [f for f in ctx.files.corpus if f.basename == "manifest.json"]
     if len(manifests) != 1:
-        fail("%s: `corpus` must hold one manifest.json (it holds %d)" % (ctx.label, len(manifests)))
+        fail("%s: `corpus` must hold one manifest.json, it holds %d (a captured corpus goes in " %
+             (ctx.label, len(manifests)) + "tests/triton_replay/corpus/: tests/triton_replay/README.md)")
     return manifests[0]
 
 def _replay_kernels_impl(ctx):
