@@ -204,7 +204,8 @@ def triton_replay_test(
       expected_failures: launch id -> text its report line must hold after the id and kernel
         ("compare buffer 2 element 5"); every other launch must be `ok`. For self-checks.
       max_object_bytes: the size gate of every object; a larger one fails the test, named.
-      size, tags: of every variant's test (each also gets `qemu` and its variant's tags).
+      size: of every variant's test.
+      tags: of every variant's test (each also gets `qemu` and its variant's tags).
       **kwargs: more test attributes (timeout, ...).
     """
     _replay_kernels(
