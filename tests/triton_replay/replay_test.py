@@ -3,7 +3,7 @@
 Gates every compiled object's size, unpacks the corpus, runs the aarch64 runner under
 qemu-aarch64 once per thread count (TCPU_NUM_THREADS) and checks the report: every launch once,
 each `ok` unless --expect names it (then its line must hold that text). Prints the report and
-writes it to $TEST_UNDECLARED_OUTPUTS_DIR/replay_report.txt.
+writes it to $TEST_UNDECLARED_OUTPUTS_DIR/replay_report.txt, beside compile_report.tsv.
 """
 
 import argparse
@@ -184,6 +184,7 @@ def main():
     if outputs:
         with open(os.path.join(outputs, "replay_report.txt"), "w", encoding="utf-8") as f:
             f.write(report)
+        shutil.copy(args.compile_report, os.path.join(outputs, "compile_report.tsv"))
     return 1 if failures else 0
 
 
