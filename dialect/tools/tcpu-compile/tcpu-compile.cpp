@@ -6,7 +6,8 @@
 // the target fixes vector_bits.
 //
 //   tcpu-compile kernel.mlir -o kernel.o [--target='#tcpu.target<...>'] [--mattr=+neon,+sve]
-//                [--mcpu=generic] [--emit=obj|asm|llvm] [-O0..-O3]
+//                [--mcpu=generic] [--emit=obj|asm|llvm|header|replay] [-O0..-O3]
+//                [--kernel-suffix=S]
 #include <memory>
 #include <optional>
 #include <string>
@@ -77,19 +78,28 @@ cl::list<std::string> dispatch(
     "dispatch",
     cl::desc("TTIR: a variant S=#tcpu.target<...> the launcher may choose (repeat, best first); "
              "its object is compiled with --variant=S --target=<the same target>"), cl::cat(tool_options));
+cl::opt<std::string> kernel_suffix(
+    "kernel-suffix",
+    cl::desc("TTIR: append S to every function the module defines (NAME -> NAMES, "
+             "tcpu_launch_NAMES, ...), so same-named kernels of several modules link together"),
+    cl::value_desc("S"), cl::init(""), cl::cat(tool_options));
 cl::opt<std::string> mattr("mattr", cl::desc("LLVM AArch64 features (override the target)"),
                            cl::init(""), cl::cat(tool_options));
 cl::opt<std::string> mcpu("mcpu", cl::desc("LLVM CPU name"), cl::init("generic"), cl::cat(tool_options));
 cl::opt<std::string> triple("mtriple", cl::desc("Target triple"),
                             cl::init("aarch64-unknown-linux-gnu"), cl::cat(tool_options));
 cl::opt<unsigned> opt_level("O", cl::desc("Optimization level 0-3"), cl::Prefix, cl::init(2), cl::cat(tool_options));
-enum class Emit { kObject, kAssembly, kLlvm, kHeader };
+enum class Emit { kObject, kAssembly, kLlvm, kHeader, kReplay };
 cl::opt<Emit> emit("emit", cl::desc("What to write"), cl::init(Emit::kObject),
                    cl::values(clEnumValN(Emit::kObject, "obj", "an ELF object"),
                               clEnumValN(Emit::kAssembly, "asm", "assembly"),
                               clEnumValN(Emit::kLlvm, "llvm", "LLVM IR"),
                               clEnumValN(Emit::kHeader, "header",
-                                         "a C header declaring a TTIR module's kernels")), cl::cat(tool_options));
+                                         "a C header declaring a TTIR module's kernels"),
+                              clEnumValN(Emit::kReplay, "replay",
+                                         "a C source launching each kernel of a TTIR module "
+                                         "from a list of values (tcpu/triton_replay.h)")),
+                   cl::cat(tool_options));
 
 int Fail(const llvm::Twine& message) {
   llvm::errs() << "tcpu-compile: " << message << "\n";
@@ -198,6 +208,27 @@ int WriteHeader(mlir::ModuleOp module) {
   return 0;
 }
 
+// --emit=replay: tcpu_replay_NAME and tcpu_replay_kernel_NAME for each kernel, read from the
+// TTIR signature as Triton wrote it (a descriptor is one argument there).
+int WriteReplay(mlir::ModuleOp module) {
+  if (!mlir::tt::isTritonModule(module)) {
+    return Fail("--emit=replay needs a TTIR module (tt.func kernels); '" + input_file +
+                "' has none");
+  }
+  // Written whole or not at all: a kernel the ABI cannot pass leaves no partial file.
+  std::string text;
+  llvm::raw_string_ostream entries(text);
+  if (mlir::failed(mlir::tt::writeReplayEntries(module, entries))) {
+    return Fail("cannot write the replay entries of '" + input_file + "' (see above)");
+  }
+  std::error_code ec;
+  llvm::ToolOutputFile output(output_file, ec, llvm::sys::fs::OF_Text);
+  if (ec) return Fail("cannot write '" + output_file + "': " + ec.message());
+  output.os() << text;
+  output.keep();
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -232,7 +263,16 @@ int main(int argc, char** argv) {
   mlir::OwningOpRef<mlir::ModuleOp> module =
       mlir::parseSourceFile<mlir::ModuleOp>(sources, &context);
   if (!module) return Fail("'" + input_file + "' is not a valid MLIR module (see above)");
+  if (!kernel_suffix.empty()) {
+    if (!mlir::tt::isTritonModule(*module)) {
+      return Fail("--kernel-suffix applies to TTIR modules (Triton kernels) only");
+    }
+    if (mlir::failed(mlir::tt::addKernelSuffix(*module, kernel_suffix))) {
+      return Fail("--kernel-suffix=" + kernel_suffix + ": cannot rename the kernels (see above)");
+    }
+  }
   if (emit == Emit::kHeader) return WriteHeader(*module);
+  if (emit == Emit::kReplay) return WriteReplay(*module);
 
   if (!target_text.empty()) {
     mlir::Attribute attribute = mlir::parseAttribute(target_text, &context);
