@@ -108,7 +108,7 @@ def run_tool(args, timeout, cwd):
     start = time.monotonic()
     try:
         done = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                              timeout=timeout, cwd=cwd)
+                              timeout=timeout or None, cwd=cwd)
         message = done.stdout.decode("utf-8", "replace")
         ok = done.returncode == 0
         if not ok and not message.strip():
@@ -237,7 +237,8 @@ def main():
     parser.add_argument("--target", default="")
     parser.add_argument("--variant", action="append", default=[])
     parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--timeout", type=int, default=600)
+    parser.add_argument("--timeout", type=int, default=0,
+                        help="per tcpu-compile, seconds (0: none, as in the build)")
     parser.add_argument("--archive", required=True)
     parser.add_argument("--entries", required=True)
     parser.add_argument("--report", required=True)

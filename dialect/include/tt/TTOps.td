@@ -261,12 +261,16 @@ def TT_MulhiUIOp : TT_Op<"mulhiui", [Elementwise, SameOperandsAndResultType, Pur
 }
 
 def TT_ExternElementwiseOp : TT_Op<"extern_elementwise", [Elementwise,
-                                                          SameVariadicOperandSize]> {
+    SameVariadicOperandSize, DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    DeclareOpInterfaceMethods<ConditionallySpeculatable>]> {
   let summary = "A library math function applied elementwise (libdevice names)";
   let description = [{
     `%y = tt.extern_elementwise %x {libname = "", libpath = "", pure = true,
     symbol = "__nv_expf"} : (tensor<128xf32>) -> tensor<128xf32>`. The lowering maps known
     libdevice-style names (`__nv_expf`, `__nv_tanhf`, `__nv_rsqrtf`, ...) to vector math.
+    With `pure = true` it has no memory effects and is speculatable (as in Triton): it can be
+    moved, copied and split like any elementwise op; otherwise it may read and write any
+    memory.
   }];
   let arguments = (ins Variadic<TT_Type>:$srcs, StrAttr:$libname, StrAttr:$libpath,
                        StrAttr:$symbol, BoolAttr:$pure);

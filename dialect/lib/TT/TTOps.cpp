@@ -337,6 +337,17 @@ LogicalResult UnsplatOp::verify() {
   return success();
 }
 
+void ExternElementwiseOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>& effects) {
+  if (getPure()) return;
+  effects.emplace_back(MemoryEffects::Read::get(), SideEffects::DefaultResource::get());
+  effects.emplace_back(MemoryEffects::Write::get(), SideEffects::DefaultResource::get());
+}
+
+Speculation::Speculatability ExternElementwiseOp::getSpeculatability() {
+  return getPure() ? Speculation::Speculatable : Speculation::NotSpeculatable;
+}
+
 LogicalResult GatherOp::verify() {
   auto source = cast<RankedTensorType>(getSrc().getType());
   auto indices = cast<RankedTensorType>(getIndices().getType());

@@ -321,6 +321,15 @@ constexpr int64_t kMaxTileElements = 1024;
 constexpr int64_t kMaxRowElements = 256;
 constexpr int64_t kMaxDotMacs = 16 * 32 * 32;
 constexpr int64_t kMinChunk = 8;
+// The straight-line work of a function whose tiles are within kMaxTileElements: the elements
+// of every tile an op computes, a math function (expanded to a polynomial later) or a
+// division counting kCostlyOpWeight times. Over this, its rows are cut to kMaxRowElements
+// too: a GPU pointwise kernel of 1024 lanes computing cos, sin and pow of every lane (a
+// rotary embedding as Inductor writes it) was 13 s and 481 KB as one straight chain. Tutorial
+// 02's softmax over 1024 lanes (about 38 K) stays whole: cut, it reloads its row for each of
+// max, sum and normalize, 72% more instructions.
+constexpr int64_t kMaxStraightLineWork = 64 * 1024;
+constexpr int64_t kCostlyOpWeight = 16;
 
 // The axes of the dots on 2x2 matrix-multiply blocks.
 struct MmlaDotAxes {
@@ -890,7 +899,8 @@ void AxisStripMiner::Rewrite() {
   }
 }
 
-// A tile or dot over the budgets anywhere in `func`.
+// A tile or dot over the budgets anywhere in `func`, or more straight-line work than
+// kMaxStraightLineWork.
 bool OverBudget(FuncOp func) {
   auto elements = [](Type type) {
     auto tensor = dyn_cast<RankedTensorType>(type);
@@ -908,7 +918,15 @@ bool OverBudget(FuncOp func) {
     }
     over = over || macs > kMaxDotMacs;
   });
-  return over;
+  int64_t work = 0;
+  func.walk([&](Operation* op) {
+    if (op->getNumResults() != 1 || isa<arith::ConstantOp, MakeRangeOp, SplatOp>(op)) return;
+    bool costly = isa<ExternElementwiseOp, arith::DivFOp, arith::DivSIOp, arith::DivUIOp,
+                      arith::RemSIOp, arith::RemUIOp, arith::RemFOp>(op) ||
+                  (op->getDialect() && op->getDialect()->getNamespace() == "math");
+    work += elements(op->getResult(0).getType()) * (costly ? kCostlyOpWeight : 1);
+  });
+  return over || work > kMaxStraightLineWork;
 }
 
 // Gives each use of an index computation its own copy: ranges, splats, splat constants and
