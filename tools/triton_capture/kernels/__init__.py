@@ -1,0 +1,1 @@
+"""Hand-written Triton kernels (import the submodules; they need triton)."""
