@@ -1,19 +1,19 @@
 // tt-strip-mine-tiles: a function whose tiles are all within 1024 elements is still cut when its
 // straight-line work is large: a 1024-lane pointwise kernel computing math functions of every
-// lane (Inductor's rotary embedding: cos, sin and pow of each lane) runs as a loop over 256-lane
-// chunks. A pure tt.extern_elementwise (libdevice) is an elementwise op like any other there; a
+// lane (Inductor's rotary embedding: cos, sin and pow of each lane) runs as a loop over chunks,
+// of 128 lanes here (about 70 ops a lane: at most 16 K element-ops a chunk). A pure tt.extern_elementwise (libdevice) is an elementwise op like any other there; a
 // cheap 1024-lane kernel (vector add) stays whole.
 // RUN: tcpu-opt %s --tt-strip-mine-tiles | FileCheck %s
 
 module {
   // CHECK-LABEL: tt.func public @rotary_like(
   // CHECK: scf.for
-  // CHECK: tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32>
-  // CHECK: tt.extern_elementwise {{.*}} : (tensor<256xf32>, tensor<256xf32>) -> tensor<256xf32>
-  // CHECK: math.cos {{.*}} : tensor<256xf32>
-  // CHECK: math.sin {{.*}} : tensor<256xf32>
-  // CHECK: arith.divf {{.*}} : tensor<256xf32>
-  // CHECK: tt.store {{.*}} : tensor<256x!tt.ptr<f32>>
+  // CHECK: tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
+  // CHECK: tt.extern_elementwise {{.*}} : (tensor<128xf32>, tensor<128xf32>) -> tensor<128xf32>
+  // CHECK: math.cos {{.*}} : tensor<128xf32>
+  // CHECK: math.sin {{.*}} : tensor<128xf32>
+  // CHECK: arith.divf {{.*}} : tensor<128xf32>
+  // CHECK: tt.store {{.*}} : tensor<128x!tt.ptr<f32>>
   tt.func public @rotary_like(%x_ptr: !tt.ptr<f32>, %y_ptr: !tt.ptr<f32>, %n: i32) {
     %c1024 = arith.constant 1024 : i32
     %base = arith.constant dense<1.000000e+04> : tensor<1024xf32>

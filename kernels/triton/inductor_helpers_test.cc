@@ -7,7 +7,10 @@
 //   - scan_long.ttir: scans over rows longer than one Hillis-Steele pass compiles well (a
 //     4096-lane cumsum, a reverse two-operand scan over 512 lanes) — against sequential scans;
 //   - gather.ttir: tl.gather along either axis, i64 and i32 indices, an index outside the axis
-//     reading zero.
+//     reading zero;
+//   - inductor_rotary.ttir: a rotary embedding as Inductor writes it for a GPU (1024 lanes a
+//     program, the angle's pow, cos and sin computed per lane, rotate_half by masked loads),
+//     which tt-strip-mine-tiles runs in row chunks — against the same formula in double.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -17,6 +20,7 @@
 
 #include "gtest/gtest.h"
 #include "kernels/triton/gather.h"
+#include "kernels/triton/inductor_rotary.h"
 #include "kernels/triton/inductor_sort.h"
 #include "kernels/triton/scan_long.h"
 #include "tcpu/status.h"
@@ -188,6 +192,27 @@ TEST(GatherTest, ColumnsByI32Indices) {
       const int16_t expected = i >= 0 && i < 8 ? src[i * 4 + c] : 0;
       ASSERT_EQ(out[r * 4 + c], expected) << r << "," << c;
     }
+  }
+}
+
+TEST(InductorRotaryTest, MatchesTheFormula) {
+  for (int threads : {1, 3}) {
+    ASSERT_EQ(tcpu_set_num_threads(threads), TCPU_OK);
+    const int32_t n = 2 * 16 * 256 + 64 * 3;  // positions wrap at 16; a partial last program
+    std::vector<float> in(n), out(n + 8, kPoison);
+    for (int32_t i = 0; i < n; ++i) in[i] = static_cast<float>((i * 37) % 101) / 50.0f - 1.0f;
+    ASSERT_EQ(tcpu_launch_triton_poi_fused_add_cat_cos_mul_neg_sin_0(in.data(), out.data(), n,
+                                                                     (n + 1023) / 1024, 1, 1),
+              TCPU_OK);
+    for (int32_t i = 0; i < n; ++i) {
+      const int32_t x0 = i % 64, position = (i / 256) % 16, h = x0 % 32;
+      const double inv = 1.0 / std::pow(10000.0, h * 2.0 / 64.0);
+      const double angle = position * inv;
+      const double rot = x0 < 32 ? -in[i + 32] : in[i - 32];
+      const double expected = in[i] * std::cos(angle) + rot * std::sin(angle);
+      ASSERT_NEAR(out[i], expected, 2e-5) << "threads " << threads << " at " << i;
+    }
+    for (int32_t i = n; i < n + 8; ++i) ASSERT_EQ(out[i], kPoison) << "past the end";
   }
 }
 

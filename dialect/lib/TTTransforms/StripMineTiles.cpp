@@ -330,6 +330,8 @@ constexpr int64_t kMinChunk = 8;
 // max, sum and normalize, 72% more instructions.
 constexpr int64_t kMaxStraightLineWork = 64 * 1024;
 constexpr int64_t kCostlyOpWeight = 16;
+// The fewest lanes RowBudget cuts a row to.
+constexpr int64_t kMinRowChunk = 32;
 
 // The axes of the dots on 2x2 matrix-multiply blocks.
 struct MmlaDotAxes {
@@ -368,7 +370,8 @@ constexpr int64_t kSharedOperandWeight = 2;
 
 // The chunk size of every axis that must shrink for the function's tiles to fit the budgets,
 // halving the largest axis of the largest offender first.
-DenseMap<int, int64_t> ChooseChunks(Operation* root, Axes& axes, const DenseSet<int>& refused) {
+DenseMap<int, int64_t> ChooseChunks(Operation* root, Axes& axes, const DenseSet<int>& refused,
+                                    int64_t row_budget) {
   // Among axes of one size, a summed K axis shrinks first: its chunks are one dot again, while
   // a larger M x N tile shares each packed operand between more blocks (tutorial 03 in bf16:
   // 32x32 tiles over 16-deep chunks instead of 16x32 over 32). Then parallel axes before
@@ -426,7 +429,7 @@ DenseMap<int, int64_t> ChooseChunks(Operation* root, Axes& axes, const DenseSet<
       for (Value result : op->getResults()) {
         if (!isa<RankedTensorType>(result.getType())) continue;
         SmallVector<int> own;
-        int64_t budget = cast<RankedTensorType>(result.getType()).getRank() == 1 ? kMaxRowElements
+        int64_t budget = cast<RankedTensorType>(result.getType()).getRank() == 1 ? row_budget
                                                                                  : kMaxTileElements;
         double ratio = static_cast<double>(elements(result, own)) / budget;
         if (ratio > over) {
@@ -899,6 +902,44 @@ void AxisStripMiner::Rewrite() {
   }
 }
 
+// The straight-line work of `func` (see kMaxStraightLineWork).
+int64_t StraightLineWork(FuncOp func) {
+  int64_t work = 0;
+  func.walk([&](Operation* op) {
+    if (op->getNumResults() != 1 || isa<arith::ConstantOp, MakeRangeOp, SplatOp>(op)) return;
+    auto tensor = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    if (!tensor) return;
+    bool costly = isa<ExternElementwiseOp, arith::DivFOp, arith::DivSIOp, arith::DivUIOp,
+                      arith::RemSIOp, arith::RemUIOp, arith::RemFOp>(op) ||
+                  (op->getDialect() && op->getDialect()->getNamespace() == "math");
+    work += tensor.getNumElements() * (costly ? kCostlyOpWeight : 1);
+  });
+  return work;
+}
+
+// The elements of the largest tile of `func`.
+int64_t LargestTile(FuncOp func) {
+  int64_t largest = 1;
+  func.walk([&](Operation* op) {
+    for (Type type : op->getResultTypes()) {
+      if (auto tensor = dyn_cast<RankedTensorType>(type)) {
+        largest = std::max(largest, tensor.getNumElements());
+      }
+    }
+  });
+  return largest;
+}
+
+// The lanes a row (a 1-D tile) of `func` is cut to: kMaxRowElements, or fewer when each lane
+// carries much work, so that a chunk's chain stays within a quarter of kMaxStraightLineWork
+// (philox's ten rounds for dropout, about 140 ops a lane: 64 lanes).
+int64_t RowBudget(FuncOp func) {
+  int64_t per_lane = std::max<int64_t>(1, StraightLineWork(func) / LargestTile(func));
+  int64_t budget = kMaxRowElements;
+  while (budget > kMinRowChunk && budget * per_lane > kMaxStraightLineWork / 4) budget /= 2;
+  return budget;
+}
+
 // A tile or dot over the budgets anywhere in `func`, or more straight-line work than
 // kMaxStraightLineWork.
 bool OverBudget(FuncOp func) {
@@ -918,15 +959,7 @@ bool OverBudget(FuncOp func) {
     }
     over = over || macs > kMaxDotMacs;
   });
-  int64_t work = 0;
-  func.walk([&](Operation* op) {
-    if (op->getNumResults() != 1 || isa<arith::ConstantOp, MakeRangeOp, SplatOp>(op)) return;
-    bool costly = isa<ExternElementwiseOp, arith::DivFOp, arith::DivSIOp, arith::DivUIOp,
-                      arith::RemSIOp, arith::RemUIOp, arith::RemFOp>(op) ||
-                  (op->getDialect() && op->getDialect()->getNamespace() == "math");
-    work += elements(op->getResult(0).getType()) * (costly ? kCostlyOpWeight : 1);
-  });
-  return over || work > kMaxStraightLineWork;
+  return over || StraightLineWork(func) > kMaxStraightLineWork;
 }
 
 // Gives each use of an index computation its own copy: ranges, splats, splat constants and
@@ -1028,6 +1061,7 @@ struct TTStripMineTiles : impl::TTStripMineTilesBase<TTStripMineTiles> {
   void runOnOperation() override {
     getOperation().walk([&](FuncOp func) {
       if (!OverBudget(func)) return;
+      const int64_t row_budget = RowBudget(func);
       EraseDeadOps(func);
       SplitScalarWrites(func);
       SeparateSharedSources(func);
@@ -1035,7 +1069,7 @@ struct TTStripMineTiles : impl::TTStripMineTilesBase<TTStripMineTiles> {
       // One axis per round; the axes are found again on the rewritten function.
       for (int round = 0; round < 16; ++round) {
         Axes axes(func);
-        DenseMap<int, int64_t> chunks = ChooseChunks(func, axes, refused);
+        DenseMap<int, int64_t> chunks = ChooseChunks(func, axes, refused, row_budget);
         if (chunks.empty()) break;
         // The chunks were chosen counting on every axis of `chunks`: one whose plan fails is
         // refused before any is rewritten, and the chunks chosen again without it. Otherwise

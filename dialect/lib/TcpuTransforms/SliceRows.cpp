@@ -21,6 +21,7 @@
 // sliced load and store, and an op that stays and writes (reads) memory follows every earlier
 // sliced load and store (store).
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/STLExtras.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -99,7 +100,7 @@ struct Slicer {
   func::FuncOp func_;
   int64_t min_chain_ops_;
   OpBuilder builder_{func_.getContext()};
-  llvm::DenseMap<Value, Value> parent_;            // union-find of connected 1-D vectors
+  mutable llvm::DenseMap<Value, Value> parent_;    // union-find of connected 1-D vectors
   llvm::DenseMap<Value, int64_t> narrowest_bits_;  // component leader -> narrowest element
   llvm::DenseMap<Value, int64_t> lanes_;           // component leader -> slice lanes
   llvm::MapVector<Operation*, Kind> sliced_;
@@ -116,10 +117,15 @@ bool IsRow(Type type) {
   return vector && vector.getRank() == 1 && !vector.isScalable();
 }
 
+// Path halving: every lookup shortens the path it walks, so the chains that one long
+// elementwise chain unites (philox's ten rounds on a 256-lane row: thousands of values) stay
+// short; without it ChooseLanes took minutes on such a row.
 Value Slicer::Leader(Value value) const {
   for (;;) {
     auto it = parent_.find(value);
     if (it == parent_.end() || it->second == value) return value;
+    auto up = parent_.find(it->second);
+    if (up != parent_.end()) it->second = up->second;
     value = it->second;
   }
 }
@@ -137,9 +143,16 @@ bool Slicer::IsWide(Value value) const {
 }
 
 void Slicer::ChooseLanes() {
+  // Union by size: the smaller component joins the larger, so no path grows past log2(n).
+  llvm::DenseMap<Value, int64_t> size;
   auto unite = [&](Value a, Value b) {
     Value x = Leader(a), y = Leader(b);
-    if (x != y) parent_[x] = y;
+    if (x == y) return;
+    int64_t sx = size.try_emplace(x, 1).first->second;
+    int64_t sy = size.try_emplace(y, 1).first->second;
+    if (sx > sy) std::swap(x, y);
+    parent_[x] = y;
+    size[y] = sx + sy;
   };
   func_.walk([&](Operation* op) {
     if (op->getNumRegions() != 0) return;
@@ -272,7 +285,9 @@ void Slicer::Select() {
       ++chain_ops[{Leader(op->getResult(0)), op->getBlock()}];
     }
   }
-  SmallVector<Operation*> short_chains;
+  // Removed at once (MapVector::erase is linear: one at a time was quadratic, minutes on
+  // philox's rows).
+  llvm::DenseSet<Operation*> dropped;
   for (auto [op, kind] : sliced_) {
     // A sliced op in a nested block (the store under a mask test) goes with its row's block.
     Block* block = op->getBlock();
@@ -282,22 +297,33 @@ void Slicer::Select() {
         block = def->getBlock();
       }
     }
-    if (chain_ops.lookup({Leader(row), block}) < min_chain_ops_) short_chains.push_back(op);
+    if (chain_ops.lookup({Leader(row), block}) < min_chain_ops_) dropped.insert(op);
   }
-  for (Operation* op : short_chains) sliced_.erase(op);
-  bool changed = true;
-  while (changed) {
-    changed = false;
-    SmallVector<Operation*> dropped;
-    for (auto [op, kind] : sliced_) {
-      if (kind == Kind::kStore || kind == Kind::kConsumer) continue;
-      bool consumed = llvm::any_of(op->getResult(0).getUsers(),
-                                   [&](Operation* user) { return sliced_.contains(user); });
-      if (!consumed) dropped.push_back(op);
+  // Then every op whose result no sliced op consumes, and in turn what only it consumed.
+  auto kept = [&](Operation* op) { return sliced_.contains(op) && !dropped.contains(op); };
+  auto unconsumed = [&](Operation* op) {
+    Kind kind = sliced_.lookup(op);
+    if (kind == Kind::kStore || kind == Kind::kConsumer) return false;
+    return llvm::none_of(op->getResult(0).getUsers(), kept);
+  };
+  SmallVector<Operation*> work;
+  for (auto [op, kind] : sliced_) {
+    if (kept(op) && unconsumed(op)) {
+      dropped.insert(op);
+      work.push_back(op);
     }
-    for (Operation* op : dropped) sliced_.erase(op);
-    changed = !dropped.empty();
   }
+  while (!work.empty()) {
+    Operation* op = work.pop_back_val();
+    for (Value operand : op->getOperands()) {
+      Operation* def = operand.getDefiningOp();
+      if (def && kept(def) && unconsumed(def)) {
+        dropped.insert(def);
+        work.push_back(def);
+      }
+    }
+  }
+  sliced_.remove_if([&](const auto& entry) { return dropped.contains(entry.first); });
 }
 
 int64_t Slicer::SliceCount(Operation* op) const {
