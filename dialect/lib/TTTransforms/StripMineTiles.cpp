@@ -330,6 +330,9 @@ constexpr int64_t kMinChunk = 8;
 // max, sum and normalize, 72% more instructions.
 constexpr int64_t kMaxStraightLineWork = 64 * 1024;
 constexpr int64_t kCostlyOpWeight = 16;
+// The most ops (counted with repeats) an index computation SeparateSharedSources copies apart
+// per use may have.
+constexpr int64_t kMaxSharedSourceOps = 32;
 // The fewest lanes RowBudget cuts a row to.
 constexpr int64_t kMinRowChunk = 32;
 
@@ -968,7 +971,10 @@ bool OverBudget(FuncOp func) {
 // them), which would tie a dot's N and K axes together; the copies cost nothing (the backend
 // folds equal values again).
 void SeparateSharedSources(FuncOp func) {
-  DenseSet<Operation*> sources;
+  // Each source's ops, itself and the sources it is computed from: an index computation is a
+  // handful; a long chain computed from ranges alone (philox's ten rounds for tl.rand, whose
+  // values each feed two ops) is not one, and copying it per use doubled it every round.
+  DenseMap<Operation*, int64_t> sources;
   SmallVector<Operation*> order;
   func.walk<WalkOrder::PreOrder>([&](Operation* op) {
     bool tensor = op->getNumResults() == 1 && isa<RankedTensorType>(op->getResult(0).getType());
@@ -976,12 +982,17 @@ void SeparateSharedSources(FuncOp func) {
     bool leaf = isa<MakeRangeOp, SplatOp, arith::ConstantOp>(op);
     bool shape = isa<ExpandDimsOp, BroadcastOp, TransOp>(op) ||
                  op->hasTrait<OpTrait::Elementwise>();
+    int64_t ops = 1;
     bool fromSources = llvm::all_of(op->getOperands(), [&](Value operand) {
+      if (!isa<RankedTensorType>(operand.getType())) return true;
       Operation* def = operand.getDefiningOp();
-      return !isa<RankedTensorType>(operand.getType()) || (def && sources.contains(def));
+      auto it = def ? sources.find(def) : sources.end();
+      if (it == sources.end()) return false;
+      ops += it->second;
+      return true;
     });
-    if (leaf || (shape && fromSources)) {
-      sources.insert(op);
+    if (leaf || (shape && fromSources && ops <= kMaxSharedSourceOps)) {
+      sources[op] = ops;
       order.push_back(op);
     }
   });
