@@ -6,15 +6,7 @@ binary share that configuration, so the binary is built once.
 """
 
 load("//platforms:aarch64_binary.bzl", "to_aarch64")
-
-def _runfiles_path(ctx, file):
-    # External files have short paths like ../repo/path; main-repo files are workspace-relative.
-    if file.short_path.startswith("../"):
-        return file.short_path[3:]
-    return ctx.workspace_name + "/" + file.short_path
-
-def _shell_quote(value):
-    return "'" + value.replace("'", "'\\''") + "'"
+load("//platforms:runfiles.bzl", "runfiles_path", "shell_quote")
 
 def _qemu_test_impl(ctx):
     binary = ctx.executable.binary
@@ -29,10 +21,10 @@ def _qemu_test_impl(ctx):
             "%{cpu}": ctx.attr.cpu,
             "%{sve_vl_bits}": str(ctx.attr.sve_vl_bits),
             "%{features}": ",".join(ctx.attr.cpu_features),
-            "%{qemu}": _runfiles_path(ctx, qemu),
-            "%{binary}": _runfiles_path(ctx, binary),
+            "%{qemu}": runfiles_path(ctx, qemu),
+            "%{binary}": runfiles_path(ctx, binary),
             "%{env}": "\n".join([
-                "export %s=%s" % (key, _shell_quote(value))
+                "export %s=%s" % (key, shell_quote(value))
                 for key, value in sorted(ctx.attr.test_env.items())
             ]),
         },

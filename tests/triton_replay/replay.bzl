@@ -25,6 +25,7 @@ load("//dialect:tcpu_compile.bzl", "TCPU_COMPILE_ATTRS")
 load("//dialect:triton_kernel_library.bzl", "TRITON_TARGETS")
 load("//platforms:aarch64_binary.bzl", "to_aarch64")
 load("//tests/qemu:variants.bzl", "QEMU_VARIANTS")
+load("//platforms:runfiles.bzl", "runfiles_path", "shell_quote")
 
 def _corpus_manifest(ctx):
     manifests = [f for f in ctx.files.corpus if f.basename == "manifest.json"]
@@ -85,14 +86,6 @@ _replay_kernels = rule(
     }),
 )
 
-def _runfiles_path(ctx, file):
-    if file.short_path.startswith("../"):
-        return file.short_path[3:]
-    return ctx.workspace_name + "/" + file.short_path
-
-def _shell_quote(value):
-    return "'" + value.replace("'", "'\\''") + "'"
-
 def _replay_test_impl(ctx):
     manifest = _corpus_manifest(ctx)
     report = ctx.attr.kernels[OutputGroupInfo].report.to_list()[0]
@@ -100,15 +93,15 @@ def _replay_test_impl(ctx):
     arguments = [
         ("--variant", ctx.attr.variant),
         ("--cpu", ctx.attr.cpu),
-        ("--qemu", "$runfiles/" + _runfiles_path(ctx, ctx.file._qemu)),
-        ("--runner", "$runfiles/" + _runfiles_path(ctx, runner)),
-        ("--corpus-manifest", "$runfiles/" + _runfiles_path(ctx, manifest)),
-        ("--compile-report", "$runfiles/" + _runfiles_path(ctx, report)),
+        ("--qemu", "$runfiles/" + runfiles_path(ctx, ctx.file._qemu)),
+        ("--runner", "$runfiles/" + runfiles_path(ctx, runner)),
+        ("--corpus-manifest", "$runfiles/" + runfiles_path(ctx, manifest)),
+        ("--compile-report", "$runfiles/" + runfiles_path(ctx, report)),
         ("--threads", ",".join([str(t) for t in ctx.attr.threads])),
         ("--max-object-bytes", str(ctx.attr.max_object_bytes)),
     ]
     if ctx.file.launches:
-        arguments.append(("--launches", "$runfiles/" + _runfiles_path(ctx, ctx.file.launches)))
+        arguments.append(("--launches", "$runfiles/" + runfiles_path(ctx, ctx.file.launches)))
     for launch, text in sorted(ctx.attr.expected_failures.items()):
         arguments.append(("--expect", "%s=%s" % (launch, text)))
     lines = [
@@ -122,14 +115,14 @@ def _replay_test_impl(ctx):
         "if [[ -z $runfiles ]]; then",
         "  if [[ -d $0.runfiles ]]; then runfiles=$0.runfiles; else runfiles=${0%/*}; fi",
         "fi",
-        "export TCPU_QEMU_VARIANT=%s" % _shell_quote(ctx.attr.variant),
+        "export TCPU_QEMU_VARIANT=%s" % shell_quote(ctx.attr.variant),
         "exec \"$runfiles/%s\" -I -S \"$runfiles/%s\" \\" % (
-            _runfiles_path(ctx, ctx.file._python),
-            _runfiles_path(ctx, ctx.file._driver),
+            runfiles_path(ctx, ctx.file._python),
+            runfiles_path(ctx, ctx.file._driver),
         ),
     ]
     for flag, value in arguments:
-        quoted = "\"%s\"" % value if value.startswith("$runfiles/") else _shell_quote(value)
+        quoted = "\"%s\"" % value if value.startswith("$runfiles/") else shell_quote(value)
         lines.append("  %s %s \\" % (flag, quoted))
     lines.append("  \"$@\"")
     launcher = ctx.actions.declare_file(ctx.label.name + ".sh")

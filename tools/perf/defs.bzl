@@ -18,6 +18,7 @@ listed in its `gates`.
 
 load("//platforms:aarch64_binary.bzl", "to_aarch64")
 load("//tests/qemu:variants.bzl", "QEMU_VARIANTS")
+load("//platforms:runfiles.bzl", "runfiles_path")
 
 PerfGateInfo = provider(
     doc = "One gate: what to run and the baseline it is held to.",
@@ -26,11 +27,6 @@ PerfGateInfo = provider(
         "runfiles": "runfiles the entry needs",
     },
 )
-
-def _runfiles_path(ctx, file):
-    if file.short_path.startswith("../"):
-        return file.short_path[3:]
-    return ctx.workspace_name + "/" + file.short_path
 
 def _qemu_variants_json_impl(ctx):
     out = ctx.actions.declare_file(ctx.label.name + ".json")
@@ -65,9 +61,9 @@ def _write_launcher(ctx, script, manifest, extra_args = []):
         "if [[ -z $runfiles ]]; then runfiles=$0.runfiles; fi",
         "export RUNFILES_DIR=$runfiles",
         "exec \"$runfiles/%s\" %s --manifest \"$runfiles/%s\" %s \"$@\"" % (
-            _runfiles_path(ctx, ctx.file._launcher),
+            runfiles_path(ctx, ctx.file._launcher),
             script,
-            _runfiles_path(ctx, manifest),
+            runfiles_path(ctx, manifest),
             " ".join(extra_args),
         ),
         "",
@@ -82,11 +78,11 @@ def _gate_entry(ctx):
     entry = {
         "name": ctx.label.name,
         "kind": "count",
-        "program": _runfiles_path(ctx, program),
+        "program": runfiles_path(ctx, program),
         "args": ctx.attr.program_args,
         "variants": ctx.attr.variants,
         "baseline": ctx.file.baseline.short_path,
-        "baseline_runfiles": _runfiles_path(ctx, ctx.file.baseline),
+        "baseline_runfiles": runfiles_path(ctx, ctx.file.baseline),
         "tolerance": ctx.attr.tolerance,
         "expect_failure": ctx.attr.must_fail,
     }
@@ -100,14 +96,14 @@ def _mca_entry(ctx):
         "loops": [],
         "cpus": ctx.attr.cpus,
         "baseline": ctx.file.baseline.short_path,
-        "baseline_runfiles": _runfiles_path(ctx, ctx.file.baseline),
+        "baseline_runfiles": runfiles_path(ctx, ctx.file.baseline),
         "tolerance": ctx.attr.tolerance,
         "expect_failure": False,
     }
     files = [ctx.file.baseline]
     for asm, loop in ctx.attr.loops.items():
         f = asm[DefaultInfo].files.to_list()[0]
-        entry["loops"].append({"asm": _runfiles_path(ctx, f), "loop": loop})
+        entry["loops"].append({"asm": runfiles_path(ctx, f), "loop": loop})
         files.append(f)
     return entry, ctx.runfiles(files = files)
 
@@ -173,7 +169,7 @@ def _perf_balance_gate_test_impl(ctx):
     manifest = ctx.actions.declare_file(ctx.label.name + ".manifest.json")
     ctx.actions.write(manifest, json.encode({
         "name": ctx.label.name,
-        "program": _runfiles_path(ctx, program),
+        "program": runfiles_path(ctx, program),
         "args": ctx.attr.program_args,
         "variant": ctx.attr.variant,
         "threads": ctx.attr.threads,
