@@ -57,11 +57,10 @@ def _skip_string(text: str, i: int) -> int:
     raise TTIRParseError("unterminated string")
 
 
-def match_bracket(text: str, i: int) -> int:
-    """text[i] is an opening bracket; return the index of its matching closing bracket.
-
-    '<' and '>' count only as type brackets: '->' is an arrow, not a closing bracket.
-    """
+def match_closing(text: str, i: int, opening: str = _OPEN, closing: str = _CLOSE,
+                  what: str = "brackets") -> int:
+    """text[i] opens a bracket; return the index of the one closing it. Only `opening` and
+    `closing` count; strings are skipped; '->' is an arrow, not a closing '>'."""
     depth = 0
     n = len(text)
     while i < n:
@@ -69,36 +68,24 @@ def match_bracket(text: str, i: int) -> int:
         if c == '"':
             i = _skip_string(text, i)
             continue
-        if c in _OPEN:
+        if c in opening:
             depth += 1
-        elif c in _CLOSE:
-            if c == ">" and i > 0 and text[i - 1] == "-":
-                i += 1
-                continue
+        elif c in closing and not (c == ">" and i > 0 and text[i - 1] == "-"):
             depth -= 1
             if depth == 0:
                 return i
         i += 1
-    raise TTIRParseError("unbalanced brackets")
+    raise TTIRParseError("unbalanced " + what)
+
+
+def match_bracket(text: str, i: int) -> int:
+    """text[i] is an opening bracket of any kind; the index of its matching closing bracket."""
+    return match_closing(text, i)
 
 
 def match_brace(text: str, i: int) -> int:
-    """text[i] is '{'; return the index of the matching '}' (only braces count; strings skipped)."""
-    depth = 0
-    n = len(text)
-    while i < n:
-        c = text[i]
-        if c == '"':
-            i = _skip_string(text, i)
-            continue
-        if c == "{":
-            depth += 1
-        elif c == "}":
-            depth -= 1
-            if depth == 0:
-                return i
-        i += 1
-    raise TTIRParseError("unbalanced braces")
+    """text[i] is '{'; the index of the matching '}' (only braces count)."""
+    return match_closing(text, i, "{", "}", "braces")
 
 
 def split_top_level(text: str, sep: str = ",") -> List[str]:

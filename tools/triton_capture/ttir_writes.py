@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Dict, List, Set
 
-from .ttir_signature import TTIRFunc, _skip_string
+from .ttir_signature import TTIRFunc, TTIRParseError, _skip_string, match_closing
 
 _NAME = r"[A-Za-z0-9_$.\-]+"
 _VALUE_RE = re.compile(r"%(" + _NAME + r"(?:#\d+)?)")
@@ -64,20 +64,10 @@ def strip_locs(text: str) -> str:
             i = j + 4
             continue
         out.append(text[i:j])
-        k, depth = j + 3, 0
-        while k < n:
-            c = text[k]
-            if c == '"':
-                k = _skip_string(text, k)
-                continue
-            if c == "(":
-                depth += 1
-            elif c == ")":
-                depth -= 1
-                if depth == 0:
-                    break
-            k += 1
-        i = k + 1
+        try:
+            i = match_closing(text, j + 3, "(", ")") + 1
+        except TTIRParseError:  # unbalanced: the rest is the loc
+            break
     return "".join(out)
 
 
