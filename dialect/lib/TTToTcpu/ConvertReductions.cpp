@@ -174,40 +174,29 @@ FailureOr<SmallVector<Value>> ScanLongRows(OpBuilder& b, ScanOp op, SmallVector<
   int64_t chunks = length / kScanChunk;
   bool reverse = op.getReverse();
   SmallVector<Value> buffers;
-  SmallVector<Type> elements, stored;
+  SmallVector<Type> elements;
   Value zero = b.create<arith::ConstantIndexOp>(loc, 0);
   for (Value row : rows) {
     Type element = cast<VectorType>(row.getType()).getElementType();
-    Type in_memory = element.isInteger(1) ? b.getI8Type() : element;
-    if (in_memory != element) {
-      row = b.create<arith::ExtUIOp>(loc, VectorType::get({length}, in_memory), row);
-    }
-    Value buffer = createEntryStackBuffer(b, op, in_memory, length);
-    b.create<vector::StoreOp>(loc, row, buffer, ValueRange{zero});
+    Value buffer = createEntryStackBuffer(b, op, memoryElementType(element), length);
+    b.create<vector::StoreOp>(loc, toMemoryElements(b, loc, row), buffer, ValueRange{zero});
     buffers.push_back(buffer);
     elements.push_back(element);
-    stored.push_back(in_memory);
   }
   auto load_chunk = [&](OpBuilder& builder, Value offset) {
     SmallVector<Value> chunk;
-    for (auto [buffer, element, in_memory] : llvm::zip(buffers, elements, stored)) {
+    for (auto [buffer, element] : llvm::zip(buffers, elements)) {
       Value value = builder.create<vector::LoadOp>(
-          loc, VectorType::get({kScanChunk}, in_memory), buffer, ValueRange{offset});
-      if (in_memory != element) {
-        value = builder.create<arith::TruncIOp>(loc, VectorType::get({kScanChunk}, element), value);
-      }
-      chunk.push_back(value);
+          loc, VectorType::get({kScanChunk}, memoryElementType(element)), buffer,
+          ValueRange{offset});
+      chunk.push_back(fromMemoryElements(builder, loc, value, element));
     }
     return chunk;
   };
   auto store_chunk = [&](OpBuilder& builder, ValueRange chunk, Value offset) {
-    for (auto [value, buffer, element, in_memory] : llvm::zip(chunk, buffers, elements, stored)) {
-      Value in_buffer = value;
-      if (in_memory != element) {
-        in_buffer = builder.create<arith::ExtUIOp>(
-            loc, VectorType::get({kScanChunk}, in_memory), value);
-      }
-      builder.create<vector::StoreOp>(loc, in_buffer, buffer, ValueRange{offset});
+    for (auto [value, buffer] : llvm::zip(chunk, buffers)) {
+      builder.create<vector::StoreOp>(loc, toMemoryElements(builder, loc, value), buffer,
+                                      ValueRange{offset});
     }
   };
   // The lane the next chunk continues from: the last in scan order.
@@ -225,7 +214,7 @@ FailureOr<SmallVector<Value>> ScanLongRows(OpBuilder& b, ScanOp op, SmallVector<
   SmallVector<Value> carry = carry_of(b, *first);
 
   LogicalResult status = success();
-  auto loop = b.create<scf::ForOp>(
+  b.create<scf::ForOp>(
       loc, b.create<arith::ConstantIndexOp>(loc, 1), b.create<arith::ConstantIndexOp>(loc, chunks),
       b.create<arith::ConstantIndexOp>(loc, 1), carry,
       [&](OpBuilder& body, Location, Value j, ValueRange carried) {
@@ -254,14 +243,12 @@ FailureOr<SmallVector<Value>> ScanLongRows(OpBuilder& b, ScanOp op, SmallVector<
         store_chunk(body, *combined, offset);
         body.create<scf::YieldOp>(loc, carry_of(body, *combined));
       });
-  (void)loop;
   if (failed(status)) return failure();
   SmallVector<Value> results;
-  for (auto [buffer, element, in_memory] : llvm::zip(buffers, elements, stored)) {
-    Value row = b.create<vector::LoadOp>(loc, VectorType::get({length}, in_memory), buffer,
-                                         ValueRange{zero});
-    if (in_memory != element) row = b.create<arith::TruncIOp>(loc, VectorType::get({length}, element), row);
-    results.push_back(row);
+  for (auto [buffer, element] : llvm::zip(buffers, elements)) {
+    Value row = b.create<vector::LoadOp>(
+        loc, VectorType::get({length}, memoryElementType(element)), buffer, ValueRange{zero});
+    results.push_back(fromMemoryElements(b, loc, row, element));
   }
   return results;
 }

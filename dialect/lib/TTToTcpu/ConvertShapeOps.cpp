@@ -249,15 +249,12 @@ struct Gather : ShapePattern<GatherOp> {
         loc, inside, position,
         rewriter.create<arith::ConstantOp>(loc, DenseElementsAttr::get(flat_of(i32), int32_t{-1})));
 
-    // i1 tensors are kept as bytes in memory.
     Type element = source.getElementType();
-    Type stored = element.isInteger(1) ? rewriter.getI8Type() : element;
-    Value values = Reshape(rewriter, loc, adaptor.getSrc(),
-                           VectorType::get({source.getNumElements()}, element));
-    if (stored != element) {
-      values = rewriter.create<arith::ExtUIOp>(
-          loc, VectorType::get({source.getNumElements()}, stored), values);
-    }
+    Type stored = memoryElementType(element);
+    Value values = toMemoryElements(
+        rewriter, loc,
+        Reshape(rewriter, loc, adaptor.getSrc(),
+                VectorType::get({source.getNumElements()}, element)));
     Value zero = rewriter.create<arith::ConstantIndexOp>(loc, 0);
     Value source_buffer = createEntryStackBuffer(rewriter, op, stored, source.getNumElements());
     Value position_buffer = createEntryStackBuffer(rewriter, op, i32, lanes);
@@ -287,7 +284,7 @@ struct Gather : ShapePattern<GatherOp> {
     }
     Value gathered =
         rewriter.create<vector::LoadOp>(loc, flat_of(stored), result_buffer, ValueRange{zero});
-    if (stored != element) gathered = rewriter.create<arith::TruncIOp>(loc, flat_of(element), gathered);
+    gathered = fromMemoryElements(rewriter, loc, gathered, element);
     rewriter.replaceOp(op, Reshape(rewriter, loc, gathered, result));
     return success();
   }

@@ -1,5 +1,6 @@
 // The shared TTIR type converter (TypeConverter.h).
 #include "TypeConverter.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -71,6 +72,23 @@ Value createEntryStackBuffer(OpBuilder& b, Operation* op, Type element, int64_t 
   b.setInsertionPointToStart(&op->getParentOfType<FunctionOpInterface>().getFunctionBody().front());
   return b.create<memref::AllocaOp>(op->getLoc(), MemRefType::get({elements}, element),
                                     b.getI64IntegerAttr(16));
+}
+
+Type memoryElementType(Type element) {
+  return element.isInteger(1) ? IntegerType::get(element.getContext(), 8) : element;
+}
+
+Value toMemoryElements(OpBuilder& b, Location loc, Value vector) {
+  auto type = cast<VectorType>(vector.getType());
+  Type in_memory = memoryElementType(type.getElementType());
+  if (in_memory == type.getElementType()) return vector;
+  return b.create<arith::ExtUIOp>(loc, type.clone(in_memory), vector);
+}
+
+Value fromMemoryElements(OpBuilder& b, Location loc, Value vector, Type element) {
+  auto type = cast<VectorType>(vector.getType());
+  if (type.getElementType() == element) return vector;
+  return b.create<arith::TruncIOp>(loc, type.clone(element), vector);
 }
 
 }  // namespace mlir::tt

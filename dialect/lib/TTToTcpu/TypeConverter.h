@@ -33,6 +33,12 @@ LogicalResult convertOpTypes(Operation* op, ValueRange operands,
 // entry block of `op`'s function (once, not per loop iteration).
 Value createEntryStackBuffer(OpBuilder& b, Operation* op, Type element, int64_t elements);
 
+// Stack buffers keep i1 lanes as bytes: the element type in memory, a vector with its i1 lanes
+// widened to bytes (others unchanged), and a vector read back as `element`.
+Type memoryElementType(Type element);
+Value toMemoryElements(OpBuilder& b, Location loc, Value vector);
+Value fromMemoryElements(OpBuilder& b, Location loc, Value vector, Type element);
+
 }  // namespace mlir::tt
 
 #endif  // TCPU_DIALECT_LIB_TTTOTCPU_TYPECONVERTER_H_
