@@ -933,19 +933,19 @@ int64_t LargestTile(FuncOp func) {
   return largest;
 }
 
-// The lanes a row (a 1-D tile) of `func` is cut to: kMaxRowElements, or fewer when each lane
+// The lanes a row (a 1-D tile) of `func`, whose straight-line work is `work`, is cut to: kMaxRowElements, or fewer when each lane
 // carries much work, so that a chunk's chain stays within a quarter of kMaxStraightLineWork
 // (philox's ten rounds for dropout, about 140 ops a lane: 64 lanes).
-int64_t RowBudget(FuncOp func) {
-  int64_t per_lane = std::max<int64_t>(1, StraightLineWork(func) / LargestTile(func));
+int64_t RowBudget(FuncOp func, int64_t work) {
+  int64_t per_lane = std::max<int64_t>(1, work / LargestTile(func));
   int64_t budget = kMaxRowElements;
   while (budget > kMinRowChunk && budget * per_lane > kMaxStraightLineWork / 4) budget /= 2;
   return budget;
 }
 
-// A tile or dot over the budgets anywhere in `func`, or more straight-line work than
+// A tile or dot over the budgets anywhere in `func`, or more straight-line `work` than
 // kMaxStraightLineWork.
-bool OverBudget(FuncOp func) {
+bool OverBudget(FuncOp func, int64_t work) {
   auto elements = [](Type type) {
     auto tensor = dyn_cast<RankedTensorType>(type);
     return tensor ? tensor.getNumElements() : 1;
@@ -962,7 +962,7 @@ bool OverBudget(FuncOp func) {
     }
     over = over || macs > kMaxDotMacs;
   });
-  return over || StraightLineWork(func) > kMaxStraightLineWork;
+  return over || work > kMaxStraightLineWork;
 }
 
 // Gives each use of an index computation its own copy: ranges, splats, splat constants and
@@ -1071,8 +1071,9 @@ bool RefuseUnplannable(FuncOp func, Axes& axes, const DenseMap<int, int64_t>& ch
 struct TTStripMineTiles : impl::TTStripMineTilesBase<TTStripMineTiles> {
   void runOnOperation() override {
     getOperation().walk([&](FuncOp func) {
-      if (!OverBudget(func)) return;
-      const int64_t row_budget = RowBudget(func);
+      const int64_t work = StraightLineWork(func);
+      if (!OverBudget(func, work)) return;
+      const int64_t row_budget = RowBudget(func, work);
       EraseDeadOps(func);
       SplitScalarWrites(func);
       SeparateSharedSources(func);
