@@ -28,6 +28,7 @@
 #include "dialect/lib/TTToTcpu/DotPath.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
@@ -93,6 +94,8 @@ class Axes {
     }
     return false;
   }
+  // The last dimension of some n-D tensor: its chunks are the rows of vectors.
+  bool Innermost(int axis) { return innermost_[Find(axis)]; }
   AxisUse Use(int axis) {
     if (contracted_[axis]) return AxisUse::kContracted;
     return reduced_[axis] ? AxisUse::kReduced : AxisUse::kParallel;
@@ -111,7 +114,9 @@ class Axes {
     auto [it, inserted] = node_.try_emplace({value, dim}, static_cast<int>(parent_.size()));
     if (inserted) {
       parent_.push_back(it->second);
-      size_.push_back(cast<RankedTensorType>(value.getType()).getDimSize(dim));
+      auto tensor = cast<RankedTensorType>(value.getType());
+      size_.push_back(tensor.getDimSize(dim));
+      innermost_.push_back(dim + 1 == tensor.getRank() && tensor.getRank() > 1);
       fixed_.push_back(false);
       contracted_.push_back(false);
       reduced_.push_back(false);
@@ -130,6 +135,7 @@ class Axes {
     fixed_[a] = fixed_[a] || fixed_[b] || size_[a] != size_[b];
     contracted_[a] = contracted_[a] || contracted_[b];
     reduced_[a] = reduced_[a] || reduced_[b];
+    innermost_[a] = innermost_[a] || innermost_[b];
   }
   static int64_t Rank(Value value) {
     auto tensor = dyn_cast<RankedTensorType>(value.getType());
@@ -178,7 +184,7 @@ class Axes {
   DenseMap<std::pair<Value, unsigned>, int> node_;
   SmallVector<int> parent_;
   SmallVector<int64_t> size_;
-  SmallVector<bool> fixed_, contracted_, reduced_;
+  SmallVector<bool> fixed_, contracted_, reduced_, innermost_;
   SmallVector<std::pair<int, SmallVector<int>>> dots_;  // each dot's K and output dimensions
 };
 
@@ -330,11 +336,24 @@ constexpr int64_t kMinChunk = 8;
 // max, sum and normalize, 72% more instructions.
 constexpr int64_t kMaxStraightLineWork = 64 * 1024;
 constexpr int64_t kCostlyOpWeight = 16;
+// What an op costs per row of a tile at least (a row narrower than this many lanes costs as
+// many).
+constexpr int64_t kMinRowWork = 4;
+// The fewest elements TileBudget cuts an n-D tile to.
+constexpr int64_t kMinTileChunk = 32;
 // The most ops (counted with repeats) an index computation SeparateSharedSources copies apart
 // per use may have.
 constexpr int64_t kMaxSharedSourceOps = 32;
 // The fewest lanes RowBudget cuts a row to.
 constexpr int64_t kMinRowChunk = 32;
+// A function within the budgets that computes a math function expanded to a polynomial
+// (exp, log, sin, tanh, erf, ..., libdevice's) over a row wider than kRegisterRowChunk lanes
+// has its parallel rows cut to that: the backend computes a straight-line tile op by op, so
+// the polynomial's half-dozen live values over a 256-lane row (64 NEON registers each) spill
+// every one of them (exp_kernel: 3,600 loads and stores among 7,900 instructions). Rows
+// reduced or contracted stay whole (softmax would reload its row for each pass), and short
+// chains over wide rows (layer norm's normalization) keep their straight-line code.
+constexpr int64_t kRegisterRowChunk = 16;
 
 // The axes of the dots on 2x2 matrix-multiply blocks.
 struct MmlaDotAxes {
@@ -374,7 +393,7 @@ constexpr int64_t kSharedOperandWeight = 2;
 // The chunk size of every axis that must shrink for the function's tiles to fit the budgets,
 // halving the largest axis of the largest offender first.
 DenseMap<int, int64_t> ChooseChunks(Operation* root, Axes& axes, const DenseSet<int>& refused,
-                                    int64_t row_budget) {
+                                    int64_t row_budget, int64_t tile_budget, bool parallel_only) {
   // Among axes of one size, a summed K axis shrinks first: its chunks are one dot again, while
   // a larger M x N tile shares each packed operand between more blocks (tutorial 03 in bf16:
   // 32x32 tiles over 16-deep chunks instead of 16x32 over 32). Then parallel axes before
@@ -385,6 +404,16 @@ DenseMap<int, int64_t> ChooseChunks(Operation* root, Axes& axes, const DenseSet<
   auto order = [&](int axis) {
     return summed_k.contains(axis) ? -1 : static_cast<int>(axes.Use(axis));
   };
+  // An outer axis (never a row) of n-D tiles without dots may shrink to one: a loop over
+  // rows. The chunks of a dot's axes and of rows stay vectors.
+  const bool dots = root->walk([](DotOp) { return WalkResult::interrupt(); }).wasInterrupted();
+  const bool tiles = root->walk([](Operation* op) {
+                           for (Type type : op->getResultTypes()) {
+                             auto tensor = dyn_cast<RankedTensorType>(type);
+                             if (tensor && tensor.getRank() > 1) return WalkResult::interrupt();
+                           }
+                           return WalkResult::advance();
+                         }).wasInterrupted();
   DenseMap<int, int64_t> chunk;
   for (int axis : axes.Roots()) chunk[axis] = axes.Size(axis);
   // What a chunk of the axis counts against the budgets.
@@ -395,7 +424,9 @@ DenseMap<int, int64_t> ChooseChunks(Operation* root, Axes& axes, const DenseSet<
   auto splittable = [&](int axis) {
     auto it = chunk.find(axis);
     return it != chunk.end() && !axes.Fixed(axis) && !refused.contains(axis) &&
-           it->second / 2 >= kMinChunk && it->second % 2 == 0;
+           (!parallel_only || axes.Use(axis) == AxisUse::kParallel) &&
+           it->second / 2 >= (!tiles || dots || axes.Innermost(axis) ? kMinChunk : 1) &&
+           it->second % 2 == 0;
   };
   // Elements of `value` with the chunks so far; fills `candidates` with its axes that can halve.
   auto elements = [&](Value value, SmallVector<int>& candidates) {
@@ -433,7 +464,7 @@ DenseMap<int, int64_t> ChooseChunks(Operation* root, Axes& axes, const DenseSet<
         if (!isa<RankedTensorType>(result.getType())) continue;
         SmallVector<int> own;
         int64_t budget = cast<RankedTensorType>(result.getType()).getRank() == 1 ? row_budget
-                                                                                 : kMaxTileElements;
+                                                                                 : tile_budget;
         double ratio = static_cast<double>(elements(result, own)) / budget;
         if (ratio > over) {
           over = ratio;
@@ -514,6 +545,25 @@ class AxisStripMiner {
     bool folds = false;
     op->walk([&](Operation* inner) { folds = folds || Folds(inner); });
     return folds;
+  }
+  // Every value of the axis that an op inside `op` uses is computed inside `op`, or outside
+  // it from nothing of the axis (a splat constant, a splat scalar, a range), which the chunk
+  // loop rebuilds.
+  bool HoldsAxis(Operation* op) {
+    auto inside = [&](Value v) {
+      Operation* parent = v.getParentBlock()->getParentOp();
+      return parent == op || op->isProperAncestor(parent);
+    };
+    auto leaf = [&](Value v) {
+      Operation* def = v.getDefiningOp();
+      return def && def->getNumRegions() == 0 && isPure(def) &&
+             llvm::none_of(def->getOperands(), [&](Value operand) { return HasAxis(operand); });
+    };
+    bool holds = true;
+    op->walk([&](Operation* inner) {
+      for (Value v : inner->getOperands()) holds = holds && (!HasAxis(v) || inside(v) || leaf(v));
+    });
+    return holds;
   }
   static bool Reads(Operation* op) {
     bool reads = false;
@@ -641,8 +691,10 @@ LogicalResult AxisStripMiner::Plan(Block& block) {
     } else if (isa<DotOp>(op)) {
       isSink = Folds(&op);
     } else if (op.getNumRegions() != 0 && !produces && UsesAxis(&op)) {
-      if (FoldsAxis(&op)) {
-        // Its body reduces along the axis: strip-mined inside, each iteration in turn.
+      if (FoldsAxis(&op) || HoldsAxis(&op)) {
+        // Its body reduces along the axis, or computes the whole axis from nothing of it
+        // outside (Inductor's foreach kernels: one tensor per `elif pid < ...` branch, each
+        // branch an scf.if nested in the previous one's else): strip-mined inside.
         if (failed(Close(loop))) return failure();
         for (Region& region : op.getRegions()) {
           for (Block& inner : region) {
@@ -915,7 +967,14 @@ int64_t StraightLineWork(FuncOp func) {
     bool costly = isa<ExternElementwiseOp, arith::DivFOp, arith::DivSIOp, arith::DivUIOp,
                       arith::RemSIOp, arith::RemUIOp, arith::RemFOp>(op) ||
                   (op->getDialect() && op->getDialect()->getNamespace() == "math");
-    work += tensor.getNumElements() * (costly ? kCostlyOpWeight : 1);
+    // A tile whose rows are narrower than a vector costs per row (each row its own vector
+    // op), and a load of such rows goes lane by lane, each lane under its mask: costly
+    // (Inductor's 16x16x2 rotary backward tiles: 3 minutes and 850 KB as one chain).
+    const int64_t elements = tensor.getNumElements();
+    const int64_t width = tensor.getRank() == 0 ? 1 : tensor.getShape().back();
+    const int64_t rows = elements / std::max<int64_t>(1, width);
+    costly = costly || (isa<LoadOp>(op) && width < kMinRowWork && elements > 1);
+    work += std::max(elements, rows * kMinRowWork) * (costly ? kCostlyOpWeight : 1);
   });
   return work;
 }
@@ -943,6 +1002,18 @@ int64_t RowBudget(FuncOp func, int64_t work) {
   return budget;
 }
 
+// The elements an n-D tile of `func`, whose straight-line work is `work`, is cut to:
+// kMaxTileElements, or fewer when each element carries much work, as RowBudget does for rows.
+// Functions with dots keep kMaxTileElements: their tiles are chosen for the dots' budgets.
+int64_t TileBudget(FuncOp func, int64_t work) {
+  bool dots = func.walk([](DotOp) { return WalkResult::interrupt(); }).wasInterrupted();
+  if (dots) return kMaxTileElements;
+  int64_t per_element = std::max<int64_t>(1, work / LargestTile(func));
+  int64_t budget = kMaxTileElements;
+  while (budget > kMinTileChunk && budget * per_element > kMaxStraightLineWork / 4) budget /= 2;
+  return budget;
+}
+
 // A tile or dot over the budgets anywhere in `func`, or more straight-line `work` than
 // kMaxStraightLineWork.
 bool OverBudget(FuncOp func, int64_t work) {
@@ -963,6 +1034,28 @@ bool OverBudget(FuncOp func, int64_t work) {
     over = over || macs > kMaxDotMacs;
   });
   return over || work > kMaxStraightLineWork;
+}
+
+// Whether `func` computes a polynomial math function over a row wider than
+// kRegisterRowChunk lanes (see kRegisterRowChunk).
+bool SpillsRows(FuncOp func) {
+  return func
+      .walk([&](Operation* op) {
+        if (op->getNumResults() != 1) return WalkResult::advance();
+        auto tensor = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+        bool polynomial =
+            isa<ExternElementwiseOp>(op) ||
+            (op->getDialect() && op->getDialect()->getNamespace() == "math" &&
+             !isa<math::SqrtOp, math::FmaOp, math::AbsFOp, math::AbsIOp, math::FloorOp,
+                  math::CeilOp, math::RoundOp, math::RoundEvenOp, math::TruncOp,
+                  math::CopySignOp, math::CountLeadingZerosOp, math::CountTrailingZerosOp,
+                  math::CtPopOp>(op));
+        return polynomial && tensor && tensor.getRank() == 1 &&
+                       tensor.getNumElements() > kRegisterRowChunk
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
 }
 
 // Gives each use of an index computation its own copy: ranges, splats, splat constants and
@@ -1072,16 +1165,22 @@ struct TTStripMineTiles : impl::TTStripMineTilesBase<TTStripMineTiles> {
   void runOnOperation() override {
     getOperation().walk([&](FuncOp func) {
       const int64_t work = StraightLineWork(func);
-      if (!OverBudget(func, work)) return;
-      const int64_t row_budget = RowBudget(func, work);
+      const bool over = OverBudget(func, work);
+      if (!over && !SpillsRows(func)) return;
+      // Over the budgets, every axis may shrink; within them, parallel rows to registers.
+      const int64_t row_budget = over ? RowBudget(func, work) : kRegisterRowChunk;
+      const int64_t tile_budget = over ? TileBudget(func, work) : kMaxTileElements;
+      const bool parallel_only = !over;
       EraseDeadOps(func);
       SplitScalarWrites(func);
       SeparateSharedSources(func);
       DenseSet<int> refused;
-      // One axis per round; the axes are found again on the rewritten function.
-      for (int round = 0; round < 16; ++round) {
+      // One axis per round; the axes are found again on the rewritten function. Each axis
+      // takes a round or two (Inductor's foreach kernels have one per tensor).
+      const int rounds = 16 + 2 * static_cast<int>(Axes(func).Roots().size());
+      for (int round = 0; round < rounds; ++round) {
         Axes axes(func);
-        DenseMap<int, int64_t> chunks = ChooseChunks(func, axes, refused, row_budget);
+        DenseMap<int, int64_t> chunks = ChooseChunks(func, axes, refused, row_budget, tile_budget, parallel_only);
         if (chunks.empty()) break;
         // The chunks were chosen counting on every axis of `chunks`: one whose plan fails is
         // refused before any is rewritten, and the chunks chosen again without it. Otherwise

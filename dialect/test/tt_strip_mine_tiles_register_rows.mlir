@@ -1,0 +1,73 @@
+// tt-strip-mine-tiles: a function within every budget still has its parallel rows cut to 16
+// lanes (four NEON registers of f32) when it computes a math function expanded to a
+// polynomial: computed op by op over 256 lanes, the polynomial's live values spill (the
+// tutorial-style exp kernel: 28.4 -> 13.1 instructions per element at VL128). A row that is
+// reduced (softmax) stays whole, and so does a 256-lane row of cheap ops (vector add) or of
+// single-instruction math (sqrt).
+// RUN: tcpu-opt %s --tt-strip-mine-tiles | FileCheck %s
+
+module {
+  // CHECK-LABEL: tt.func public @exp_row(
+  // CHECK: scf.for
+  // CHECK: tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+  // CHECK: math.exp {{.*}} : tensor<16xf32>
+  // CHECK: tt.store {{.*}} : tensor<16x!tt.ptr<f32>>
+  tt.func public @exp_row(%x_ptr: !tt.ptr<f32>, %y_ptr: !tt.ptr<f32>, %n: i32) {
+    %c256 = arith.constant 256 : i32
+    %pid = tt.get_program_id x : i32
+    %start = arith.muli %pid, %c256 : i32
+    %r = tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32>
+    %s = tt.splat %start : i32 -> tensor<256xi32>
+    %offs = arith.addi %s, %r : tensor<256xi32>
+    %ns = tt.splat %n : i32 -> tensor<256xi32>
+    %mask = arith.cmpi slt, %offs, %ns : tensor<256xi32>
+    %xp = tt.splat %x_ptr : !tt.ptr<f32> -> tensor<256x!tt.ptr<f32>>
+    %xa = tt.addptr %xp, %offs : tensor<256x!tt.ptr<f32>>, tensor<256xi32>
+    %x = tt.load %xa, %mask : tensor<256x!tt.ptr<f32>>
+    %e = math.exp %x : tensor<256xf32>
+    %yp = tt.splat %y_ptr : !tt.ptr<f32> -> tensor<256x!tt.ptr<f32>>
+    %ya = tt.addptr %yp, %offs : tensor<256x!tt.ptr<f32>>, tensor<256xi32>
+    tt.store %ya, %e, %mask : tensor<256x!tt.ptr<f32>>
+    tt.return
+  }
+
+  // CHECK-LABEL: tt.func public @softmax_row(
+  // CHECK-NOT: scf.for
+  // CHECK: math.exp {{.*}} : tensor<256xf32>
+  // CHECK: tt.return
+  tt.func public @softmax_row(%x_ptr: !tt.ptr<f32>, %y_ptr: !tt.ptr<f32>) {
+    %r = tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32>
+    %xp = tt.splat %x_ptr : !tt.ptr<f32> -> tensor<256x!tt.ptr<f32>>
+    %xa = tt.addptr %xp, %r : tensor<256x!tt.ptr<f32>>, tensor<256xi32>
+    %x = tt.load %xa : tensor<256x!tt.ptr<f32>>
+    %m = "tt.reduce"(%x) <{axis = 0 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %mx = arith.maxnumf %a, %b : f32
+      tt.reduce.return %mx : f32
+    }) : (tensor<256xf32>) -> f32
+    %ms = tt.splat %m : f32 -> tensor<256xf32>
+    %d = arith.subf %x, %ms : tensor<256xf32>
+    %e = math.exp %d : tensor<256xf32>
+    %yp = tt.splat %y_ptr : !tt.ptr<f32> -> tensor<256x!tt.ptr<f32>>
+    %ya = tt.addptr %yp, %r : tensor<256x!tt.ptr<f32>>, tensor<256xi32>
+    tt.store %ya, %e : tensor<256x!tt.ptr<f32>>
+    tt.return
+  }
+
+  // CHECK-LABEL: tt.func public @sqrt_add_row(
+  // CHECK-NOT: scf.for
+  // CHECK: math.sqrt {{.*}} : tensor<256xf32>
+  // CHECK: tt.return
+  tt.func public @sqrt_add_row(%x_ptr: !tt.ptr<f32>, %y_ptr: !tt.ptr<f32>) {
+    %r = tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32>
+    %xp = tt.splat %x_ptr : !tt.ptr<f32> -> tensor<256x!tt.ptr<f32>>
+    %xa = tt.addptr %xp, %r : tensor<256x!tt.ptr<f32>>, tensor<256xi32>
+    %x = tt.load %xa : tensor<256x!tt.ptr<f32>>
+    %s = math.sqrt %x : tensor<256xf32>
+    %y = arith.addf %s, %x : tensor<256xf32>
+    %yp = tt.splat %y_ptr : !tt.ptr<f32> -> tensor<256x!tt.ptr<f32>>
+    %ya = tt.addptr %yp, %r : tensor<256x!tt.ptr<f32>>, tensor<256xi32>
+    tt.store %ya, %y : tensor<256x!tt.ptr<f32>>
+    tt.return
+  }
+}
