@@ -65,6 +65,10 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--max-corpus-bytes", type=int, default=DEFAULT_MAX_CORPUS,
                     help="leave whole workloads out (last first) if corpus.tar.xz would be larger "
                          "(default 15 MiB; 0 = no limit)")
+    ap.add_argument("--pack-size-cap-bytes", type=int, default=0,
+                    help="leave out of the corpus (listed as skipped) a recorded launch whose "
+                         "buffers add up to more bytes: a smaller corpus from the same records "
+                         "(default 0 = the capture's cap alone)")
     ap.add_argument("--xz-preset", type=int, default=6, help="xz compression preset (default 6)")
     ap.add_argument("--no-pack", action="store_true", help="record only; do not write the corpus")
     ap.add_argument("--pack-only", action="store_true", help="only pack what the work dir holds")
@@ -319,7 +323,8 @@ def main(argv=None) -> int:
     _say("packing the corpus ...")
     summary = record.pack(work, out, [{"name": w.name, "description": w.description, "family_hint": w.family_hint}
                                       for w in selected], made_with, args.size_cap_bytes,
-                          args.max_corpus_bytes, args.xz_preset, log=_say)
+                          args.max_corpus_bytes, args.xz_preset, log=_say,
+                          pack_size_cap_bytes=args.pack_size_cap_bytes)
     _print_summary(summary, out, time.time() - t0)
     failed = [w for w in summary["workloads"] if w.get("error")]
     return 1 if (args.strict and failed) else 0

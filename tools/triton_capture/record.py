@@ -253,15 +253,29 @@ def _write_tar(path: str, members: Iterable[Tuple[str, bytes]], preset: int) -> 
     return os.path.getsize(path)
 
 
+_SOURCE_PATH = re.compile(r'"[^"\n]*?/(site-packages|cache/inductor|tools/triton_capture)/')
+
+
+def neutral_paths(ttir: str) -> str:
+    """The TTIR with the capture machine's folders left out of its source locations:
+    ".../site-packages/torch/..." -> "site-packages/torch/...", an Inductor cache file
+    ".../cache/inductor/ab/cab....py" -> "inductor/ab/cab....py", this tool's kernels
+    ".../tools/triton_capture/kernels/..." -> "tools/triton_capture/kernels/..."."""
+    folder = {"cache/inductor": "inductor/"}
+    return _SOURCE_PATH.sub(lambda m: '"' + folder.get(m.group(1), m.group(1) + "/"), ttir)
+
+
 def pack(work: WorkDir, out_dir: str, workloads: List[Dict[str, Any]], made_with: Dict[str, Any],
          size_cap_bytes: int, max_corpus_bytes: int = 0, xz_preset: int = 6,
-         log=print) -> Dict[str, Any]:
+         log=print, pack_size_cap_bytes: int = 0) -> Dict[str, Any]:
     """Build OUT/manifest.json and OUT/corpus.tar.xz from the work directory.
 
     `workloads`: [{"name", "description", "family_hint"}] in corpus order (the registry order).
     Workloads whose state is missing are listed with an error. If the packed corpus would exceed
     `max_corpus_bytes` (0 = no limit), whole workloads are left out, last first, and listed with
-    an error saying so.
+    an error saying so. `pack_size_cap_bytes` (0 = none): a recorded launch whose buffers add up
+    to more is left out and listed in `skipped`, as the capture's size cap would have done; the
+    manifest's size_cap_bytes is then the smaller cap.
     """
     os.makedirs(out_dir, exist_ok=True)
     rows = []
@@ -270,13 +284,18 @@ def pack(work: WorkDir, out_dir: str, workloads: List[Dict[str, Any]], made_with
         entries = work.index(w["name"]) if state else []
         rows.append((w, state, entries))
 
+    def packed(entry) -> bool:
+        return entry["type"] == "launch" and not (
+            pack_size_cap_bytes and entry["buffer_bytes"] > pack_size_cap_bytes)
+
     def build(included: List[bool]):
         manifest_workloads, launches, skipped = [], [], []
         members: List[Tuple[str, bytes]] = []
         seen_ttir, seen_blob = set(), set()
+        renamed: Dict[str, str] = {}  # work-dir TTIR name -> corpus name (paths made neutral)
         blob_members: List[Tuple[str, bytes]] = []
         raw = 0
-        n = sum(1 for (w, s, e), inc in zip(rows, included) if inc for x in e if x["type"] == "launch")
+        n = sum(1 for (w, s, e), inc in zip(rows, included) if inc for x in e if packed(x))
         width = max(4, len(str(n)))
         next_id = 0
         for (w, state, entries), inc in zip(rows, included):
@@ -299,8 +318,10 @@ def pack(work: WorkDir, out_dir: str, workloads: List[Dict[str, Any]], made_with
                 manifest_workloads.append(mw)
                 continue
             for e in entries:
-                if e["type"] == "skip":
-                    skipped.append({"workload": w["name"], "kernel": e["kernel"], "reason": e["reason"]})
+                if e["type"] == "skip" or not packed(e):
+                    reason = e.get("reason") or (f"pack size cap: {e['buffer_bytes']} buffer bytes "
+                                                 f"> {pack_size_cap_bytes}")
+                    skipped.append({"workload": w["name"], "kernel": e["kernel"], "reason": reason})
                     mw["skipped"] += 1
                     continue
                 rec = read_json(work.path(e["file"]))
@@ -310,12 +331,17 @@ def pack(work: WorkDir, out_dir: str, workloads: List[Dict[str, Any]], made_with
                 lid = str(next_id).zfill(width)
                 rec["id"] = lid
                 rel = f"launches/{lid}.json"
-                if rec["ttir"] not in seen_ttir:
-                    seen_ttir.add(rec["ttir"])
-                    with open(work.path(rec["ttir"]), "rb") as f:
-                        data = f.read()
-                    members.append((rec["ttir"], data))
-                    raw += len(data)
+                source = rec["ttir"]
+                if source not in renamed:
+                    with open(work.path(source), "rb") as f:
+                        text = neutral_paths(f.read().decode("utf-8"))
+                    renamed[source] = ttir_name(text)
+                    if renamed[source] not in seen_ttir:
+                        seen_ttir.add(renamed[source])
+                        data = text.encode("utf-8")
+                        members.append((renamed[source], data))
+                        raw += len(data)
+                rec["ttir"] = renamed[source]
                 data = (json.dumps(rec, indent=1, allow_nan=False) + "\n").encode("utf-8")
                 members.append((rel, data))
                 raw += len(data)
@@ -370,7 +396,7 @@ def pack(work: WorkDir, out_dir: str, workloads: List[Dict[str, Any]], made_with
     manifest = {
         "format": FORMAT_VERSION,
         "made_with": made_with,
-        "size_cap_bytes": size_cap_bytes,
+        "size_cap_bytes": min(size_cap_bytes, pack_size_cap_bytes or size_cap_bytes),
         "workloads": mws,
         "launches": launches,
         "skipped": skipped,

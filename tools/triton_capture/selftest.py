@@ -342,6 +342,17 @@ def test_write_pack_read():
                     assert len(data) == b["nbytes"] and record.blob_name(data) == b[k]
         assert corpus.read(ttirs[0]).decode() == _ttir("vector_add.ttir")
 
+        # the pack size cap leaves single launches out, listed as skipped
+        capped = os.path.join(tmp, "capped")
+        big = max(l["buffer_bytes"] for l in record.Corpus(out).manifest["launches"])
+        capped_summary = record.pack(work, capped, wl, made, 4194304, log=lambda m: None,
+                                     pack_size_cap_bytes=big - 1)
+        man = record.Corpus(capped).manifest
+        assert man["size_cap_bytes"] == big - 1 and capped_summary["launches"] < 6, capped_summary
+        assert all(l["buffer_bytes"] <= big - 1 for l in man["launches"])
+        assert capped_summary["launches"] + capped_summary["skipped"] == 6 + 3, capped_summary
+        assert any(s["reason"].startswith("pack size cap: ") for s in man["skipped"]), man["skipped"]
+
         # the size limit leaves whole workloads out, last first
         small = os.path.join(tmp, "small")
         summary = record.pack(work, small, wl, made, 4194304, max_corpus_bytes=summary["corpus_bytes"] - 1,

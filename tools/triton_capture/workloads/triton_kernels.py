@@ -131,6 +131,29 @@ def tk_attention_host_desc(ctx):
     ctx.check_close(o, _attention_reference(torch, q, k, v, False), 2e-2, 2e-2, "attention (host descriptors)")
 
 
+@workload("tk_attention_d128", "tutorial 06 at its GPU configuration: 128-wide head, 128x64 query x key "
+          "blocks, host TensorDescriptor arguments", "user", cost=5)
+def tk_attention_d128(ctx):
+    torch, triton, tut, _ = _t()
+    from triton.tools.tensor_descriptor import TensorDescriptor
+
+    ctx.seed(0)
+    Z, H, N_CTX, D, BM, BN = 1, 1, 128, 128, 128, 64
+    q, k, v = (torch.randn(Z, H, N_CTX, D, device="cuda", dtype=torch.float16) for _ in range(3))
+    o = torch.empty_like(q)
+    m = torch.empty(Z * H * N_CTX, device="cuda", dtype=torch.float32)
+    rows = Z * H * N_CTX
+
+    def desc(t, block_rows):
+        return TensorDescriptor(t, shape=[rows, D], strides=[D, 1], block_shape=[block_rows, D])
+
+    tut.attn_fwd_host_desc_kernel[(N_CTX // BM, Z * H)](
+        D ** -0.5, m, desc(q, BM), desc(k, BN), desc(v, BN), desc(o, BM), N_CTX,
+        HEAD_DIM=D, BLOCK_M=BM, BLOCK_N=BN, num_warps=8)
+    ctx.check_close(o, _attention_reference(torch, q, k, v, False), 2e-2, 2e-2,
+                    "attention (128-wide head)")
+
+
 @workload("tk_attention_device_desc", "tutorial 06: causal attention forward with tl.make_tensor_descriptor",
           "user", cost=5)
 def tk_attention_device_desc(ctx):
