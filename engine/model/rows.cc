@@ -25,18 +25,18 @@ namespace {
 
 // Byte offsets of the block's buffers in the workspace.
 struct Plan {
-  int64_t h = 0;      // bf16 [block][hidden]
-  int64_t x = 0;      // bf16 [block][hidden] (normed)
-  int64_t q = 0;      // bf16 [block][q_rows]
-  int64_t k = 0;      // bf16 [block][kv_rows]
-  int64_t v = 0;      // bf16 [block][kv_rows]
-  int64_t attn = 0;   // bf16 [block][q_rows]
-  int64_t o = 0;      // bf16 [block][hidden]
-  int64_t g = 0;      // bf16 [block][intermediate]
-  int64_t u = 0;      // bf16 [block][intermediate]
-  int64_t xq = 0;     // int8 [block][max k]
-  int64_t sx = 0;     // fp32 [block] activation scales
-  int64_t acc = 0;    // fp32: the layers' sums before bf16 and bias, or kLogitRows of logits
+  int64_t h = 0;     // bf16 [block][hidden]
+  int64_t x = 0;     // bf16 [block][hidden] (normed)
+  int64_t q = 0;     // bf16 [block][q_rows]
+  int64_t k = 0;     // bf16 [block][kv_rows]
+  int64_t v = 0;     // bf16 [block][kv_rows]
+  int64_t attn = 0;  // bf16 [block][q_rows]
+  int64_t o = 0;     // bf16 [block][hidden]
+  int64_t g = 0;     // bf16 [block][intermediate]
+  int64_t u = 0;     // bf16 [block][intermediate]
+  int64_t xq = 0;    // int8 [block][max k]
+  int64_t sx = 0;    // fp32 [block] activation scales
+  int64_t acc = 0;   // fp32: the layers' sums before bf16 and bias, or kLogitRows of logits
   int64_t total = 0;
 };
 
@@ -248,17 +248,16 @@ int RunRows(const tcpu_model_weights& m, const int32_t* tokens, const RowCache* 
       const RowCache& c = caches[0];
       const int64_t head_stride = c.capacity * d;
       st = tcpu_flash_attn_prefill_bf16(q, layer_cache(c, c.k_cache), layer_cache(c, c.v_cache),
-                                        attn, rows, heads, kv_heads, d, c.position, head_stride,
-                                        d, head_stride, d, sm_scale);
+                                        attn, rows, heads, kv_heads, d, c.position, head_stride, d,
+                                        head_stride, d, sm_scale);
     } else {
       // Each row on its own cache: the decode step's call (itself spread over the pool).
       for (int64_t t = 0; t < rows && st == TCPU_OK; ++t) {
         const RowCache& c = caches[t];
         const int64_t head_stride = c.capacity * d;
-        st = tcpu_flash_attn_decode_bf16(q + t * q_rows, layer_cache(c, c.k_cache),
-                                         layer_cache(c, c.v_cache), attn + t * q_rows, heads,
-                                         kv_heads, d, c.position + 1, head_stride, d, head_stride,
-                                         d, sm_scale);
+        st = tcpu_flash_attn_decode_bf16(
+            q + t * q_rows, layer_cache(c, c.k_cache), layer_cache(c, c.v_cache), attn + t * q_rows,
+            heads, kv_heads, d, c.position + 1, head_stride, d, head_stride, d, sm_scale);
       }
     }
     if (st != TCPU_OK) return st;
@@ -266,9 +265,9 @@ int RunRows(const tcpu_model_weights& m, const int32_t* tokens, const RowCache* 
     auto residual_and_norm = [&](const uint16_t* norm) {
       return ForEachRow(rows, [&](int64_t t) -> int {
         transformer::AddResidual(h + t * hidden, o + t * hidden, hidden, s.residual_scale);
-        return norm == nullptr ? TCPU_OK
-                               : tcpu_rms_norm_bf16(h + t * hidden, norm, x + t * hidden,
-                                                    hidden, eps);
+        return norm == nullptr
+                   ? TCPU_OK
+                   : tcpu_rms_norm_bf16(h + t * hidden, norm, x + t * hidden, hidden, eps);
       });
     };
     if ((st = block.Quantize(attn, q_rows)) != TCPU_OK ||

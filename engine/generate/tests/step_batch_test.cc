@@ -102,14 +102,15 @@ class StepBatchTest : public ::testing::Test {
     tcpu_decoder* decoder = nullptr;
     EXPECT_EQ(tcpu_decoder_open_sibling(base_, 128, &decoder), TCPU_OK);
     tcpu_generate_session* session = nullptr;
-    EXPECT_EQ(tcpu_generate_session_create(decoder, tokenizer_, nullptr, nullptr, nullptr, &session),
-              TCPU_OK);
+    EXPECT_EQ(
+        tcpu_generate_session_create(decoder, tokenizer_, nullptr, nullptr, nullptr, &session),
+        TCPU_OK);
     std::vector<Result> results(requests.size());
     for (size_t i = 0; i < requests.size(); ++i) {
       const tcpu_generate_options o = requests[i].Options(&results[i]);
-      results[i].status =
-          tcpu_generate_text(session, requests[i].prompt.data(),
-                             static_cast<int64_t>(requests[i].prompt.size()), &o, &results[i].stats);
+      results[i].status = tcpu_generate_text(session, requests[i].prompt.data(),
+                                             static_cast<int64_t>(requests[i].prompt.size()), &o,
+                                             &results[i].stats);
       results[i].history = HistoryOf(session);
     }
     tcpu_generate_session_destroy(session);
@@ -136,9 +137,12 @@ class StepBatchTest : public ::testing::Test {
 
 std::vector<Request> SixRequests() {
   std::vector<Request> r(kSlots);
-  const char* prompts[kSlots] = {"Hello", "The quick brown fox jumps", "你好，世界。",
+  const char* prompts[kSlots] = {"Hello",
+                                 "The quick brown fox jumps",
+                                 "你好，世界。",
                                  "A longer prompt, so that this session starts further on.",
-                                 "x", "Once upon a time"};
+                                 "x",
+                                 "Once upon a time"};
   for (int i = 0; i < kSlots; ++i) {
     r[i].prompt = prompts[i];
     r[i].max_new_tokens = 4 + 3 * i;
@@ -210,9 +214,9 @@ TEST_F(StepBatchTest, SessionsJoinAndLeaveMidWay) {
       }
     }
     std::vector<int32_t> finished(batch.size());
-    ASSERT_EQ(tcpu_generate_step_batch(batch.data(), static_cast<int64_t>(batch.size()),
-                                       finished.data()),
-              TCPU_OK)
+    ASSERT_EQ(
+        tcpu_generate_step_batch(batch.data(), static_cast<int64_t>(batch.size()), finished.data()),
+        TCPU_OK)
         << tcpu_last_error_detail();
     for (size_t i = 0; i < batch.size(); ++i) {
       if (!finished[i]) continue;
@@ -343,10 +347,10 @@ TEST_F(StepBatchTest, SetSamplerReplacesTheSamplerBetweenGenerations) {
   ASSERT_EQ(tcpu_generate_finish(sessions_[0], nullptr), TCPU_OK);
   greedy_again.text.clear();
   ASSERT_EQ(tcpu_generate_session_set_sampler(sessions_[0], nullptr), TCPU_OK);
-  ASSERT_EQ(tcpu_generate_text(sessions_[0], request.prompt.data(),
-                               static_cast<int64_t>(request.prompt.size()), &o,
-                               &greedy_again.stats),
-            TCPU_OK);
+  ASSERT_EQ(
+      tcpu_generate_text(sessions_[0], request.prompt.data(),
+                         static_cast<int64_t>(request.prompt.size()), &o, &greedy_again.stats),
+      TCPU_OK);
   EXPECT_EQ(greedy_again.text, greedy.text);
   EXPECT_EQ(tcpu_generate_session_set_sampler(nullptr, nullptr), TCPU_ERR_NULL_POINTER);
   tcpu_generate_session_destroy(with_sampler);
@@ -376,8 +380,7 @@ TEST_F(StepBatchTest, MisuseIsRefusedNamingIt) {
   EXPECT_EQ(Begin(0, request, &result), TCPU_ERR_INVALID_ARGUMENT);
   EXPECT_TRUE(DetailHas("tcpu_generate_begin_text: a generation is in progress"))
       << tcpu_last_error_detail();
-  EXPECT_EQ(tcpu_generate_ids(sessions_[0], ids.data(), 3, &o, nullptr),
-            TCPU_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(tcpu_generate_ids(sessions_[0], ids.data(), 3, &o, nullptr), TCPU_ERR_INVALID_ARGUMENT);
   EXPECT_EQ(tcpu_generate_begin_chat(sessions_[0], nullptr, 0, &o), TCPU_ERR_INVALID_ARGUMENT);
   EXPECT_TRUE(DetailHas("created without a chat template")) << tcpu_last_error_detail();
 
@@ -393,9 +396,9 @@ TEST_F(StepBatchTest, MisuseIsRefusedNamingIt) {
   EXPECT_EQ(tcpu_generate_step_batch(&sessions_[0], 1, nullptr), TCPU_ERR_NULL_POINTER);
   EXPECT_EQ(tcpu_generate_step_batch(&sessions_[0], 0, finished), TCPU_ERR_INVALID_SIZE);
   tcpu_generate_session* sharing = nullptr;  // a second session over slot 2's decoder
-  ASSERT_EQ(tcpu_generate_session_create(decoders_[2], tokenizer_, nullptr, nullptr, nullptr,
-                                         &sharing),
-            TCPU_OK);
+  ASSERT_EQ(
+      tcpu_generate_session_create(decoders_[2], tokenizer_, nullptr, nullptr, nullptr, &sharing),
+      TCPU_OK);
   tcpu_generate_session* shared[2] = {sessions_[2], sharing};
   ASSERT_EQ(tcpu_generate_begin_ids(sessions_[2], ids.data(), 3, &o), TCPU_OK);
   ASSERT_EQ(tcpu_generate_begin_ids(sharing, ids.data(), 3, &o), TCPU_OK);
