@@ -8,7 +8,9 @@
 //                and RowLogits, what tcpu_decoder_step_batch runs (rows.h).
 // Stream s sits at position 8 + s of its own cache. Prints the weight bytes read per token
 // (a step reads the matrices once for all its streams; each stream reads its embedding row).
-// Held by //engine/model:decode_streams_gate (8 streams at most 0.5x one stream).
+// Held by //engine/model:decode_streams_perf_gate (its counts, and int8 at 8 streams at most
+// 0.5x one stream). `decode_streams_count int8 8` runs one configuration alone, for a profile
+// of its symbols (tools/perf:count).
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -46,7 +48,7 @@ struct Stream {
   int32_t token = 1;
 };
 
-int Measure(bool int4) {
+int Measure(bool int4, int64_t only) {
   namespace tm = tcpu::model;
   const std::unique_ptr<tcpu::testing::SyntheticModel> model = tcpu::testing::MakeSyntheticModel(
       kShape, kLayers, kVocab, int4, tcpu::testing::LayerWeights::kShared);
@@ -75,6 +77,7 @@ int Measure(bool int4) {
   const std::string format = int4 ? "int4" : "int8";
   const int64_t embed_row = 2 * kShape.hidden;  // bf16, read by each stream
   for (const int64_t n : {int64_t{1}, int64_t{4}, int64_t{8}}) {
+    if (only != 0 && n != only) continue;
     const std::string region = "streams=" + std::to_string(n) + " " + format;
     for (int64_t done = 0; done < kTokens; done += n) {
       tcpu_perf_region_begin(region.c_str());
@@ -114,13 +117,18 @@ int Measure(bool int4) {
 
 int main(int argc, char** argv) {
   const std::string which = argc > 1 ? argv[1] : "int8";
-  if (argc > 2 || (which != "int8" && which != "int4" && which != "both")) {
-    std::fprintf(stderr, "usage: decode_streams_count [int8|int4|both]  (int8 by default)\n");
+  const std::string only = argc > 2 ? argv[2] : "0";
+  if (argc > 3 || (which != "int8" && which != "int4" && which != "both") ||
+      (only != "0" && only != "1" && only != "4" && only != "8")) {
+    std::fprintf(stderr,
+                 "usage: decode_streams_count [int8|int4|both] [1|4|8]  (int8 by default; a "
+                 "stream count runs only that configuration, for a profile of its symbols)\n");
     return 2;
   }
+  const int64_t streams = std::atoll(only.c_str());
   if (which != "int4") {
-    if (int s = Measure(false); s != 0) return s;
+    if (int s = Measure(false, streams); s != 0) return s;
   }
-  if (which != "int8") return Measure(true);
+  if (which != "int8") return Measure(true, streams);
   return 0;
 }
