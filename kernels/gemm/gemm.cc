@@ -132,6 +132,21 @@ int RunGemm(const char* fn, const void* packed_w, const int8_t* x, int64_t m, in
   return Succeed();
 }
 
+// tcpu_gemm_w8a8 and tcpu_gemm_bf16_w8a8: their pointers checked, the scales into `args` (which
+// holds the output), then RunGemm.
+int RunW8A8(const char* fn, const void* packed_w, const float* w_scales, const int8_t* x,
+            const float* x_scales, const void* y, int64_t m, int64_t n, int64_t k,
+            gemm::GemmArgs args) {
+  TCPU_CHECK_NOT_NULL(fn, packed_w);
+  TCPU_CHECK_NOT_NULL(fn, w_scales);
+  TCPU_CHECK_NOT_NULL(fn, x);
+  TCPU_CHECK_NOT_NULL(fn, x_scales);
+  TCPU_CHECK_NOT_NULL(fn, y);
+  args.x_scales = x_scales;
+  args.w_scales = w_scales;
+  return RunGemm(fn, packed_w, x, m, n, k, args);
+}
+
 }  // namespace
 }  // namespace tcpu
 
@@ -149,36 +164,20 @@ extern "C" int tcpu_gemm_i8(const void* packed_w, const int8_t* x, int32_t* y, i
 
 extern "C" int tcpu_gemm_w8a8(const void* packed_w, const float* w_scales, const int8_t* x,
                               const float* x_scales, float* y, int64_t m, int64_t n, int64_t k) {
-  constexpr const char* kFn = "tcpu_gemm_w8a8";
-  TCPU_CHECK_NOT_NULL(kFn, packed_w);
-  TCPU_CHECK_NOT_NULL(kFn, w_scales);
-  TCPU_CHECK_NOT_NULL(kFn, x);
-  TCPU_CHECK_NOT_NULL(kFn, x_scales);
-  TCPU_CHECK_NOT_NULL(kFn, y);
   tcpu::gemm::GemmArgs args;
   args.output = tcpu::gemm::Output::kF32;
   args.y_f32 = y;
-  args.x_scales = x_scales;
-  args.w_scales = w_scales;
-  return tcpu::RunGemm(kFn, packed_w, x, m, n, k, args);
+  return tcpu::RunW8A8("tcpu_gemm_w8a8", packed_w, w_scales, x, x_scales, y, m, n, k, args);
 }
 
 extern "C" int tcpu_gemm_bf16_w8a8(const void* packed_w, const float* w_scales, const float* bias,
                                    const int8_t* x, const float* x_scales, uint16_t* y, int64_t m,
                                    int64_t n, int64_t k) {
-  constexpr const char* kFn = "tcpu_gemm_bf16_w8a8";
-  TCPU_CHECK_NOT_NULL(kFn, packed_w);
-  TCPU_CHECK_NOT_NULL(kFn, w_scales);
-  TCPU_CHECK_NOT_NULL(kFn, x);
-  TCPU_CHECK_NOT_NULL(kFn, x_scales);
-  TCPU_CHECK_NOT_NULL(kFn, y);
   tcpu::gemm::GemmArgs args;
   args.output = tcpu::gemm::Output::kBf16;
   args.y_bf16 = y;
-  args.x_scales = x_scales;
-  args.w_scales = w_scales;
-  args.bias = bias;
-  return tcpu::RunGemm(kFn, packed_w, x, m, n, k, args);
+  args.bias = bias;  // may be NULL: no bias
+  return tcpu::RunW8A8("tcpu_gemm_bf16_w8a8", packed_w, w_scales, x, x_scales, y, m, n, k, args);
 }
 
 extern "C" int64_t tcpu_gemm_i8_scratch_size(int64_t m, int64_t k) {
