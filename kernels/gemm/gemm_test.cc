@@ -28,6 +28,8 @@
 namespace tcpu {
 namespace {
 
+using ::tcpu::testing::F32Bits;
+using ::tcpu::testing::F32FromBits;
 using ::tcpu::testing::kPoisonBf16;
 using ::tcpu::testing::kPoisonI32;
 using ::tcpu::testing::RandomFloat;
@@ -131,23 +133,11 @@ uint16_t ModelBf16(int32_t acc, float x_scale, float w_scale, const float* bias)
   return tcpu_f32_to_bf16(value);
 }
 
-uint32_t Bits(float f) {
-  uint32_t bits;
-  std::memcpy(&bits, &f, sizeof(bits));
-  return bits;
-}
-
-float FromBits(uint32_t bits) {
-  float f;
-  std::memcpy(&f, &bits, sizeof(f));
-  return f;
-}
-
 // The fp32 and bf16 (with and without bias) outputs against the model on the exact sums, bit
 // for bit, each into a poisoned y with one extra element.
 void ExpectEpiloguesMatch(const std::vector<uint8_t>& packed, const std::vector<int8_t>& x,
                           const std::vector<int32_t>& sums, const Epilogue& e, const Shape& s) {
-  std::vector<float> y_f32(s.m * s.n + 1, FromBits(kPoisonI32));
+  std::vector<float> y_f32(s.m * s.n + 1, F32FromBits(kPoisonI32));
   ASSERT_EQ(tcpu_gemm_w8a8(packed.data(), e.w_scales.data(), x.data(), e.x_scales.data(),
                            y_f32.data(), s.m, s.n, s.k),
             TCPU_OK)
@@ -155,10 +145,11 @@ void ExpectEpiloguesMatch(const std::vector<uint8_t>& packed, const std::vector<
   for (int64_t r = 0; r < s.m; ++r) {
     for (int64_t i = 0; i < s.n; ++i) {
       const float expected = ModelF32(sums[r * s.n + i], e.x_scales[r], e.w_scales[i]);
-      ASSERT_EQ(Bits(y_f32[r * s.n + i]), Bits(expected)) << "fp32 y[" << r << "][" << i << "]";
+      ASSERT_EQ(F32Bits(y_f32[r * s.n + i]), F32Bits(expected))
+          << "fp32 y[" << r << "][" << i << "]";
     }
   }
-  EXPECT_EQ(Bits(y_f32[s.m * s.n]), static_cast<uint32_t>(kPoisonI32)) << "fp32: wrote past y";
+  EXPECT_EQ(F32Bits(y_f32[s.m * s.n]), static_cast<uint32_t>(kPoisonI32)) << "fp32: wrote past y";
   for (const bool with_bias : {false, true}) {
     SCOPED_TRACE(with_bias ? "bf16 + bias" : "bf16");
     std::vector<uint16_t> y(s.m * s.n + 1, kPoisonBf16);
@@ -220,11 +211,11 @@ TEST_F(GemmTest, W8A8EpiloguesKeepInfinityAndNaN) {
   Epilogue e = RandomEpilogue(s, 6);
   e.x_scales[1] = 3.0e38f;  // row 1: every product overflows
   e.w_scales[2] = 0.0f;     // column 2: row 1 is infinity * 0 = NaN
-  e.bias[3] = FromBits(0x7fffffffu);
-  e.bias[4] = FromBits(0xffffffffu);
-  e.bias[5] = FromBits(0x7f800001u);  // signaling: the addition makes it quiet
+  e.bias[3] = F32FromBits(0x7fffffffu);
+  e.bias[4] = F32FromBits(0xffffffffu);
+  e.bias[5] = F32FromBits(0x7f800001u);  // signaling: the addition makes it quiet
   e.bias[6] = -std::numeric_limits<float>::infinity();
-  e.bias[7] = FromBits(0x7f7fffffu);  // the largest float: rounds to infinity in bf16
+  e.bias[7] = F32FromBits(0x7f7fffffu);  // the largest float: rounds to infinity in bf16
   ExpectEpiloguesMatch(packed, x, ModelGemm(w, x, s), e, s);
 }
 
@@ -320,7 +311,7 @@ TEST_F(GemmTest, EveryRunnableKernelMatchesModel) {
       }
       const Epilogue e = RandomEpilogue(s, ++seed);
       std::vector<int32_t> y(s.m * s.n + 1, kPoisonI32);
-      std::vector<float> y_f32(s.m * s.n + 1, FromBits(kPoisonI32));
+      std::vector<float> y_f32(s.m * s.n + 1, F32FromBits(kPoisonI32));
       std::vector<uint16_t> y_bf16(s.m * s.n + 1, kPoisonBf16);
       gemm::GemmArgs args;
       args.w = view.data;
@@ -351,13 +342,14 @@ TEST_F(GemmTest, EveryRunnableKernelMatchesModel) {
       for (int64_t r = 0; r < s.m; ++r) {
         for (int64_t i = 0; i < s.n; ++i) {
           const int32_t acc = sums[r * s.n + i];
-          ASSERT_EQ(Bits(y_f32[r * s.n + i]), Bits(ModelF32(acc, e.x_scales[r], e.w_scales[i])))
+          ASSERT_EQ(F32Bits(y_f32[r * s.n + i]),
+                    F32Bits(ModelF32(acc, e.x_scales[r], e.w_scales[i])))
               << "fp32 y[" << r << "][" << i << "]";
           ASSERT_EQ(y_bf16[r * s.n + i], ModelBf16(acc, e.x_scales[r], e.w_scales[i], &e.bias[i]))
               << "bf16 y[" << r << "][" << i << "]";
         }
       }
-      EXPECT_EQ(Bits(y_f32[s.m * s.n]), static_cast<uint32_t>(kPoisonI32));
+      EXPECT_EQ(F32Bits(y_f32[s.m * s.n]), static_cast<uint32_t>(kPoisonI32));
       EXPECT_EQ(y_bf16[s.m * s.n], kPoisonBf16);
     }
   }
