@@ -46,6 +46,14 @@ int tcpu_decoder_open_with_options(const char* model, int64_t max_tokens,
 
 void tcpu_decoder_close(tcpu_decoder* decoder);
 
+/* A decoder with its own KV cache (room for `max_tokens` positions, at most the model's
+ * limit) and step workspace over the model `base` holds: no file is read, no weight copied.
+ * The model stays alive while any decoder opened over it does (`base` may be closed first).
+ * Decoders over one model can step together (tcpu_decoder_step_batch). Errors:
+ * TCPU_ERR_NULL_POINTER, TCPU_ERR_INVALID_ARGUMENT (max_tokens), TCPU_ERR_OUT_OF_MEMORY. */
+int tcpu_decoder_open_sibling(const tcpu_decoder* base, int64_t max_tokens,
+                              tcpu_decoder** decoder);
+
 typedef struct tcpu_decoder_info {
   int64_t vocab_size;
   int64_t hidden_size;
@@ -72,6 +80,17 @@ int tcpu_decoder_step(tcpu_decoder* decoder, int32_t token, float* logits, int32
  * out of range (nothing changes then). */
 int tcpu_decoder_prefill(tcpu_decoder* decoder, const int32_t* tokens, int64_t n,
                          float* last_logits, int32_t* next_token);
+
+/* One step of n decoders together: tokens[i] is fed to decoders[i] at its own next position.
+ * The decoders must be distinct and over one model (tcpu_decoder_open_sibling); every linear
+ * layer runs as one GEMM with n rows (the weights are read once for all of them) and attention
+ * per decoder on its own KV cache. The logits and next tokens are bit-identical to calling
+ * tcpu_decoder_step on each decoder in turn. logits: NULL, or n pointers each NULL or
+ * [vocab_size] fp32 out; next_tokens: [n] out. Everything is checked first (n > 0, pointers,
+ * distinct decoders of one model, tokens in the vocabulary, room in each KV cache): a refused
+ * call changes nothing, and the detail names the offending index. */
+int tcpu_decoder_step_batch(tcpu_decoder* const* decoders, int64_t n, const int32_t* tokens,
+                            float* const* logits, int32_t* next_tokens);
 
 /* Forgets all tokens (position 0). */
 int tcpu_decoder_reset(tcpu_decoder* decoder);

@@ -111,6 +111,43 @@ int tcpu_generate_chat(tcpu_generate_session* session, const tcpu_chat_message* 
                        int64_t n_messages, const tcpu_generate_options* options,
                        tcpu_generate_stats* stats);
 
+/* Stepwise generation, for a caller that advances several sessions together (a server with
+ * one session per conversation slot). tcpu_generate_begin_{text,ids,chat} do everything
+ * tcpu_generate_{text,ids,chat} do before the first token is sampled (render, tokenize, reuse
+ * the cached prefix, prefill) and copy the options (stop strings included; the callbacks and
+ * user data are kept and called from tcpu_generate_step_batch). tcpu_generate_step_batch
+ * advances each of n sessions, each with a generation begun and not finished, by one token:
+ * samples it, delivers its text, checks the stops, and feeds the tokens of the sessions that go
+ * on to their decoders in one tcpu_decoder_step_batch where the decoders share a model.
+ * finished[i] (out, [n]) becomes 1 when session i's generation has ended.
+ * tcpu_generate_finish ends a generation and fills stats (NULL or out); a generation that had
+ * not ended is cancelled (TCPU_STOP_CANCELLED: a client that went away). tcpu_generate_text,
+ * _ids and _chat are begin, step_batch on the one session until finished, finish: the same
+ * tokens and text whether a session steps alone or with others (tested). A session that fails
+ * a step ends its generation with that error; the other sessions of the batch are unharmed:
+ * step_batch still returns TCPU_OK with finished[i] = 1, and tcpu_generate_finish returns the
+ * error (its detail restored; stats filled up to the failure). A refused step_batch (the errors
+ * below, the detail naming the index; also NULL, n <= 0, two sessions over one decoder)
+ * changes nothing.
+ * Errors as for tcpu_generate_text; TCPU_ERR_INVALID_ARGUMENT for a session with no
+ * generation in progress (begin while one is in progress, step after it finished, a session
+ * twice in one batch). */
+int tcpu_generate_begin_text(tcpu_generate_session* session, const char* text,
+                             int64_t text_bytes, const tcpu_generate_options* options);
+int tcpu_generate_begin_ids(tcpu_generate_session* session, const int32_t* ids, int64_t n_ids,
+                            const tcpu_generate_options* options);
+int tcpu_generate_begin_chat(tcpu_generate_session* session, const tcpu_chat_message* messages,
+                             int64_t n_messages, const tcpu_generate_options* options);
+int tcpu_generate_step_batch(tcpu_generate_session* const* sessions, int64_t n,
+                             int32_t* finished);
+int tcpu_generate_finish(tcpu_generate_session* session, tcpu_generate_stats* stats);
+
+/* Replaces the session's sampler between generations (NULL: greedy, owned by the session);
+ * the caller keeps ownership of `sampler`, created with the decoder's vocab_size. Lets one
+ * session (and its KV cache) serve requests with different sampling parameters.
+ * TCPU_ERR_INVALID_ARGUMENT while a generation is in progress. */
+int tcpu_generate_session_set_sampler(tcpu_generate_session* session, tcpu_sampler* sampler);
+
 /* The ids of the last call's context followed by the tokens it generated (the stopping EOS
  * not included): ids[0 .. *n_ids). TCPU_ERR_BUFFER_TOO_SMALL with *n_ids set when capacity
  * is too small (ids may be NULL with capacity 0 to ask). */
