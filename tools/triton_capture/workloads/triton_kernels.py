@@ -108,37 +108,13 @@ def _attention_reference(torch, q, k, v, causal):
     return torch.softmax(s, dim=-1) @ v.float()
 
 
-@workload("tk_attention_host_desc", "tutorial 06: attention forward with host TensorDescriptor arguments",
-          "user", cost=5)
-def tk_attention_host_desc(ctx):
+def _attention_host_desc(ctx, D, BM, BN, N_CTX, H, num_warps, what):
+    """Tutorial 06's forward over host TensorDescriptor arguments, checked against torch."""
     torch, triton, tut, _ = _t()
     from triton.tools.tensor_descriptor import TensorDescriptor
 
     ctx.seed(0)
-    Z, H, N_CTX, D, BM, BN = 1, 2, 256, 64, 64, 64
-    q, k, v = (torch.randn(Z, H, N_CTX, D, device="cuda", dtype=torch.float16) for _ in range(3))
-    o = torch.empty_like(q)
-    m = torch.empty(Z * H * N_CTX, device="cuda", dtype=torch.float32)
-    rows = Z * H * N_CTX
-
-    def desc(t, block_rows):
-        return TensorDescriptor(t, shape=[rows, D], strides=[D, 1], block_shape=[block_rows, D])
-
-    sm_scale = D ** -0.5
-    tut.attn_fwd_host_desc_kernel[(N_CTX // BM, Z * H)](
-        sm_scale, m, desc(q, BM), desc(k, BN), desc(v, BN), desc(o, BM), N_CTX,
-        HEAD_DIM=D, BLOCK_M=BM, BLOCK_N=BN, num_warps=4)
-    ctx.check_close(o, _attention_reference(torch, q, k, v, False), 2e-2, 2e-2, "attention (host descriptors)")
-
-
-@workload("tk_attention_d128", "tutorial 06 at its GPU configuration: 128-wide head, 128x64 query x key "
-          "blocks, host TensorDescriptor arguments", "user", cost=5)
-def tk_attention_d128(ctx):
-    torch, triton, tut, _ = _t()
-    from triton.tools.tensor_descriptor import TensorDescriptor
-
-    ctx.seed(0)
-    Z, H, N_CTX, D, BM, BN = 1, 1, 128, 128, 128, 64
+    Z = 1
     q, k, v = (torch.randn(Z, H, N_CTX, D, device="cuda", dtype=torch.float16) for _ in range(3))
     o = torch.empty_like(q)
     m = torch.empty(Z * H * N_CTX, device="cuda", dtype=torch.float32)
@@ -149,9 +125,22 @@ def tk_attention_d128(ctx):
 
     tut.attn_fwd_host_desc_kernel[(N_CTX // BM, Z * H)](
         D ** -0.5, m, desc(q, BM), desc(k, BN), desc(v, BN), desc(o, BM), N_CTX,
-        HEAD_DIM=D, BLOCK_M=BM, BLOCK_N=BN, num_warps=8)
-    ctx.check_close(o, _attention_reference(torch, q, k, v, False), 2e-2, 2e-2,
-                    "attention (128-wide head)")
+        HEAD_DIM=D, BLOCK_M=BM, BLOCK_N=BN, num_warps=num_warps)
+    ctx.check_close(o, _attention_reference(torch, q, k, v, False), 2e-2, 2e-2, what)
+
+
+@workload("tk_attention_host_desc", "tutorial 06: attention forward with host TensorDescriptor arguments",
+          "user", cost=5)
+def tk_attention_host_desc(ctx):
+    _attention_host_desc(ctx, D=64, BM=64, BN=64, N_CTX=256, H=2, num_warps=4,
+                         what="attention (host descriptors)")
+
+
+@workload("tk_attention_d128", "tutorial 06 at its GPU configuration: 128-wide head, 128x64 query x key "
+          "blocks, host TensorDescriptor arguments", "user", cost=5)
+def tk_attention_d128(ctx):
+    _attention_host_desc(ctx, D=128, BM=128, BN=64, N_CTX=128, H=1, num_warps=8,
+                         what="attention (128-wide head)")
 
 
 @workload("tk_attention_device_desc", "tutorial 06: causal attention forward with tl.make_tensor_descriptor",
