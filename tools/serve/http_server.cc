@@ -263,7 +263,8 @@ HttpServer::HttpServer(const HttpConfig& config, const ServedModel& model, Sched
     res.set_content(JsonText({{"status", "ok"},
                               {"slots", load.slots},
                               {"slots_busy", load.busy},
-                              {"queued", load.queued}}),
+                              {"queued", load.queued},
+                              {"cancelled", load.cancelled}}),
                     "application/json");
   });
   s.Get("/v1/models", [h](const httplib::Request&, httplib::Response& res) {
@@ -276,11 +277,6 @@ HttpServer::HttpServer(const HttpConfig& config, const ServedModel& model, Sched
     const Endpoint e = endpoint;
     s.Post(path, [h, e](const httplib::Request&, httplib::Response& res,
                         const httplib::ContentReader& reader) { h->Generate(e, &res, reader); });
-    // A POST without a body (no Content-Length, not chunked) reaches the plain
-    // handler.
-    s.Post(path, [](const httplib::Request&, httplib::Response& res) {
-      Reply(InvalidRequest("", "the request has no body (a JSON object is expected)"), &res);
-    });
   }
   // Errors httplib answers itself (no route, a malformed request line or
   // header), and any error status left without a body, get the same error
@@ -339,7 +335,5 @@ void HttpServer::Stop() {
   const int sock = handlers_->listen_socket.load();
   if (sock >= 0) shutdown(sock, SHUT_RDWR);
 }
-
-bool HttpServer::running() const { return server_->is_running(); }
 
 }  // namespace tcpu::serve

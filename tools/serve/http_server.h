@@ -52,7 +52,6 @@ class HttpServer {
   // Stops accepting connections (callable from any thread, after Listen has
   // started).
   void Stop();
-  bool running() const;
 
  private:
   struct Handlers;

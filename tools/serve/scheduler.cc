@@ -78,7 +78,8 @@ void Scheduler::CancelAll() {
 
 Scheduler::Load Scheduler::load() const {
   std::lock_guard<std::mutex> lock(mu_);
-  return {static_cast<int64_t>(slots_.size()), busy_, static_cast<int64_t>(queue_.size())};
+  return {static_cast<int64_t>(slots_.size()), busy_, static_cast<int64_t>(queue_.size()),
+          cancelled_};
 }
 
 std::vector<Scheduler::Slot*> Scheduler::AdmitLocked() {
@@ -226,8 +227,10 @@ void Scheduler::Loop() {
       if (cancel_all) {
         Release(&slot, Job::End::kShutdown);
       } else if (slot.job->cancelled()) {
-        Release(&slot, Job::End::kFinished);  // the client went away: nobody
-                                              // reads the outcome
+        // The client went away: nobody reads the outcome.
+        Release(&slot, Job::End::kFinished);
+        std::lock_guard<std::mutex> lock(mu_);
+        ++cancelled_;
       }
     }
     Step();

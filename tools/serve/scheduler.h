@@ -102,6 +102,7 @@ class Scheduler {
     int64_t slots = 0;
     int64_t busy = 0;
     int64_t queued = 0;
+    int64_t cancelled = 0;  // generations ended because their client went away
   };
   Load load() const;
 
@@ -137,6 +138,7 @@ class Scheduler {
   std::condition_variable idle_;  // nothing queued or running
   std::deque<std::shared_ptr<Job>> queue_;
   int64_t busy_ = 0;  // slots with a job (written by the scheduler thread under mu_)
+  int64_t cancelled_ = 0;
   bool closed_ = false;
   bool cancel_all_ = false;
   bool quit_ = false;

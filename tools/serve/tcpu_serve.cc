@@ -8,10 +8,11 @@
 // stdout once it accepts connections (--port 0 picks a free port). SIGTERM or
 // SIGINT: stops accepting, lets the running generations finish for
 // --shutdown-deadline seconds, cancels the rest, and exits 0.
-#include <pthread.h>
 #include <signal.h>
+#include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -103,6 +104,16 @@ std::string CheckRange(const char* name, int64_t value, int64_t low, int64_t hig
          std::to_string(low) + ", " + std::to_string(high) + "]";
 }
 
+// Written by the signal handler, read by the stopper thread.
+int g_stop_pipe[2] = {-1, -1};
+
+void OnStopSignal(int signal_number) {
+  const unsigned char number = static_cast<unsigned char>(signal_number);
+  const int saved_errno = errno;
+  (void)!write(g_stop_pipe[1], &number, 1);
+  errno = saved_errno;
+}
+
 // Everything the server opens, released in reverse order.
 struct Engine {
   tcpu_tokenizer* tokenizer = nullptr;
@@ -167,14 +178,15 @@ int main(int argc, char** argv) {
     }
   }
 
-  // SIGTERM and SIGINT are taken by one thread (sigwait), never by a handler:
-  // blocked here, before any thread starts, so every thread inherits the mask.
-  // A write to a closed connection must fail, not kill the server.
-  sigset_t stop_signals;
-  sigemptyset(&stop_signals);
-  sigaddset(&stop_signals, SIGTERM);
-  sigaddset(&stop_signals, SIGINT);
-  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+  // SIGTERM and SIGINT only write their number to a pipe (the one thing a handler may safely
+  // do; it also works under qemu-user); the stopper thread below reads it. A write to a closed
+  // connection must fail, not kill the server.
+  if (pipe(g_stop_pipe) != 0) return Fail("pipe", TCPU_ERR_IO);
+  struct sigaction action {};
+  action.sa_handler = OnStopSignal;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGTERM, &action, nullptr);
+  sigaction(SIGINT, &action, nullptr);
   signal(SIGPIPE, SIG_IGN);
 
   Engine engine;
@@ -253,9 +265,10 @@ int main(int argc, char** argv) {
   const std::chrono::seconds deadline(absl::GetFlag(FLAGS_shutdown_deadline));
   std::atomic<bool> signalled{false};
   std::thread stopper([&] {
-    int signal_number = 0;
-    sigwait(&stop_signals, &signal_number);
-    if (!server.running() && !signalled.load()) return;  // Listen failed: main woke us
+    unsigned char signal_number = 0;
+    while (read(g_stop_pipe[0], &signal_number, 1) < 0 && errno == EINTR) {
+    }
+    if (signal_number == 0) return;  // Listen failed: main woke us
     signalled.store(true);
     std::fprintf(stderr, "tcpu-serve: %s: no new connections; finishing within %lld s\n",
                  signal_number == SIGTERM ? "SIGTERM" : "SIGINT",
@@ -267,18 +280,15 @@ int main(int argc, char** argv) {
       scheduler.CancelAll();
     }
   });
-  server.Listen();
+  const bool listened = server.Listen();
   if (!signalled.load()) {
-    // accept() failed without a signal: wake the stopper thread, report the
-    // failure.
-    pthread_kill(stopper.native_handle(), SIGTERM);
-    stopper.join();
-    if (!signalled.load()) {
-      std::fprintf(stderr, "tcpu-serve: accepting connections failed\n");
-      return 1;
-    }
-  } else {
-    stopper.join();
+    const unsigned char wake = 0;  // accept() failed without a signal: end the stopper
+    (void)!write(g_stop_pipe[1], &wake, 1);
+  }
+  stopper.join();
+  if (!signalled.load() && !listened) {
+    std::fprintf(stderr, "tcpu-serve: accepting connections failed\n");
+    return 1;
   }
   std::fprintf(stderr, "tcpu-serve: stopped\n");
   return 0;

@@ -1,0 +1,361 @@
+// The client side of tcpu_serve_test.sh: OpenAI's official JavaScript client (and, for what
+// no client would send, node's http and net modules) against a running tcpu-serve.
+//   node openai_client_test.js OPENAI_PACKAGE_DIR PORT EXPECTED_DIR SCENARIO [SERVER_PID]
+// EXPECTED_DIR holds conv_<i>.json (a conversation), expected_<i>.txt and expected_<i>.err
+// (tcpu-decode --messages' stdout and stderr for it, greedy, MAX_TOKENS new tokens), and
+// prompt.txt with completion.txt / completion.err (tcpu-decode --prompt-file). Scenarios:
+//   answers   chat (whole and streamed), completions, stop strings, usage, the models list;
+//             N_CONVERSATIONS conversations one after another, then all at once
+//   bad       every kind of bad request, each followed by a good one that still succeeds
+//   busy      a full queue answers 503 with Retry-After; a client that goes away frees its slot
+//   sigterm-finish / sigterm-cancel  SIGTERM to SERVER_PID during a stream: it finishes (or is
+//             cancelled, with --shutdown-deadline 0) and new connections are refused
+// Prints "ok  NAME" / "FAIL NAME: why" per check; exits 1 if any failed.
+'use strict';
+const fs = require('fs');
+const http = require('http');
+const net = require('net');
+const path = require('path');
+
+const [openaiDir, port, expectedDir, scenario, serverPid] = process.argv.slice(2);
+const OpenAI = require(path.resolve(openaiDir));
+const MAX_TOKENS = 16;
+const base = `http://127.0.0.1:${port}`;
+const client = new OpenAI({baseURL: `${base}/v1`, apiKey: 'unused', maxRetries: 0});
+
+let failures = 0;
+function check(name, condition, why) {
+  if (condition) {
+    console.log(`ok   ${name}`);
+  } else {
+    failures++;
+    console.log(`FAIL ${name}: ${why === undefined ? '' : why}`);
+  }
+}
+function checkEqual(name, got, want) {
+  check(name, got === want, `got ${JSON.stringify(got)}, want ${JSON.stringify(want)}`);
+}
+
+// tcpu-decode prints the answer, then a line break; its report names the token counts.
+function expected(name) {
+  const text = fs.readFileSync(path.join(expectedDir, `${name}.txt`), 'utf8');
+  const report = fs.readFileSync(path.join(expectedDir, `${name}.err`), 'utf8');
+  const counts = /^prompt: (\d+) tokens; generated: (\d+) tokens/m.exec(report);
+  return {text: text.replace(/\n$/, ''), promptTokens: +counts[1], completionTokens: +counts[2]};
+}
+function conversations() {
+  const out = [];
+  for (let i = 0; fs.existsSync(path.join(expectedDir, `conv_${i}.json`)); i++) {
+    out.push({
+      messages: JSON.parse(fs.readFileSync(path.join(expectedDir, `conv_${i}.json`), 'utf8')),
+      expected: expected(`expected_${i}`),
+    });
+  }
+  return out;
+}
+
+function chat(messages, extra = {}) {
+  return client.chat.completions.create(
+      {model: 'tiny', messages, max_tokens: MAX_TOKENS, temperature: 0, ...extra});
+}
+
+// A streamed chat: its text, its chunks, and the error that ended it (if one did).
+async function streamChat(messages, extra = {}, onChunk = () => {}) {
+  const stream = await chat(messages, {stream: true, ...extra});
+  const chunks = [];
+  let text = '';
+  let error = null;
+  try {
+    for await (const chunk of stream) {
+      chunks.push(chunk);
+      if (chunk.choices.length > 0 && chunk.choices[0].delta.content) {
+        text += chunk.choices[0].delta.content;
+      }
+      onChunk(chunk, stream);
+    }
+  } catch (e) {
+    error = e;
+  }
+  return {text, chunks, error};
+}
+
+// A raw request: {status, headers, body (parsed JSON when it is)}.
+function rawRequest(method, urlPath, body, headers = {}) {
+  return new Promise((resolve, reject) => {
+    const request = http.request(`${base}${urlPath}`, {method, headers}, (response) => {
+      const parts = [];
+      response.on('data', (d) => parts.push(d));
+      response.on('end', () => {
+        const text = Buffer.concat(parts).toString('utf8');
+        let json = null;
+        try {
+          json = JSON.parse(text);
+        } catch (e) {
+        }
+        resolve({status: response.statusCode, headers: response.headers, text, json});
+      });
+    });
+    request.on('error', reject);
+    if (body !== undefined) request.write(body);
+    request.end();
+  });
+}
+
+// What a socket receives until the server closes it, after `send` was written (and nothing
+// more: a client that stalls).
+function stalledClient(send) {
+  return new Promise((resolve) => {
+    const socket = net.connect(+port, '127.0.0.1', () => socket.write(send));
+    const parts = [];
+    socket.on('data', (d) => parts.push(d));
+    socket.on('close', () => resolve(Buffer.concat(parts).toString('utf8')));
+    socket.on('error', () => {});
+  });
+}
+
+function checkError(name, response, status, param, code) {
+  const error = response.json && response.json.error;
+  check(`${name}: ${status}`, response.status === status, `status ${response.status}: ${response.text}`);
+  check(`${name}: an OpenAI error object naming ${param}`,
+        error && typeof error.message === 'string' && error.message.length > 0 &&
+            typeof error.type === 'string' && error.param === param &&
+            (code === undefined || error.code === code),
+        response.text);
+}
+
+async function checkStillServes(name, conv) {
+  const answer = await chat(conv.messages);
+  checkEqual(`after ${name}: a good request still gets its answer`,
+             answer.choices[0].message.content, conv.expected.text);
+}
+
+async function answers() {
+  const health = await rawRequest('GET', '/health');
+  check('GET /health', health.status === 200 && health.json.status === 'ok', health.text);
+  const models = await client.models.list();
+  checkEqual('GET /v1/models (client.models.list)', models.data.map((m) => m.id).join(), 'tiny');
+
+  const convs = conversations();
+  const [first] = convs;
+  const answer = await chat(first.messages);
+  checkEqual('chat: the text of tcpu-decode --messages', answer.choices[0].message.content,
+             first.expected.text);
+  checkEqual('chat: object', answer.object, 'chat.completion');
+  checkEqual('chat: role', answer.choices[0].message.role, 'assistant');
+  checkEqual('chat: finish_reason', answer.choices[0].finish_reason,
+             first.expected.completionTokens < MAX_TOKENS ? 'stop' : 'length');
+  checkEqual('chat: usage.prompt_tokens', answer.usage.prompt_tokens, first.expected.promptTokens);
+  checkEqual('chat: usage.completion_tokens', answer.usage.completion_tokens,
+             first.expected.completionTokens);
+
+  const streamed = await streamChat(first.messages, {stream_options: {include_usage: true}});
+  check('stream: no error', streamed.error === null, streamed.error);
+  checkEqual('stream: the text of tcpu-decode --messages', streamed.text, first.expected.text);
+  checkEqual('stream: the first chunk opens the assistant turn',
+             streamed.chunks[0].choices[0].delta.role, 'assistant');
+  const finishing = streamed.chunks.filter((c) => c.choices.length && c.choices[0].finish_reason);
+  checkEqual('stream: one chunk has the finish_reason', finishing.length, 1);
+  const usage = streamed.chunks[streamed.chunks.length - 1].usage;
+  checkEqual('stream: the last chunk has the usage', usage && usage.completion_tokens,
+             first.expected.completionTokens);
+
+  const prompt = fs.readFileSync(path.join(expectedDir, 'prompt.txt'), 'utf8');
+  const completion = await client.completions.create(
+      {model: 'tiny', prompt, max_tokens: MAX_TOKENS, temperature: 0});
+  const completionExpected = expected('completion');
+  checkEqual('completions: the text of tcpu-decode --prompt-file', completion.choices[0].text,
+             completionExpected.text);
+  checkEqual('completions: usage.prompt_tokens', completion.usage.prompt_tokens,
+             completionExpected.promptTokens);
+  const completionStream = await client.completions.create(
+      {model: 'tiny', prompt, max_tokens: MAX_TOKENS, temperature: 0, stream: true});
+  let completionText = '';
+  for await (const chunk of completionStream) completionText += chunk.choices[0].text;
+  checkEqual('completions, streamed: the same text', completionText, completionExpected.text);
+
+  // A stop string from the middle of the answer: the text before it, finish_reason "stop".
+  const stop = first.expected.text.slice(4, 6);
+  const cut = first.expected.text.slice(0, first.expected.text.indexOf(stop));
+  const stopped = await chat(first.messages, {stop: [stop]});
+  checkEqual(`stop ${JSON.stringify(stop)}: the text before it`,
+             stopped.choices[0].message.content, cut);
+  checkEqual('stop: finish_reason', stopped.choices[0].finish_reason, 'stop');
+  const stoppedStream = await streamChat(first.messages, {stop});
+  checkEqual('stop, streamed: the same text', stoppedStream.text, cut);
+
+  // One client at a time, then all at once (half of them streamed): each its own answer.
+  for (let i = 0; i < convs.length; i++) {
+    const one = await chat(convs[i].messages);
+    checkEqual(`conversation ${i} alone`, one.choices[0].message.content, convs[i].expected.text);
+  }
+  const together = await Promise.all(convs.map(async (conv, i) => {
+    if (i % 2) return (await streamChat(conv.messages)).text;
+    return (await chat(conv.messages)).choices[0].message.content;
+  }));
+  together.forEach((text, i) => {
+    checkEqual(`conversation ${i} of ${convs.length} at once: its single-client answer`, text,
+               convs[i].expected.text);
+  });
+  const after = await rawRequest('GET', '/health');
+  check('every slot free after the answers', after.json.slots_busy === 0 && after.json.queued === 0,
+        after.text);
+}
+
+async function bad() {
+  const convs = conversations();
+  const good = convs[0];
+  const chatBody = (extra) => JSON.stringify(
+      {model: 'tiny', messages: good.messages, max_tokens: MAX_TOKENS, temperature: 0, ...extra});
+  const post = (body, headers = {}) => rawRequest(
+      'POST', '/v1/chat/completions', body, {'Content-Type': 'application/json', ...headers});
+
+  const cases = [
+    ['malformed JSON', () => post('{"messages": [{"role": "user"'), 400, null, 'invalid_json'],
+    ['invalid UTF-8',
+     () => post(Buffer.concat([Buffer.from('{"messages": [{"role": "user", "content": "'),
+                               Buffer.from([0xc3, 0x28, 0xff]), Buffer.from('"}]}')])),
+     400, null, 'invalid_utf8'],
+    ['messages of the wrong type', () => post(chatBody({messages: 'hello'})), 400, 'messages'],
+    ['content of the wrong type',
+     () => post(chatBody({messages: [{role: 'user', content: 5}]})), 400, 'messages[0].content'],
+    ['max_tokens of the wrong type', () => post(chatBody({max_tokens: '16'})), 400, 'max_tokens'],
+    ['temperature of the wrong type', () => post(chatBody({temperature: 'hot'})), 400,
+     'temperature'],
+    ['stop of the wrong type', () => post(chatBody({stop: [1]})), 400, 'stop[0]'],
+    ['stream of the wrong type', () => post(chatBody({stream: 1})), 400, 'stream'],
+    ['an unknown model', () => post(chatBody({model: 'gpt-4o'})), 404, 'model', 'model_not_found'],
+    ['max_tokens 0', () => post(chatBody({max_tokens: 0})), 400, 'max_tokens'],
+    ['max_tokens -1', () => post(chatBody({max_tokens: -1})), 400, 'max_tokens'],
+    ['max_tokens above the context', () => post(chatBody({max_tokens: 1000000})), 400,
+     'max_tokens'],
+    ['a prompt over the context',
+     () => post(chatBody({messages: [{role: 'user', content: 'word '.repeat(4000)}]})), 400,
+     'messages', 'context_length_exceeded'],
+    ['a body over --max-body-bytes', () => post(chatBody({padding: 'x'.repeat(200000)})), 413,
+     null, 'request_too_large'],
+    ['a chunked body over --max-body-bytes',
+     () => post(chatBody({padding: 'x'.repeat(200000)}), {'Transfer-Encoding': 'chunked'}), 413,
+     null, 'request_too_large'],
+    ['a template that refuses the roles',
+     () => post(chatBody({messages: [{role: 'tool', content: 'a'}]})), 400, 'messages'],
+    ['no body', () => rawRequest('POST', '/v1/chat/completions'), 400, null, 'invalid_json'],
+    ['an unknown route', () => rawRequest('GET', '/v1/embeddings'), 404, null, 'not_found'],
+    ['a completion without prompt',
+     () => rawRequest('POST', '/v1/completions', '{"model": "tiny"}'), 400, 'prompt'],
+  ];
+  for (const [name, send, status, param, code] of cases) {
+    checkError(name, await send(), status, param, code);
+    await checkStillServes(name, good);
+  }
+
+  // The official client sees the same errors as exceptions carrying the error object.
+  try {
+    await chat(good.messages, {max_tokens: 0});
+    check('client: max_tokens 0 throws', false, 'no exception');
+  } catch (e) {
+    check('client: max_tokens 0 throws BadRequestError naming max_tokens',
+          e instanceof OpenAI.BadRequestError && e.status === 400 && e.param === 'max_tokens', e);
+  }
+  try {
+    await chat(good.messages, {model: 'other'});
+    check('client: an unknown model throws', false, 'no exception');
+  } catch (e) {
+    check('client: an unknown model throws NotFoundError',
+          e instanceof OpenAI.NotFoundError && e.code === 'model_not_found', e);
+  }
+  await checkStillServes('the client errors', good);
+
+  // Slow clients: a body that never arrives in full gets 408 after --read-timeout; headers that
+  // never end close the connection after it. Neither holds up the others.
+  const slowBody = stalledClient(
+      'POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n' +
+      'Content-Length: 100\r\n\r\n{"messages"');
+  const slowHeaders = stalledClient('POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\n');
+  await checkStillServes('two stalled clients connect', good);
+  const slowBodyAnswer = await slowBody;
+  check('a body slower than --read-timeout: 408 with an error object',
+        /^HTTP\/1\.1 408 /.test(slowBodyAnswer) && /"code":"request_timeout"/.test(slowBodyAnswer),
+        slowBodyAnswer);
+  checkEqual('headers slower than --read-timeout: the connection is closed', await slowHeaders, '');
+  await checkStillServes('the slow clients', good);
+}
+
+async function busy() {
+  const convs = conversations();
+  const good = convs[0];
+  const health = (await rawRequest('GET', '/health')).json;
+  // Long answers fill every slot and the queue; one more request is refused at once.
+  const controllers = [];
+  const long = [];
+  for (let i = 0; i < health.slots + 4; i++) {
+    const controller = new AbortController();
+    controllers.push(controller);
+    const started = client.chat.completions.create(
+        {model: 'tiny', messages: convs[i % convs.length].messages, max_tokens: 400,
+         temperature: 0, stream: true},
+        {signal: controller.signal});
+    long.push(started.then(async (stream) => {
+      try {
+        for await (const chunk of stream) {
+        }
+      } catch (e) {
+      }
+    }, () => {}));
+  }
+  let load = (await rawRequest('GET', '/health')).json;
+  while (load.slots_busy + load.queued < health.slots + 4) {
+    load = (await rawRequest('GET', '/health')).json;
+  }
+  const refused = await rawRequest('POST', '/v1/chat/completions', JSON.stringify(
+      {model: 'tiny', messages: good.messages, max_tokens: MAX_TOKENS, temperature: 0}));
+  checkError('a request beyond the slots and the queue', refused, 503, null, 'server_busy');
+  check('503 carries Retry-After', refused.headers['retry-after'] === '1', refused.headers);
+  // Every one of those clients goes away: their slots are freed, the queue drains.
+  controllers.forEach((c) => c.abort());
+  await Promise.all(long);
+  load = (await rawRequest('GET', '/health')).json;
+  while (load.slots_busy > 0 || load.queued > 0) load = (await rawRequest('GET', '/health')).json;
+  check('the slots of clients that went away are freed', load.cancelled > 0, JSON.stringify(load));
+  await checkStillServes('clients that went away', good);
+}
+
+async function sigterm(finish) {
+  const [conv] = conversations();
+  let signalled = false;
+  const extra = finish ? {} : {max_tokens: 400};
+  const streamed = await streamChat(conv.messages, extra, (chunk) => {
+    if (!signalled && chunk.choices.length && chunk.choices[0].delta.content) {
+      signalled = true;
+      process.kill(+serverPid, 'SIGTERM');
+    }
+  });
+  check('SIGTERM was sent during the stream', signalled);
+  if (finish) {
+    check('SIGTERM: the stream in flight finishes', streamed.error === null, streamed.error);
+    checkEqual('SIGTERM: with its whole text', streamed.text, conv.expected.text);
+  } else {
+    check('SIGTERM, --shutdown-deadline 0: the stream is cancelled with an error event',
+          streamed.error && streamed.error.code === 'shutting_down', streamed.error);
+    check('SIGTERM, --shutdown-deadline 0: what came is the start of the answer',
+          streamed.text.length > 0 && (streamed.text.startsWith(conv.expected.text) ||
+                                       conv.expected.text.startsWith(streamed.text)),
+          streamed.text);
+  }
+  // The listening socket closes once the server has taken the signal (until then /health
+  // still answers): new connections are then refused.
+  let refused = null;
+  while (refused === null) refused = await rawRequest('GET', '/health').then(() => null, (e) => e);
+  checkEqual('SIGTERM: new connections are refused', refused.code, 'ECONNREFUSED');
+}
+
+const scenarios = {
+  answers,
+  bad,
+  busy,
+  'sigterm-finish': () => sigterm(true),
+  'sigterm-cancel': () => sigterm(false),
+};
+scenarios[scenario]().then(() => process.exit(failures > 0 ? 1 : 0), (e) => {
+  console.log(`FAIL ${scenario}: ${e && e.stack ? e.stack : e}`);
+  process.exit(1);
+});
