@@ -298,7 +298,9 @@ HttpServer::HttpServer(const HttpConfig& config, const ServedModel& model, Sched
         } else if (res.status == 414) {
           error.message = "the request line is too long";
         } else if (res.status < 500) {
-          error.message = "malformed HTTP request";
+          error.message =
+          "malformed HTTP request, or its headers did not arrive within --read-timeout (" +
+          std::to_string(h->config.read_timeout_seconds) + " s)";
         } else {
           error.type = "server_error";
           error.message = "internal error";

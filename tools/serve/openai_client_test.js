@@ -265,18 +265,25 @@ async function bad() {
   }
   await checkStillServes('the client errors', good);
 
-  // Slow clients: a body that never arrives in full gets 408 after --read-timeout; headers that
-  // never end close the connection after it. Neither holds up the others.
+  // Slow clients: a body that never arrives in full gets 408 after --read-timeout, headers that
+  // never end get 400, a request line that never ends has its connection closed. None of them
+  // holds up the others.
   const slowBody = stalledClient(
       'POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n' +
       'Content-Length: 100\r\n\r\n{"messages"');
   const slowHeaders = stalledClient('POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\n');
-  await checkStillServes('two stalled clients connect', good);
+  const slowLine = stalledClient('POST /v1/chat/compl');
+  await checkStillServes('three stalled clients connect', good);
   const slowBodyAnswer = await slowBody;
   check('a body slower than --read-timeout: 408 with an error object',
         /^HTTP\/1\.1 408 /.test(slowBodyAnswer) && /"code":"request_timeout"/.test(slowBodyAnswer),
         slowBodyAnswer);
-  checkEqual('headers slower than --read-timeout: the connection is closed', await slowHeaders, '');
+  const slowHeadersAnswer = await slowHeaders;
+  check('headers slower than --read-timeout: 400 with an error object',
+        /^HTTP\/1\.1 400 /.test(slowHeadersAnswer) && /"error":\{/.test(slowHeadersAnswer),
+        slowHeadersAnswer);
+  checkEqual('a request line slower than --read-timeout: the connection is closed',
+             await slowLine, '');
   await checkStillServes('the slow clients', good);
 }
 
