@@ -1,26 +1,52 @@
-// tcpu_decoder_*: a loaded Model plus its KV cache, logits and step workspace, all
-// allocated once at open; each step runs tcpu_decode_step on them.
+// tcpu_decoder_*: a loaded Model (shared with sibling decoders) plus its KV cache, logits and
+// step workspace, all allocated once at open; each step runs tcpu_decode_step on them.
+// tcpu_decoder_step_batch is decoder_batch.cc.
 #include "tcpu/decoder.h"
 
-#include <exception>
 #include <memory>
 #include <new>
-#include <string>
+#include <utility>
 
-#include "runtime/check.h"
+#include "engine/common/c_boundary.h"
+#include "engine/model/decoder_state.h"
 #include "engine/model/model.h"
 #include "engine/model/prefill.h"
+#include "runtime/check.h"
 #include "tcpu/scratch.h"
 #include "tcpu/transformer.h"
 
-struct tcpu_decoder {
-  std::unique_ptr<tcpu::model::Model> model;
-  int64_t max_tokens = 0;
-  int64_t position = 0;
-  tcpu::model::AlignedBuffer k_cache, v_cache, workspace, logits, prefill_workspace;
-};
-
 namespace {
+
+// Checks max_tokens against d's model and allocates d's KV cache and workspaces.
+int AllocateState(const char* fn, int64_t max_tokens, tcpu_decoder* d) {
+  const tcpu::model::ModelConfig& c = d->model->config();
+  if (max_tokens > c.max_position_embeddings) {
+    return tcpu::Fail(TCPU_ERR_INVALID_ARGUMENT,
+                      "%s: max_tokens = %lld exceeds the model's %s = %lld", fn,
+                      static_cast<long long>(max_tokens), c.max_positions_key.c_str(),
+                      static_cast<long long>(c.max_position_embeddings));
+  }
+  const tcpu_model_weights& w = d->model->weights();
+  int64_t cache_elems = 0;
+  TCPU_CHECK_MUL(fn, w.num_layers * w.shape.num_kv_heads * w.shape.head_dim, max_tokens,
+                 &cache_elems);
+  const int64_t workspace = tcpu_decode_step_workspace_size(&w);
+  if (workspace < 0) return static_cast<int>(workspace);
+  const int64_t rows_workspace = tcpu::model::RowsWorkspaceSize(w);
+  if (rows_workspace < 0) return static_cast<int>(rows_workspace);
+  const int64_t gemm_scratch = tcpu::model::RowsGemmScratchSize(w);
+  if (gemm_scratch < 0) return static_cast<int>(gemm_scratch);
+  if (cache_elems > INT64_MAX / 2 || !d->k_cache.Allocate(2 * cache_elems) ||
+      !d->v_cache.Allocate(2 * cache_elems) || !d->workspace.Allocate(workspace) ||
+      !d->logits.Allocate(4 * w.vocab_size) || !d->rows_workspace.Allocate(rows_workspace)) {
+    return tcpu::Fail(TCPU_ERR_OUT_OF_MEMORY, "%s: cannot allocate the KV cache for %lld tokens",
+                      fn, static_cast<long long>(max_tokens));
+  }
+  // The batched GEMMs' packed activations come from this thread's arena: reserved now.
+  if (int s = tcpu_scratch_reserve(gemm_scratch); s != TCPU_OK) return s;
+  d->max_tokens = max_tokens;
+  return TCPU_OK;
+}
 
 int OpenDecoder(const char* fn, const char* model_dir, int64_t max_tokens,
                 const tcpu_decoder_options* options, tcpu_decoder** decoder) {
@@ -37,34 +63,10 @@ int OpenDecoder(const char* fn, const char* model_dir, int64_t max_tokens,
   }
   auto d = std::unique_ptr<tcpu_decoder>(new (std::nothrow) tcpu_decoder());
   if (d == nullptr) return tcpu::Fail(TCPU_ERR_OUT_OF_MEMORY, "%s: out of memory", fn);
-  if (int s = tcpu::model::Model::Load(model_dir, format, &d->model); s != TCPU_OK) return s;
-  const tcpu::model::ModelConfig& c = d->model->config();
-  if (max_tokens > c.max_position_embeddings) {
-    return tcpu::Fail(TCPU_ERR_INVALID_ARGUMENT,
-                      "%s: max_tokens = %lld exceeds the model's %s = %lld", fn,
-                      static_cast<long long>(max_tokens), c.max_positions_key.c_str(),
-                      static_cast<long long>(c.max_position_embeddings));
-  }
-  const tcpu_model_weights& w = d->model->weights();
-  int64_t cache_elems = 0;
-  TCPU_CHECK_MUL(fn, w.num_layers * w.shape.num_kv_heads * w.shape.head_dim, max_tokens,
-                 &cache_elems);
-  const int64_t workspace = tcpu_decode_step_workspace_size(&w);
-  if (workspace < 0) return static_cast<int>(workspace);
-  const int64_t prefill_workspace = tcpu::model::PrefillWorkspaceSize(w);
-  if (prefill_workspace < 0) return static_cast<int>(prefill_workspace);
-  const int64_t gemm_scratch = tcpu::model::PrefillGemmScratchSize(w);
-  if (gemm_scratch < 0) return static_cast<int>(gemm_scratch);
-  if (cache_elems > INT64_MAX / 2 || !d->k_cache.Allocate(2 * cache_elems) ||
-      !d->v_cache.Allocate(2 * cache_elems) || !d->workspace.Allocate(workspace) ||
-      !d->logits.Allocate(4 * w.vocab_size) ||
-      !d->prefill_workspace.Allocate(prefill_workspace)) {
-    return tcpu::Fail(TCPU_ERR_OUT_OF_MEMORY, "%s: cannot allocate the KV cache for %lld tokens",
-                      fn, static_cast<long long>(max_tokens));
-  }
-  // The prefill GEMMs' packed activations come from this thread's arena: reserved now.
-  if (int s = tcpu_scratch_reserve(gemm_scratch); s != TCPU_OK) return s;
-  d->max_tokens = max_tokens;
+  std::unique_ptr<tcpu::model::Model> model;
+  if (int s = tcpu::model::Model::Load(model_dir, format, &model); s != TCPU_OK) return s;
+  d->model = std::move(model);
+  if (int s = AllocateState(fn, max_tokens, d.get()); s != TCPU_OK) return s;
   *decoder = d.release();
   return TCPU_OK;
 }
@@ -72,21 +74,19 @@ int OpenDecoder(const char* fn, const char* model_dir, int64_t max_tokens,
 // Runs OpenDecoder so that nothing throws out of the C ABI.
 int OpenDecoderNoThrow(const char* fn, const char* model_dir, int64_t max_tokens,
                        const tcpu_decoder_options* options, tcpu_decoder** decoder) {
-  int status;
-  try {
-    status = OpenDecoder(fn, model_dir, max_tokens, options, decoder);
-  } catch (const std::bad_alloc&) {
-    status = tcpu::Fail(TCPU_ERR_OUT_OF_MEMORY, "%s: out of memory", fn);
-  } catch (const std::exception& e) {  // nothing may throw out of the C ABI
-    status = tcpu::Fail(TCPU_ERR_INVALID_MODEL, "%s: %s", fn, e.what());
-  } catch (...) {
-    status = tcpu::Fail(TCPU_ERR_INVALID_MODEL, "%s: unexpected exception", fn);
-  }
-  if (status != TCPU_OK) return status;
-  return tcpu::Succeed();
+  const int status = tcpu::engine::Guarded(
+      fn, [&] { return OpenDecoder(fn, model_dir, max_tokens, options, decoder); },
+      TCPU_ERR_INVALID_MODEL);
+  return status != TCPU_OK ? status : tcpu::Succeed();
 }
 
 }  // namespace
+
+namespace tcpu::model {
+
+const Model* ModelOf(const tcpu_decoder* decoder) { return decoder->model.get(); }
+
+}  // namespace tcpu::model
 
 extern "C" int tcpu_decoder_open(const char* model_dir, int64_t max_tokens,
                                  tcpu_decoder** decoder) {
@@ -98,6 +98,22 @@ extern "C" int tcpu_decoder_open_with_options(const char* model_dir, int64_t max
                                               tcpu_decoder** decoder) {
   return OpenDecoderNoThrow("tcpu_decoder_open_with_options", model_dir, max_tokens, options,
                             decoder);
+}
+
+extern "C" int tcpu_decoder_open_sibling(const tcpu_decoder* base, int64_t max_tokens,
+                                         tcpu_decoder** decoder) {
+  constexpr const char* kFn = "tcpu_decoder_open_sibling";
+  TCPU_CHECK_NOT_NULL(kFn, decoder);
+  *decoder = nullptr;
+  TCPU_CHECK_NOT_NULL(kFn, base);
+  TCPU_CHECK_POSITIVE(kFn, max_tokens);
+  return tcpu::engine::Guarded(kFn, [&] {
+    auto d = std::make_unique<tcpu_decoder>();
+    d->model = base->model;  // shared: no file read, no weight copied
+    if (int s = AllocateState(kFn, max_tokens, d.get()); s != TCPU_OK) return s;
+    *decoder = d.release();
+    return tcpu::Succeed();
+  });
 }
 
 extern "C" void tcpu_decoder_close(tcpu_decoder* decoder) { delete decoder; }
@@ -182,7 +198,7 @@ extern "C" int tcpu_decoder_prefill(tcpu_decoder* decoder, const int32_t* tokens
   if (int s = tcpu::model::Prefill(w, reinterpret_cast<uint16_t*>(decoder->k_cache.data()),
                                    reinterpret_cast<uint16_t*>(decoder->v_cache.data()),
                                    decoder->max_tokens, decoder->position, tokens, n, out,
-                                   next_token, decoder->prefill_workspace.data());
+                                   next_token, decoder->rows_workspace.data());
       s != TCPU_OK) {
     return s;
   }
