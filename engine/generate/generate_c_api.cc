@@ -10,6 +10,7 @@
 #include "engine/common/read_file.h"
 #include "engine/generate/generation_config.h"
 #include "engine/generate/session.h"
+#include "engine/generate/step_batch.h"
 #include "runtime/check.h"
 #include "tcpu/generate.h"
 
@@ -18,6 +19,8 @@ struct tcpu_generate_session {
 };
 
 namespace {
+
+using Clock = tcpu::generate::Session::Clock;
 
 // Reads the EOS ids of `path` (a generation_config.json, or a directory that may hold one).
 int ReadGenerationConfig(const char* fn, const char* path, std::vector<int32_t>* eos_ids) {
@@ -76,6 +79,52 @@ int CheckCount(const char* fn, const char* name, int64_t count, const void* poin
   return TCPU_OK;
 }
 
+// A begun generation run to its end on its own: the one-call forms (tcpu_generate_text, ...).
+int RunToEnd(tcpu::generate::Session* session, tcpu_generate_stats* stats) {
+  while (!session->finished()) tcpu::generate::StepSessions(&session, 1);
+  return session->Finish(stats);
+}
+
+// The checks of tcpu_generate_step_batch: every session with a generation in progress that has
+// not ended, none twice, no two over one decoder.
+int CheckSessions(const char* fn, tcpu_generate_session* const* sessions, int64_t n,
+                  const int32_t* finished) {
+  TCPU_CHECK_NOT_NULL(fn, sessions);
+  TCPU_CHECK_NOT_NULL(fn, finished);
+  TCPU_CHECK_POSITIVE(fn, n);
+  for (int64_t i = 0; i < n; ++i) {
+    const long long index = static_cast<long long>(i);
+    if (sessions[i] == nullptr) {
+      return tcpu::Fail(TCPU_ERR_NULL_POINTER, "%s: sessions[%lld] is NULL", fn, index);
+    }
+    const tcpu::generate::Session& s = sessions[i]->impl;
+    if (!s.in_progress()) {
+      return tcpu::Fail(TCPU_ERR_INVALID_ARGUMENT,
+                        "%s: sessions[%lld] has no generation in progress (tcpu_generate_begin_* "
+                        "first)",
+                        fn, index);
+    }
+    if (s.finished()) {
+      return tcpu::Fail(TCPU_ERR_INVALID_ARGUMENT,
+                        "%s: the generation of sessions[%lld] has ended (tcpu_generate_finish it)",
+                        fn, index);
+    }
+    for (int64_t j = 0; j < i; ++j) {
+      if (sessions[j] == sessions[i]) {
+        return tcpu::Fail(TCPU_ERR_INVALID_ARGUMENT,
+                          "%s: sessions[%lld] is sessions[%lld] again (each steps once)", fn,
+                          index, static_cast<long long>(j));
+      }
+      if (sessions[j]->impl.decoder() == s.decoder()) {
+        return tcpu::Fail(TCPU_ERR_INVALID_ARGUMENT,
+                          "%s: sessions[%lld] shares its decoder with sessions[%lld]", fn, index,
+                          static_cast<long long>(j));
+      }
+    }
+  }
+  return TCPU_OK;
+}
+
 }  // namespace
 
 extern "C" int tcpu_generate_session_create(tcpu_decoder* decoder, const tcpu_tokenizer* tokenizer,
@@ -98,6 +147,69 @@ extern "C" void tcpu_generate_default_options(tcpu_generate_options* options) {
   options->add_generation_prompt = 1;
 }
 
+// The begin calls, and the one-call forms that are begin, steps alone until the end, finish.
+extern "C" int tcpu_generate_begin_text(tcpu_generate_session* session, const char* text,
+                                        int64_t text_bytes, const tcpu_generate_options* options) {
+  constexpr char kFn[] = "tcpu_generate_begin_text";
+  return tcpu::engine::Guarded(kFn, [&] {
+    if (int status = CheckCall(kFn, session, options)) return status;
+    if (int status = CheckCount(kFn, "text_bytes", text_bytes, text)) return status;
+    return session->impl.BeginFromText(kFn, text, text_bytes, *options, Clock::now());
+  });
+}
+
+extern "C" int tcpu_generate_begin_ids(tcpu_generate_session* session, const int32_t* ids,
+                                       int64_t n_ids, const tcpu_generate_options* options) {
+  constexpr char kFn[] = "tcpu_generate_begin_ids";
+  return tcpu::engine::Guarded(kFn, [&] {
+    if (int status = CheckCall(kFn, session, options)) return status;
+    if (int status = CheckCount(kFn, "n_ids", n_ids, ids)) return status;
+    return session->impl.BeginFromIds(kFn, ids, n_ids, *options, Clock::now());
+  });
+}
+
+extern "C" int tcpu_generate_begin_chat(tcpu_generate_session* session,
+                                        const tcpu_chat_message* messages, int64_t n_messages,
+                                        const tcpu_generate_options* options) {
+  constexpr char kFn[] = "tcpu_generate_begin_chat";
+  return tcpu::engine::Guarded(kFn, [&] {
+    if (int status = CheckCall(kFn, session, options)) return status;
+    if (int status = CheckCount(kFn, "n_messages", n_messages, messages)) return status;
+    return session->impl.BeginFromChat(kFn, messages, n_messages, *options, Clock::now());
+  });
+}
+
+extern "C" int tcpu_generate_step_batch(tcpu_generate_session* const* sessions, int64_t n,
+                                        int32_t* finished) {
+  constexpr char kFn[] = "tcpu_generate_step_batch";
+  return tcpu::engine::Guarded(kFn, [&] {
+    if (int status = CheckSessions(kFn, sessions, n, finished)) return status;
+    std::vector<tcpu::generate::Session*> impls;
+    for (int64_t i = 0; i < n; ++i) impls.push_back(&sessions[i]->impl);
+    tcpu::generate::StepSessions(impls.data(), n);
+    for (int64_t i = 0; i < n; ++i) finished[i] = impls[i]->finished() ? 1 : 0;
+    return tcpu::Succeed();
+  });
+}
+
+extern "C" int tcpu_generate_finish(tcpu_generate_session* session, tcpu_generate_stats* stats) {
+  constexpr char kFn[] = "tcpu_generate_finish";
+  return tcpu::engine::Guarded(kFn, [&] {
+    TCPU_CHECK_NOT_NULL(kFn, session);
+    return session->impl.Finish(stats);
+  });
+}
+
+extern "C" int tcpu_generate_session_set_sampler(tcpu_generate_session* session,
+                                                 tcpu_sampler* sampler) {
+  constexpr char kFn[] = "tcpu_generate_session_set_sampler";
+  return tcpu::engine::Guarded(kFn, [&] {
+    TCPU_CHECK_NOT_NULL(kFn, session);
+    if (int status = session->impl.SetSampler(sampler)) return status;
+    return tcpu::Succeed();
+  });
+}
+
 extern "C" int tcpu_generate_text(tcpu_generate_session* session, const char* text,
                                   int64_t text_bytes, const tcpu_generate_options* options,
                                   tcpu_generate_stats* stats) {
@@ -105,7 +217,10 @@ extern "C" int tcpu_generate_text(tcpu_generate_session* session, const char* te
   return tcpu::engine::Guarded(kFn, [&] {
     if (int status = CheckCall(kFn, session, options)) return status;
     if (int status = CheckCount(kFn, "text_bytes", text_bytes, text)) return status;
-    return session->impl.GenerateFromText(text, text_bytes, *options, stats);
+    if (int status = session->impl.BeginFromText(kFn, text, text_bytes, *options, Clock::now())) {
+      return status;
+    }
+    return RunToEnd(&session->impl, stats);
   });
 }
 
@@ -115,7 +230,10 @@ extern "C" int tcpu_generate_ids(tcpu_generate_session* session, const int32_t* 
   return tcpu::engine::Guarded(kFn, [&] {
     if (int status = CheckCall(kFn, session, options)) return status;
     if (int status = CheckCount(kFn, "n_ids", n_ids, ids)) return status;
-    return session->impl.GenerateFromIds(ids, n_ids, *options, stats);
+    if (int status = session->impl.BeginFromIds(kFn, ids, n_ids, *options, Clock::now())) {
+      return status;
+    }
+    return RunToEnd(&session->impl, stats);
   });
 }
 
@@ -126,7 +244,11 @@ extern "C" int tcpu_generate_chat(tcpu_generate_session* session, const tcpu_cha
   return tcpu::engine::Guarded(kFn, [&] {
     if (int status = CheckCall(kFn, session, options)) return status;
     if (int status = CheckCount(kFn, "n_messages", n_messages, messages)) return status;
-    return session->impl.GenerateFromChat(messages, n_messages, *options, stats);
+    if (int status =
+            session->impl.BeginFromChat(kFn, messages, n_messages, *options, Clock::now())) {
+      return status;
+    }
+    return RunToEnd(&session->impl, stats);
   });
 }
 
