@@ -112,8 +112,8 @@ int CheckSessions(const char* fn, tcpu_generate_session* const* sessions, int64_
     for (int64_t j = 0; j < i; ++j) {
       if (sessions[j] == sessions[i]) {
         return tcpu::Fail(TCPU_ERR_INVALID_ARGUMENT,
-                          "%s: sessions[%lld] is sessions[%lld] again (each steps once)", fn,
-                          index, static_cast<long long>(j));
+                          "%s: sessions[%lld] is sessions[%lld] again (each steps once)", fn, index,
+                          static_cast<long long>(j));
       }
       if (sessions[j]->impl.decoder() == s.decoder()) {
         return tcpu::Fail(TCPU_ERR_INVALID_ARGUMENT,

@@ -240,8 +240,7 @@ int Session::Begin(const char* fn, std::vector<int32_t> context,
   stats.context_tokens = static_cast<int64_t>(context.size());
   history_.clear();
   bool cancelled = false;
-  if (int status = Prefill(context, options, &stats.reused_tokens, &cancelled);
-      status != TCPU_OK) {
+  if (int status = Prefill(context, options, &stats.reused_tokens, &cancelled); status != TCPU_OK) {
     return status;
   }
   stats.prefill_tokens = stats.context_tokens - stats.reused_tokens;
@@ -262,8 +261,7 @@ bool Session::Advance(int32_t* token) {
     EndWithError(status);
     return false;
   }
-  if (std::find(eos_ids_.begin(), eos_ids_.end(), *token) != eos_ids_.end() ||
-      g.IsStopId(*token)) {
+  if (std::find(eos_ids_.begin(), eos_ids_.end(), *token) != eos_ids_.end() || g.IsStopId(*token)) {
     End(TCPU_STOP_EOS);
     return false;
   }

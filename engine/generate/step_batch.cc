@@ -25,9 +25,8 @@ void FeedGroup(Session* const* sessions, const int32_t* tokens, const std::vecto
     fed.push_back(tokens[i]);
     logits.push_back(sessions[i]->logits());
   }
-  const int status =
-      tcpu_decoder_step_batch(decoders.data(), static_cast<int64_t>(group.size()), fed.data(),
-                              logits.data(), next_tokens.data());
+  const int status = tcpu_decoder_step_batch(decoders.data(), static_cast<int64_t>(group.size()),
+                                             fed.data(), logits.data(), next_tokens.data());
   for (int64_t i : group) {
     Session* s = sessions[i];
     // A refused batch changed nothing: each session alone, so only a failing one ends.

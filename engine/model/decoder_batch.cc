@@ -24,7 +24,8 @@ int CheckBatch(tcpu_decoder* const* decoders, int64_t n, const int32_t* tokens,
   for (int64_t i = 0; i < n; ++i) {
     const tcpu_decoder* d = decoders[i];
     const long long index = static_cast<long long>(i);
-    if (d == nullptr) return tcpu::Fail(TCPU_ERR_NULL_POINTER, "%s: decoders[%lld] is NULL", kFn, index);
+    if (d == nullptr)
+      return tcpu::Fail(TCPU_ERR_NULL_POINTER, "%s: decoders[%lld] is NULL", kFn, index);
     for (int64_t j = 0; j < i; ++j) {
       if (decoders[j] == d) {
         return tcpu::Fail(TCPU_ERR_INVALID_ARGUMENT,

@@ -11,12 +11,12 @@
 
 #include "kernels/gemv/gemv_w8a8.h"
 #include "kernels/linear/linear.h"
+#include "kernels/rope/rope_table.h"
 #include "kernels/transformer_layer/layer_steps.h"
 #include "runtime/check.h"
 #include "runtime/scratch_arena.h"
 #include "runtime/thread_pool.h"
 #include "tcpu/attention.h"
-#include "tcpu/bf16.h"
 #include "tcpu/rms_norm.h"
 #include "tcpu/swiglu.h"
 
@@ -25,18 +25,19 @@ namespace {
 
 // Byte offsets of the block's buffers in the workspace.
 struct Plan {
-  int64_t h = 0;      // bf16 [block][hidden]
-  int64_t x = 0;      // bf16 [block][hidden] (normed)
-  int64_t q = 0;      // bf16 [block][q_rows]
-  int64_t k = 0;      // bf16 [block][kv_rows]
-  int64_t v = 0;      // bf16 [block][kv_rows]
-  int64_t attn = 0;   // bf16 [block][q_rows]
-  int64_t o = 0;      // bf16 [block][hidden]
-  int64_t g = 0;      // bf16 [block][intermediate]
-  int64_t u = 0;      // bf16 [block][intermediate]
-  int64_t xq = 0;     // int8 [block][max k]
-  int64_t sx = 0;     // fp32 [block] activation scales
-  int64_t acc = 0;    // fp32: the layers' sums before bf16 and bias, or kLogitRows of logits
+  int64_t h = 0;     // bf16 [block][hidden]
+  int64_t x = 0;     // bf16 [block][hidden] (normed)
+  int64_t q = 0;     // bf16 [block][q_rows]
+  int64_t k = 0;     // bf16 [block][kv_rows]
+  int64_t v = 0;     // bf16 [block][kv_rows]
+  int64_t attn = 0;  // bf16 [block][q_rows]
+  int64_t o = 0;     // bf16 [block][hidden]
+  int64_t g = 0;     // bf16 [block][intermediate]
+  int64_t u = 0;     // bf16 [block][intermediate]
+  int64_t xq = 0;    // int8 [block][max k]
+  int64_t sx = 0;    // fp32 [block] activation scales
+  int64_t rope = 0;  // rope::Table [block]: each row's rotation, built once for every layer
+  int64_t acc = 0;   // fp32: the layers' sums before bf16 and bias, or kLogitRows of logits
   int64_t total = 0;
 };
 
@@ -78,12 +79,12 @@ bool MakePlan(const tcpu_model_weights& m, Plan* p) {
   int64_t logit_elements = 0;
   if (!CheckedMul(kLogitRows, m.vocab_size, &logit_elements)) return false;
   const int64_t acc_elements = Max(b * Max(max_k, kv_rows), logit_elements);
-  const bool ok = slot(b * s.hidden, 2, &p->h) && slot(b * s.hidden, 2, &p->x) &&
-                  slot(b * q_rows, 2, &p->q) && slot(b * kv_rows, 2, &p->k) &&
-                  slot(b * kv_rows, 2, &p->v) && slot(b * q_rows, 2, &p->attn) &&
-                  slot(b * s.hidden, 2, &p->o) && slot(b * s.intermediate, 2, &p->g) &&
-                  slot(b * s.intermediate, 2, &p->u) && slot(b * max_k, 1, &p->xq) &&
-                  slot(b, 4, &p->sx) && slot(acc_elements, 4, &p->acc);
+  const bool ok =
+      slot(b * s.hidden, 2, &p->h) && slot(b * s.hidden, 2, &p->x) && slot(b * q_rows, 2, &p->q) &&
+      slot(b * kv_rows, 2, &p->k) && slot(b * kv_rows, 2, &p->v) && slot(b * q_rows, 2, &p->attn) &&
+      slot(b * s.hidden, 2, &p->o) && slot(b * s.intermediate, 2, &p->g) &&
+      slot(b * s.intermediate, 2, &p->u) && slot(b * max_k, 1, &p->xq) && slot(b, 4, &p->sx) &&
+      slot(b, sizeof(rope::Table), &p->rope) && slot(acc_elements, 4, &p->acc);
   p->total = total;
   return ok;
 }
@@ -115,21 +116,12 @@ class Block {
   }
 
   // y[t][:n] = the linear layer (int8 or int4) on row t of the quantized x (k columns), bf16,
-  // with the GEMV's epilogue (and bias): the fp32 values of linear::RunRows, then one rounding.
+  // with the GEMV's epilogue (and bias): the fp32 values of linear::RunRows, then one rounding
+  // (int8: in the GEMM's tile epilogue).
   int Linear(const tcpu_linear& w, const float* bias, int64_t n, int64_t k, uint16_t* y) {
     linear::LinearView view;
     if (int s = linear::View("rows", w.packed, w.scales, n, k, &view); s != TCPU_OK) return s;
-    if (int s = linear::RunRows(view, xq_, sx_, rows_, k, acc_); s != TCPU_OK) return s;
-    return ForEachRow(rows_, [&](int64_t t) -> int {
-      const float* acc = acc_ + t * n;
-      uint16_t* out = y + t * n;
-      if (bias == nullptr) {
-        for (int64_t i = 0; i < n; ++i) out[i] = tcpu_f32_to_bf16(acc[i]);
-      } else {
-        transformer::AddBias(acc, bias, out, n);
-      }
-      return TCPU_OK;
-    });
+    return linear::RunRowsBf16(view, xq_, sx_, rows_, k, bias, y, acc_);
   }
 
   // The lm_head on the quantized rows: fp32 logits [rows][n], the decode step's epilogue.
@@ -196,6 +188,11 @@ int RunRows(const tcpu_model_weights& m, const int32_t* tokens, const RowCache* 
 
   Block block(p, ws, rows);
   for (int64_t t = 0; t < rows; ++t) transformer::EmbedToken(m, tokens[t], h + t * hidden);
+  // Each row's rotation, for every layer's queries and keys (as the decode step builds it once).
+  rope::Table* rope_tables = reinterpret_cast<rope::Table*>(ws + p.rope);
+  for (int64_t t = 0; t < rows; ++t) {
+    transformer::BuildRope(s, CacheOf(caches, attention, t).position, &rope_tables[t]);
+  }
   for (int64_t layer = 0; layer < m.num_layers; ++layer) {
     const tcpu_layer_weights& w = m.layers[layer];
     // Row t's caches of this layer, and the stride between its heads.
@@ -228,10 +225,8 @@ int RunRows(const tcpu_model_weights& m, const int32_t* tokens, const RowCache* 
         }
       }
       const RowCache c = CacheOf(caches, attention, t);
-      rope::Table rope;  // the rotation of this token, for its queries and keys
-      transformer::BuildRope(s, c.position, &rope);
-      rope::Apply(rope, qt, heads);
-      rope::Apply(rope, kt, kv_heads);
+      rope::Apply(rope_tables[t], qt, heads);
+      rope::Apply(rope_tables[t], kt, kv_heads);
       const int64_t head_stride = c.capacity * d;
       uint16_t* kc = layer_cache(c, c.k_cache);
       uint16_t* vc = layer_cache(c, c.v_cache);
@@ -248,17 +243,16 @@ int RunRows(const tcpu_model_weights& m, const int32_t* tokens, const RowCache* 
       const RowCache& c = caches[0];
       const int64_t head_stride = c.capacity * d;
       st = tcpu_flash_attn_prefill_bf16(q, layer_cache(c, c.k_cache), layer_cache(c, c.v_cache),
-                                        attn, rows, heads, kv_heads, d, c.position, head_stride,
-                                        d, head_stride, d, sm_scale);
+                                        attn, rows, heads, kv_heads, d, c.position, head_stride, d,
+                                        head_stride, d, sm_scale);
     } else {
       // Each row on its own cache: the decode step's call (itself spread over the pool).
       for (int64_t t = 0; t < rows && st == TCPU_OK; ++t) {
         const RowCache& c = caches[t];
         const int64_t head_stride = c.capacity * d;
-        st = tcpu_flash_attn_decode_bf16(q + t * q_rows, layer_cache(c, c.k_cache),
-                                         layer_cache(c, c.v_cache), attn + t * q_rows, heads,
-                                         kv_heads, d, c.position + 1, head_stride, d, head_stride,
-                                         d, sm_scale);
+        st = tcpu_flash_attn_decode_bf16(
+            q + t * q_rows, layer_cache(c, c.k_cache), layer_cache(c, c.v_cache), attn + t * q_rows,
+            heads, kv_heads, d, c.position + 1, head_stride, d, head_stride, d, sm_scale);
       }
     }
     if (st != TCPU_OK) return st;
@@ -266,9 +260,9 @@ int RunRows(const tcpu_model_weights& m, const int32_t* tokens, const RowCache* 
     auto residual_and_norm = [&](const uint16_t* norm) {
       return ForEachRow(rows, [&](int64_t t) -> int {
         transformer::AddResidual(h + t * hidden, o + t * hidden, hidden, s.residual_scale);
-        return norm == nullptr ? TCPU_OK
-                               : tcpu_rms_norm_bf16(h + t * hidden, norm, x + t * hidden,
-                                                    hidden, eps);
+        return norm == nullptr
+                   ? TCPU_OK
+                   : tcpu_rms_norm_bf16(h + t * hidden, norm, x + t * hidden, hidden, eps);
       });
     };
     if ((st = block.Quantize(attn, q_rows)) != TCPU_OK ||

@@ -42,8 +42,8 @@ struct RowCache {
 
 // How the rows' attention runs.
 enum class RowAttention {
-  kOneSequence,   // rows are consecutive positions of caches[0]: one causal call
-  kIndependent,   // each row its own cache and position: one decode call per row
+  kOneSequence,  // rows are consecutive positions of caches[0]: one causal call
+  kIndependent,  // each row its own cache and position: one decode call per row
 };
 
 // Workspace bytes RunRows and RowLogits need for `model` (64-byte aligned slots), or a negative

@@ -36,11 +36,11 @@ void Tile(const GemmArgs& a, int64_t row0, int64_t block0) {
     x += 16;
     w += 32;
   }
+  int32x4_t sums[R][B];
   for (int r = 0; r < R; ++r) {
-    for (int b = 0; b < B; ++b) {
-      StoreRow(a, row0 + r, 4 * (block0 + b), vpaddq_s32(acc[r][2 * b], acc[r][2 * b + 1]));
-    }
+    for (int b = 0; b < B; ++b) sums[r][b] = vpaddq_s32(acc[r][2 * b], acc[r][2 * b + 1]);
   }
+  StoreTile<R, B>(a, row0, block0, sums);
 }
 
 using TileFn = void (*)(const GemmArgs&, int64_t, int64_t);

@@ -4,11 +4,16 @@
 //   gemm_dotprod.cc  -march=armv8.2-a+dotprod   4 x rows x 8 w rows, SDOT
 //   gemm_i8mm.cc     -march=armv8.6-a+i8mm      8 x rows x 8 w rows, SMMLA
 // A tile is up to m_tile rows of x (y) by up to 2 blocks (8 rows of w, 8 columns of y); the
-// kernel handles partial tiles itself and never writes y outside [0, m) x [0, n).
+// kernel handles partial tiles itself and never writes y outside [0, m) x [0, n). Every kernel
+// hands its int32 sums to the same store (StoreElement here, StoreTile in gemm_store_neon.h),
+// which writes them as they are (tcpu_gemm_i8) or through the W8A8 epilogue (tcpu_gemm_w8a8,
+// tcpu_gemm_bf16_w8a8): the scaling and bf16 rounding happen while the tile is in registers.
 #ifndef TCPU_KERNELS_GEMM_GEMM_KERNELS_H_
 #define TCPU_KERNELS_GEMM_GEMM_KERNELS_H_
 
 #include <cstdint>
+
+#include "tcpu/bf16.h"
 
 // Marks a loop for llvm-mca (kernels/gemm/mca.sh compiles with -DTCPU_LLVM_MCA); empty in
 // real builds so the marker never constrains code generation.
@@ -22,6 +27,13 @@ namespace tcpu::gemm {
 
 inline constexpr int64_t kTileBlocks = 2;  // blocks of 4 w rows per tile
 
+// What a GEMM writes for the int32 sum acc of row r, column i.
+enum class Output {
+  kInt32,  // y[r][i] = acc
+  kF32,    // y_f32[r][i] = (float)acc * x_scales[r] * w_scales[i]  (two roundings, that order)
+  kBf16,   // y_bf16[r][i] = bf16_rne(that fp32 value [+ bias[i], one more rounding])
+};
+
 // One call, shared read-only by the threads that run its tiles.
 struct GemmArgs {
   const int8_t* w = nullptr;         // packed data: block b at w + b * chunks * 32
@@ -31,14 +43,37 @@ struct GemmArgs {
   int64_t k = 0;                     // columns of x
   const int8_t* x = nullptr;         // [m, k] row-major
   const int8_t* x_packed = nullptr;  // the kernel's pack_x output, if it has one
-  int32_t* y = nullptr;              // [m, n] row-major
+  Output output = Output::kInt32;
+  int32_t* y = nullptr;             // kInt32: [m, n] row-major
+  float* y_f32 = nullptr;           // kF32: [m, n] row-major
+  uint16_t* y_bf16 = nullptr;       // kBf16: [m, n] row-major
+  const float* x_scales = nullptr;  // kF32, kBf16: [m]
+  const float* w_scales = nullptr;  // kF32, kBf16: [n]
+  const float* bias = nullptr;      // kBf16: [n], or nullptr
 };
 
-// Writes y[row][col0 + i] = v[i] for the i < 4 that lie inside y.
+// Writes the sum acc of y[row][col] (inside y) as args.output says: the scalar form of
+// StoreTile, the same arithmetic (no FMA: the product and the bias are separate statements).
+inline void StoreElement(const GemmArgs& a, int64_t row, int64_t col, int32_t acc) {
+  const int64_t at = row * a.n + col;
+  if (a.output == Output::kInt32) {
+    a.y[at] = acc;
+    return;
+  }
+  const float scaled = static_cast<float>(acc) * a.x_scales[row];
+  float value = scaled * a.w_scales[col];
+  if (a.output == Output::kF32) {
+    a.y_f32[at] = value;
+    return;
+  }
+  if (a.bias != nullptr) value += a.bias[col];
+  a.y_bf16[at] = tcpu_f32_to_bf16(value);
+}
+
+// Stores y[row][col0 + i] = v[i] for the i < 4 that lie inside y.
 inline void StoreRowClipped(const GemmArgs& a, int64_t row, int64_t col0, const int32_t v[4]) {
   if (row >= a.m) return;
-  int32_t* out = a.y + row * a.n + col0;
-  for (int64_t i = 0; i < 4 && col0 + i < a.n; ++i) out[i] = v[i];
+  for (int64_t i = 0; i < 4 && col0 + i < a.n; ++i) StoreElement(a, row, col0 + i, v[i]);
 }
 
 struct GemmKernel {

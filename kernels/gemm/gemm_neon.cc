@@ -39,13 +39,14 @@ void Tile(const GemmArgs& a, int64_t row0, int64_t block0) {
     x += 16;
     w += 32;
   }
+  int32x4_t sums[R][B];
   for (int r = 0; r < R; ++r) {
     for (int b = 0; b < B; ++b) {
       const int32x4_t* s = &acc[r][4 * b];
-      StoreRow(a, row0 + r, 4 * (block0 + b),
-               vpaddq_s32(vpaddq_s32(s[0], s[1]), vpaddq_s32(s[2], s[3])));
+      sums[r][b] = vpaddq_s32(vpaddq_s32(s[0], s[1]), vpaddq_s32(s[2], s[3]));
     }
   }
+  StoreTile<R, B>(a, row0, block0, sums);
 }
 
 using TileFn = void (*)(const GemmArgs&, int64_t, int64_t);

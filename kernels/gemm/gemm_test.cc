@@ -1,5 +1,7 @@
 // tcpu_gemm_i8 against a scalar model written here: exact int32 for every shape, thread count
-// and kernel this CPU can run. Also built as gemm_disable_i8mm_test (TCPU_DISABLE=i8mm).
+// and kernel this CPU can run; tcpu_gemm_w8a8 and tcpu_gemm_bf16_w8a8 bit for bit against the
+// GEMV's scalar epilogue on those sums (NaN and infinity included). Also built as
+// gemm_disable_i8mm_test (TCPU_DISABLE=i8mm).
 #include "tcpu/gemm.h"
 
 #include <cstdint>
@@ -16,6 +18,7 @@
 #include "kernels/pack/packed_weights.h"
 #include "runtime/kernel_variants.h"
 #include "runtime/testing/kernel_test_util.h"
+#include "tcpu/bf16.h"
 #include "tcpu/cpu.h"
 #include "tcpu/gemv.h"
 #include "tcpu/scratch.h"
@@ -25,7 +28,11 @@
 namespace tcpu {
 namespace {
 
+using ::tcpu::testing::F32Bits;
+using ::tcpu::testing::F32FromBits;
+using ::tcpu::testing::kPoisonBf16;
 using ::tcpu::testing::kPoisonI32;
+using ::tcpu::testing::RandomFloat;
 using ::tcpu::testing::RandomInt8;
 
 struct Shape {
@@ -99,6 +106,69 @@ void ExpectGemmMatches(const Shape& s, uint32_t seed) {
   ExpectMatches(y, ModelGemm(w, x, s), s);
 }
 
+// The W8A8 epilogue's inputs: scales and a bias (the sums come from w and x).
+struct Epilogue {
+  std::vector<float> x_scales;  // [m]
+  std::vector<float> w_scales;  // [n]
+  std::vector<float> bias;      // [n]
+};
+
+// Random positive scales, x row 0 of a multi-row x at scale 0 (a row that quantized to zeros).
+Epilogue RandomEpilogue(const Shape& s, uint32_t seed) {
+  Epilogue e{RandomFloat(s.m, seed, 0.0f, 0.1f), RandomFloat(s.n, seed + 1, 0.0f, 0.02f),
+             RandomFloat(s.n, seed + 2, -4.0f, 4.0f)};
+  if (s.m > 1) e.x_scales[0] = 0.0f;
+  return e;
+}
+
+// tcpu_gemv_bf16_w8's epilogue on one sum, written out here: two fp32 roundings, then the bias
+// (one more) and bf16.
+float ModelF32(int32_t acc, float x_scale, float w_scale) {
+  const float scaled = static_cast<float>(acc) * x_scale;
+  return scaled * w_scale;
+}
+uint16_t ModelBf16(int32_t acc, float x_scale, float w_scale, const float* bias) {
+  float value = ModelF32(acc, x_scale, w_scale);
+  if (bias != nullptr) value += *bias;
+  return tcpu_f32_to_bf16(value);
+}
+
+// The fp32 and bf16 (with and without bias) outputs against the model on the exact sums, bit
+// for bit, each into a poisoned y with one extra element.
+void ExpectEpiloguesMatch(const std::vector<uint8_t>& packed, const std::vector<int8_t>& x,
+                          const std::vector<int32_t>& sums, const Epilogue& e, const Shape& s) {
+  std::vector<float> y_f32(s.m * s.n + 1, F32FromBits(kPoisonI32));
+  ASSERT_EQ(tcpu_gemm_w8a8(packed.data(), e.w_scales.data(), x.data(), e.x_scales.data(),
+                           y_f32.data(), s.m, s.n, s.k),
+            TCPU_OK)
+      << tcpu_last_error_detail();
+  for (int64_t r = 0; r < s.m; ++r) {
+    for (int64_t i = 0; i < s.n; ++i) {
+      const float expected = ModelF32(sums[r * s.n + i], e.x_scales[r], e.w_scales[i]);
+      ASSERT_EQ(F32Bits(y_f32[r * s.n + i]), F32Bits(expected))
+          << "fp32 y[" << r << "][" << i << "]";
+    }
+  }
+  EXPECT_EQ(F32Bits(y_f32[s.m * s.n]), static_cast<uint32_t>(kPoisonI32)) << "fp32: wrote past y";
+  for (const bool with_bias : {false, true}) {
+    SCOPED_TRACE(with_bias ? "bf16 + bias" : "bf16");
+    std::vector<uint16_t> y(s.m * s.n + 1, kPoisonBf16);
+    ASSERT_EQ(
+        tcpu_gemm_bf16_w8a8(packed.data(), e.w_scales.data(), with_bias ? e.bias.data() : nullptr,
+                            x.data(), e.x_scales.data(), y.data(), s.m, s.n, s.k),
+        TCPU_OK)
+        << tcpu_last_error_detail();
+    for (int64_t r = 0; r < s.m; ++r) {
+      for (int64_t i = 0; i < s.n; ++i) {
+        const uint16_t expected = ModelBf16(sums[r * s.n + i], e.x_scales[r], e.w_scales[i],
+                                            with_bias ? &e.bias[i] : nullptr);
+        ASSERT_EQ(y[r * s.n + i], expected) << "y[" << r << "][" << i << "]";
+      }
+    }
+    EXPECT_EQ(y[s.m * s.n], kPoisonBf16) << "wrote past y[m - 1][n - 1]";
+  }
+}
+
 class GemmTest : public ::testing::Test {
  protected:
   void SetUp() override { ASSERT_EQ(tcpu_set_num_threads(1), TCPU_OK); }
@@ -119,6 +189,48 @@ TEST_F(GemmTest, RunsTheExpectedVariant) {
 TEST_F(GemmTest, MatchesModelOnAllShapes) {
   uint32_t seed = 10;
   for (const Shape& s : AllShapes()) ExpectGemmMatches(s, seed += 2);
+}
+
+TEST_F(GemmTest, W8A8EpiloguesMatchModelOnAllShapes) {
+  uint32_t seed = 700;
+  for (const Shape& s : AllShapes()) {
+    SCOPED_TRACE(Describe(s));
+    const std::vector<int8_t> w = RandomInt8(s.n * s.k, ++seed);
+    const std::vector<int8_t> x = RandomInt8(s.m * s.k, ++seed);
+    ExpectEpiloguesMatch(Pack(w, s.n, s.k), x, ModelGemm(w, x, s), RandomEpilogue(s, seed += 3), s);
+  }
+}
+
+// Infinite and NaN values take the scalar epilogue's path too: a product that overflows, an
+// infinity times a zero weight scale (NaN), NaN biases whose payloads would carry into the
+// exponent if they were rounded as numbers (the quiet bit is set, the top bits kept).
+TEST_F(GemmTest, W8A8EpiloguesKeepInfinityAndNaN) {
+  const Shape s{9, 12, 40};
+  const std::vector<int8_t> w = RandomInt8(s.n * s.k, 5), x(s.m * s.k, 127);
+  const std::vector<uint8_t> packed = Pack(w, s.n, s.k);
+  Epilogue e = RandomEpilogue(s, 6);
+  e.x_scales[1] = 3.0e38f;  // row 1: every product overflows
+  e.w_scales[2] = 0.0f;     // column 2: row 1 is infinity * 0 = NaN
+  e.bias[3] = F32FromBits(0x7fffffffu);
+  e.bias[4] = F32FromBits(0xffffffffu);
+  e.bias[5] = F32FromBits(0x7f800001u);  // signaling: the addition makes it quiet
+  e.bias[6] = -std::numeric_limits<float>::infinity();
+  e.bias[7] = F32FromBits(0x7f7fffffu);  // the largest float: rounds to infinity in bf16
+  ExpectEpiloguesMatch(packed, x, ModelGemm(w, x, s), e, s);
+}
+
+TEST_F(GemmTest, W8A8EpiloguesIdenticalForEveryThreadCount) {
+  for (const Shape& s : {Shape{37, 129, 300}, Shape{16, 257, 72}}) {
+    const std::vector<int8_t> w = RandomInt8(s.n * s.k, 71), x = RandomInt8(s.m * s.k, 72);
+    const std::vector<uint8_t> packed = Pack(w, s.n, s.k);
+    const std::vector<int32_t> sums = ModelGemm(w, x, s);
+    const Epilogue e = RandomEpilogue(s, 73);
+    for (int threads : testing::kThreadCounts) {
+      SCOPED_TRACE("threads = " + std::to_string(threads));
+      ASSERT_EQ(tcpu_set_num_threads(threads), TCPU_OK);
+      ExpectEpiloguesMatch(packed, x, sums, e, s);
+    }
+  }
 }
 
 TEST_F(GemmTest, ExtremesAreExact) {
@@ -197,7 +309,10 @@ TEST_F(GemmTest, EveryRunnableKernelMatchesModel) {
         x_packed.resize(bytes);
         kernel->pack_x(x.data(), s.m, s.k, view.layout.chunks, x_packed.data());
       }
+      const Epilogue e = RandomEpilogue(s, ++seed);
       std::vector<int32_t> y(s.m * s.n + 1, kPoisonI32);
+      std::vector<float> y_f32(s.m * s.n + 1, F32FromBits(kPoisonI32));
+      std::vector<uint16_t> y_bf16(s.m * s.n + 1, kPoisonBf16);
       gemm::GemmArgs args;
       args.w = view.data;
       args.chunks = view.layout.chunks;
@@ -207,13 +322,35 @@ TEST_F(GemmTest, EveryRunnableKernelMatchesModel) {
       args.x = x.data();
       args.x_packed = x_packed.data();
       args.y = y.data();
-      for (int64_t row0 = 0; row0 < s.m; row0 += kernel->m_tile) {
-        for (int64_t block0 = 0; block0 < view.layout.blocks; block0 += gemm::kTileBlocks) {
-          kernel->run_tile(args, row0, std::min(kernel->m_tile, s.m - row0), block0,
-                           std::min(gemm::kTileBlocks, view.layout.blocks - block0));
+      args.y_f32 = y_f32.data();
+      args.y_bf16 = y_bf16.data();
+      args.x_scales = e.x_scales.data();
+      args.w_scales = e.w_scales.data();
+      args.bias = e.bias.data();
+      for (const gemm::Output output :
+           {gemm::Output::kInt32, gemm::Output::kF32, gemm::Output::kBf16}) {
+        args.output = output;
+        for (int64_t row0 = 0; row0 < s.m; row0 += kernel->m_tile) {
+          for (int64_t block0 = 0; block0 < view.layout.blocks; block0 += gemm::kTileBlocks) {
+            kernel->run_tile(args, row0, std::min(kernel->m_tile, s.m - row0), block0,
+                             std::min(gemm::kTileBlocks, view.layout.blocks - block0));
+          }
         }
       }
-      ExpectMatches(y, ModelGemm(w, x, s), s);
+      const std::vector<int32_t> sums = ModelGemm(w, x, s);
+      ExpectMatches(y, sums, s);
+      for (int64_t r = 0; r < s.m; ++r) {
+        for (int64_t i = 0; i < s.n; ++i) {
+          const int32_t acc = sums[r * s.n + i];
+          ASSERT_EQ(F32Bits(y_f32[r * s.n + i]),
+                    F32Bits(ModelF32(acc, e.x_scales[r], e.w_scales[i])))
+              << "fp32 y[" << r << "][" << i << "]";
+          ASSERT_EQ(y_bf16[r * s.n + i], ModelBf16(acc, e.x_scales[r], e.w_scales[i], &e.bias[i]))
+              << "bf16 y[" << r << "][" << i << "]";
+        }
+      }
+      EXPECT_EQ(F32Bits(y_f32[s.m * s.n]), static_cast<uint32_t>(kPoisonI32));
+      EXPECT_EQ(y_bf16[s.m * s.n], kPoisonBf16);
     }
   }
 }
@@ -295,6 +432,49 @@ TEST_F(GemmArgsTest, NotPacked) {
   std::vector<uint8_t> raw(packed_.size(), 0x11);
   EXPECT_EQ(tcpu_gemm_i8(raw.data(), x_.data(), y_.data(), kM, kN, kK), TCPU_ERR_INVALID_ARGUMENT);
   ExpectOutputUntouched();
+}
+
+TEST_F(GemmArgsTest, W8A8NullScalesOrY) {
+  const std::vector<float> w_scales(kN, 0.01f), x_scales(kM, 0.1f);
+  std::vector<float> y(kM * kN);
+  std::vector<uint16_t> y_bf16(kM * kN);
+  EXPECT_EQ(
+      tcpu_gemm_w8a8(packed_.data(), nullptr, x_.data(), x_scales.data(), y.data(), kM, kN, kK),
+      TCPU_ERR_NULL_POINTER);
+  EXPECT_STREQ(tcpu_last_error_detail(), "tcpu_gemm_w8a8: w_scales is NULL");
+  EXPECT_EQ(
+      tcpu_gemm_w8a8(packed_.data(), w_scales.data(), x_.data(), nullptr, y.data(), kM, kN, kK),
+      TCPU_ERR_NULL_POINTER);
+  EXPECT_STREQ(tcpu_last_error_detail(), "tcpu_gemm_w8a8: x_scales is NULL");
+  EXPECT_EQ(tcpu_gemm_w8a8(packed_.data(), w_scales.data(), x_.data(), x_scales.data(), nullptr, kM,
+                           kN, kK),
+            TCPU_ERR_NULL_POINTER);
+  EXPECT_STREQ(tcpu_last_error_detail(), "tcpu_gemm_w8a8: y is NULL");
+  EXPECT_EQ(tcpu_gemm_bf16_w8a8(packed_.data(), nullptr, nullptr, x_.data(), x_scales.data(),
+                                y_bf16.data(), kM, kN, kK),
+            TCPU_ERR_NULL_POINTER);
+  EXPECT_STREQ(tcpu_last_error_detail(), "tcpu_gemm_bf16_w8a8: w_scales is NULL");
+  EXPECT_EQ(tcpu_gemm_bf16_w8a8(packed_.data(), w_scales.data(), nullptr, x_.data(),
+                                x_scales.data(), nullptr, kM, kN, kK),
+            TCPU_ERR_NULL_POINTER);
+  EXPECT_STREQ(tcpu_last_error_detail(), "tcpu_gemm_bf16_w8a8: y is NULL");
+  // A NULL bias is no bias.
+  EXPECT_EQ(tcpu_gemm_bf16_w8a8(packed_.data(), w_scales.data(), nullptr, x_.data(),
+                                x_scales.data(), y_bf16.data(), kM, kN, kK),
+            TCPU_OK);
+}
+
+TEST_F(GemmArgsTest, W8A8PackedForAnotherShape) {
+  const std::vector<float> w_scales(kN, 0.01f), x_scales(kM, 0.1f);
+  std::vector<float> y(kM * kN);
+  EXPECT_EQ(tcpu_gemm_w8a8(packed_.data(), w_scales.data(), x_.data(), x_scales.data(), y.data(),
+                           kM, kN, kK + 1),
+            TCPU_ERR_INVALID_ARGUMENT);
+  EXPECT_STREQ(tcpu_last_error_detail(),
+               "tcpu_gemm_w8a8: packed_w holds n = 8, k = 16 but the call has n = 8, k = 17");
+  EXPECT_EQ(tcpu_gemm_w8a8(packed_.data(), w_scales.data(), x_.data(), x_scales.data(), y.data(), 0,
+                           kN, kK),
+            TCPU_ERR_INVALID_SIZE);
 }
 
 }  // namespace

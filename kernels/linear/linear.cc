@@ -3,10 +3,6 @@
 
 #include <cstring>
 
-#if defined(__aarch64__)
-#include <arm_neon.h>
-#endif
-
 #include "kernels/grouped/grouped_runner.h"
 #include "kernels/q4/q4_gemvs.h"
 #include "kernels/q8/q8_gemvs.h"
@@ -14,6 +10,7 @@
 #include "runtime/parallel_units.h"
 #include "runtime/scratch_arena.h"
 #include "runtime/thread_pool.h"
+#include "tcpu/bf16.h"
 #include "tcpu/gemm.h"
 #include "tcpu/gemv_q4.h"
 #include "tcpu/gemv_q8.h"
@@ -22,28 +19,8 @@
 namespace tcpu::linear {
 namespace {
 
-// Columns of a row one unit of RunRows' int8 epilogue scales.
-constexpr int64_t kScalePiece = 2048;
-
-// y[i] = (float)sum[i] * sx * w_scales[i], the sums read from y's own storage: two roundings,
-// no FMA, as the GEMV's epilogue. The vector form is the same arithmetic four lanes at a time.
-void ScaleSums(const float* w_scales, float sx, int64_t n, float* y) {
-  int64_t i = 0;
-#if defined(__aarch64__)
-  for (; i + 4 <= n; i += 4) {
-    const int32x4_t sum = vreinterpretq_s32_f32(vld1q_f32(y + i));
-    const float32x4_t scaled = vmulq_n_f32(vcvtq_f32_s32(sum), sx);
-    vst1q_f32(y + i, vmulq_f32(scaled, vld1q_f32(w_scales + i)));
-  }
-#endif
-  for (; i < n; ++i) {
-    int32_t sum;
-    std::memcpy(&sum, y + i, sizeof(sum));
-    const float scaled = static_cast<float>(sum) * sx;
-    const float value = scaled * w_scales[i];
-    std::memcpy(y + i, &value, sizeof(value));
-  }
-}
+// Rows of fp32 RunRowsBf16 rounds per unit of the pool (int4 and block-Q8).
+constexpr int64_t kRoundPiece = 2048;
 
 }  // namespace
 
@@ -135,20 +112,29 @@ int RunRows(const LinearView& w, const int8_t* xq, const float* x_scales, int64_
   if (w.format == Format::kBlockQ8) {
     return tcpu_gemm_q8(w.packed, xq, x_scales, y, m, n, k);
   }
-  // The int32 sums land in y and are scaled in place (each element read before it is written).
-  static_assert(sizeof(int32_t) == sizeof(float), "int32 sums share y's storage");
-  int32_t* acc = reinterpret_cast<int32_t*>(y);
-  if (int s = tcpu_gemm_i8(w.packed, xq, acc, m, n, k); s != TCPU_OK) {
-    return s;
+  return tcpu_gemm_w8a8(w.packed, w.scales, xq, x_scales, y, m, n, k);
+}
+
+int RunRowsBf16(const LinearView& w, const int8_t* xq, const float* x_scales, int64_t m, int64_t k,
+                const float* bias, uint16_t* y, float* y_f32) {
+  const int64_t n = w.n();
+  if (w.format == Format::kInt8) {
+    return tcpu_gemm_bf16_w8a8(w.packed, w.scales, bias, xq, x_scales, y, m, n, k);
   }
-  // Spread over the pool in pieces of a row: a prefill block's rows, or the one wide row of
-  // the logits.
-  const int64_t pieces = (n + kScalePiece - 1) / kScalePiece;
+  if (int s = RunRows(w, xq, x_scales, m, k, y_f32); s != TCPU_OK) return s;
+  // One rounding of each fp32 value (plus its bias), in pieces of a row over the pool.
+  const int64_t pieces = (n + kRoundPiece - 1) / kRoundPiece;
   return ParallelFor(m * pieces, 1, [&](int64_t begin, int64_t end) {
     for (int64_t u = begin; u < end; ++u) {
-      const int64_t r = u / pieces, first = u % pieces * kScalePiece;
-      const int64_t count = n - first < kScalePiece ? n - first : kScalePiece;
-      ScaleSums(w.scales + first, x_scales[r], count, y + r * n + first);
+      const int64_t r = u / pieces, first = u % pieces * kRoundPiece;
+      const int64_t last = n - first < kRoundPiece ? n : first + kRoundPiece;
+      const float* in = y_f32 + r * n;
+      uint16_t* out = y + r * n;
+      if (bias == nullptr) {
+        for (int64_t i = first; i < last; ++i) out[i] = tcpu_f32_to_bf16(in[i]);
+      } else {
+        for (int64_t i = first; i < last; ++i) out[i] = tcpu_f32_to_bf16(in[i] + bias[i]);
+      }
     }
   });
 }

@@ -60,14 +60,21 @@ struct Output {
 // Returns a tcpu_status (only the thread pool can fail).
 int Run(const gemv::QuantizedActivation& x, const Output* outputs, int count);
 
-// Batched (prefill) form: y[r][i] for m activation rows xq[m][k] (int8, row stride k) with
-// scales x_scales[m] (0 for a row that quantized to all zeros), fp32, each row exactly the
-// fp32 value Run computes for that row alone: int8 (float)acc * x_scale * w_scale in that
-// order (tcpu_gemm_i8), int4 and block-Q8 the arithmetic of tcpu/gemv_q4.h (tcpu_gemm_w4a8,
-// tcpu_gemm_q8). y: [m, n].
+// Batched (prefill, batched decode) form: y[r][i] for m activation rows xq[m][k] (int8, row
+// stride k) with scales x_scales[m] (0 for a row that quantized to all zeros), fp32, each row
+// exactly the fp32 value Run computes for that row alone: int8 (float)acc * x_scale * w_scale
+// in that order (tcpu_gemm_w8a8), int4 and block-Q8 the arithmetic of tcpu/gemv_q4.h
+// (tcpu_gemm_w4a8, tcpu_gemm_q8). y: [m, n].
 // Uses the calling thread's scratch arena (RowsScratchBytes).
 int RunRows(const LinearView& w, const int8_t* xq, const float* x_scales, int64_t m, int64_t k,
             float* y);
+
+// The same rounded to bf16 once, after adding bias[i] (or nothing, bias NULL) to the fp32
+// value: each row bit-identical to Run's bf16 output for it (with a bias: Run's fp32 output,
+// + bias, rounded). int8 rounds in the GEMM's tile epilogue (tcpu_gemm_bf16_w8a8); int4 and
+// block-Q8 write fp32 to y_f32 ([m, n], unused for int8) and round it in a second pass.
+int RunRowsBf16(const LinearView& w, const int8_t* xq, const float* x_scales, int64_t m, int64_t k,
+                const float* bias, uint16_t* y, float* y_f32);
 
 // Arena bytes RunRows needs for m rows of k, either format, or a negative tcpu_status.
 int64_t RowsScratchBytes(int64_t m, int64_t k);

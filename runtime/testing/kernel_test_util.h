@@ -5,6 +5,7 @@
 #define TCPU_RUNTIME_TESTING_KERNEL_TEST_UTIL_H_
 
 #include <cstdint>
+#include <cstring>
 #include <initializer_list>
 #include <random>
 #include <string>
@@ -26,6 +27,18 @@ std::vector<float> RandomFloat(int64_t count, uint32_t seed, float lo, float hi)
 // fp16 through the compiler's _Float16 (FCVT on aarch64): an oracle independent of tcpu/fp16.h.
 uint16_t CompilerF16Bits(float f);      // rounded to nearest, ties to even
 float CompilerF16Value(uint16_t bits);  // exact
+
+// An fp32 value's bits and back, to compare floats bit for bit (NaN payloads included).
+inline uint32_t F32Bits(float f) {
+  uint32_t bits;
+  std::memcpy(&bits, &f, sizeof(bits));
+  return bits;
+}
+inline float F32FromBits(uint32_t bits) {
+  float f;
+  std::memcpy(&f, &bits, sizeof(f));
+  return f;
+}
 
 // A value no kernel produces by accident, to fill outputs before a call.
 constexpr int32_t kPoisonI32 = 0x5eadbeef;

@@ -5,15 +5,20 @@ layers, 16/2 heads, intermediate 4608, vocab 130560: the 169 linear layers of th
 system's MiniCPM5-0.9B test) on a board with `cores` Cortex-A720 cores at `ghz` and `bandwidth`
 GB/s of DRAM, from what can be measured without the board:
 
-  - the guest instructions of one decode step (context 512) and of a 128-token batched prompt,
+  - the guest instructions of one decode step (context 512), of one batched decode step of 8
+    concurrent streams (each at a context of 512 in its own KV cache: every linear layer one
+    GEMM of 8 rows, what tcpu_decoder_step_batch runs) and of a 128-token batched prompt,
     counted under QEMU (VL128, the A720's vector length) with `cores` workers: the calling
     thread's serial instructions plus, for every parallel region, the busiest worker's
     (count_plugin.c), which is the step's critical path in instructions;
   - llvm-mca's cycles per iteration of the kernels' inner loops on -mcpu=cortex-a720 (the int8
-    and int4 GEMVs for decode, the i8mm GEMM for prefill), whose instructions per cycle turn
-    instructions into time: time = critical-path instructions / (IPC x GHz);
+    and int4 GEMVs for decode, the i8mm GEMM for the batched step and prefill), whose
+    instructions per cycle turn instructions into time: time = critical-path instructions /
+    (IPC x GHz);
   - the weight bytes one token reads (the benchmark's own count), whose time at the bandwidth
-    is the memory bound: bytes / bandwidth per decode step, per 64-token block for prefill.
+    is the memory bound: bytes / bandwidth per decode step, per 64-token block for prefill; the
+    batched step reads the weights once for its 8 tokens, and each stream its own KV cache,
+    which counts too (12.6 MB per token at 512 tokens).
 
 Each figure is the smaller of the two rates, labelled with its bound. The model assumes every
 instruction runs at its loop's IPC (the GEMV/GEMM loops are most of them) and perfect overlap of
@@ -75,6 +80,8 @@ def main(argv):
     parser.add_argument("--out", default="docs/board-prediction.md")
     parser.add_argument("--decode", required=True)
     parser.add_argument("--prefill", required=True)
+    parser.add_argument("--step-batch", required=True,
+                        help="the program with BM_StepBatch8 (8 streams, region step_batch)")
     parser.add_argument("--asm", action="append", default=[], help="LOOP=FILE (llvm-mca)")
     options = parser.parse_args(argv)
     if options.ghz <= 0 or options.cores < 1 or options.bandwidth <= 0:
@@ -98,6 +105,18 @@ def main(argv):
                                                      bytes_per_token, options.bandwidth)
             rows.append(("decode", name, path, balance, bytes_per_token, loop, ipc[loop],
                          compute, memory, rate, bound))
+        print("board_prediction: decode, 8 concurrent streams, int8", file=sys.stderr)
+        streams = 8
+        output, counts = counted(runfiles, runfiles.path(options.step_batch),
+                                 ["--benchmark_filter=BM_StepBatch8/threads:0/"], options.cores)
+        step_batch = output["benchmarks"][0]
+        path, balance = critical_path(counts, "step_batch", options.cores)
+        (rate, bound), compute, memory = predict(path / streams, ipc["gemm_i8mm"], options.ghz,
+                                                 step_batch["bytes/token"], options.bandwidth)
+        rows.append((f"decode, {streams} concurrent streams (aggregate)", "int8 (W8A8)",
+                     path / streams, balance, step_batch["weight_bytes/token"], "gemm_i8mm",
+                     ipc["gemm_i8mm"], compute, memory, rate, bound))
+        batch_note = (streams, step_batch["kv_bytes/token"], rate / streams)
         print("board_prediction: prefill int8", file=sys.stderr)
         output, counts = counted(runfiles, runfiles.path(options.prefill),
                                  ["--benchmark_filter=BM_Prompt128/mode:1/threads:0/"],
@@ -126,7 +145,14 @@ def main(argv):
         lines.append(f"| {phase} | {name} | {path / 1e6:.2f} M | {balance:.4f} | "
                      f"{nbytes / 1e6:.1f} MB | {loop_ipc_value:.2f} (`{loop}`) | {compute:.1f} | "
                      f"{memory:.1f} | **{rate:.1f}** | {bound} |")
-    lines += ["", f"Beside it: {REFERENCE[0]}: {REFERENCE[1]} tokens/s decode.", ""]
+    streams, kv_bytes, per_stream = batch_note
+    lines += ["", f"Beside it: {REFERENCE[0]}: {REFERENCE[1]} tokens/s decode.", "",
+              f"The {streams}-stream row is one batched decode step (`BM_StepBatch8` of "
+              f"//engine/model:prefill_benchmark: {streams} streams, each at a context of 512 in "
+              f"its own KV cache) per {streams} tokens: its instructions and weight bytes are per "
+              f"token of the aggregate, and its bandwidth bound also counts each stream's KV "
+              f"cache, {kv_bytes / 1e6:.1f} MB per token; {per_stream:.1f} tokens/s per stream.",
+              ""]
     text = "\n".join(lines)
     with open(os.path.join(workspace, options.out), "w") as f:
         f.write(text)

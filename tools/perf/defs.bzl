@@ -13,7 +13,9 @@ the counting plugin (tools/perf/README.md).
 
 fails when a region's count rises more than 1% over the checked-in baseline (or a region is
 new or gone); `bazel run //tools/perf:update_baselines` rewrites the baselines of every gate
-listed in its `gates`.
+listed in its `gates`. `ratios` also holds two regions of the same run against each other,
+whatever the baseline says: `ratios = ["streams=8 int8 <= 0.5 * streams=1 int8"]` fails when
+the first region's count is over 0.5 times the second's in any variant.
 """
 
 load("//platforms:aarch64_binary.bzl", "to_aarch64")
@@ -85,7 +87,11 @@ def _gate_entry(ctx):
         "baseline_runfiles": runfiles_path(ctx, ctx.file.baseline),
         "tolerance": ctx.attr.tolerance,
         "expect_failure": ctx.attr.must_fail,
+        "ratios": ctx.attr.ratios,
     }
+    for ratio in ctx.attr.ratios:
+        if " <= " not in ratio or " * " not in ratio.partition(" <= ")[2]:
+            fail("%s: ratio '%s': expected 'REGION <= LIMIT * REGION'" % (ctx.label, ratio))
     runfiles = ctx.runfiles(files = [program, ctx.file.baseline] + ctx.files.data)
     return entry, runfiles
 
@@ -138,6 +144,9 @@ perf_gate_test = rule(
         "variants": attr.string_list(mandatory = True),
         "baseline": attr.label(mandatory = True, allow_single_file = [".json"]),
         "tolerance": attr.string(default = "0.01", doc = "Allowed relative rise."),
+        "ratios": attr.string_list(
+            doc = "'A <= X * B': region A's count at most X times region B's, in every variant.",
+        ),
         "must_fail": attr.bool(doc = "Passes only if the gate fails (the gate's own test)."),
         "_allowlist_function_transition": attr.label(
             default = "@bazel_tools//tools/allowlists/function_transition_allowlist",

@@ -7,6 +7,9 @@ A count gate runs its program in each variant with the counting plugin and compa
 region's instructions; an mca gate compares llvm-mca's cycles per iteration of marked loops
 on each CPU model. A rise over the tolerance fails, and so does a region or loop the baseline
 does not know or no longer sees. A drop passes with a note (update the baseline to keep it).
+A count gate may also hold ratios between two of its regions, measured in the same run
+("A <= 0.5 * B": region A's instructions at most half of region B's, in every variant); they
+do not depend on the baseline, and update never relaxes them.
 """
 
 import argparse
@@ -107,6 +110,47 @@ def compare(gate, baseline, measured):
     return failures, notes
 
 
+RATIO_RE = re.compile(r"^(?P<numerator>\S.*?) <= (?P<limit>[0-9]+(?:\.[0-9]+)?) \* "
+                      r"(?P<denominator>\S.*)$")
+
+
+def parse_ratio(spec):
+    """(numerator region, limit, denominator region) of "NUMERATOR <= LIMIT * DENOMINATOR"
+    (region names may hold spaces and '=': the separators are " <= " and " * ")."""
+    match = RATIO_RE.match(spec)
+    if not match:
+        raise perf_run.PerfError(f"ratio '{spec}': expected 'REGION <= LIMIT * REGION', e.g. "
+                                 f"'streams=8 int8 <= 0.5 * streams=1 int8'")
+    return match["numerator"], float(match["limit"]), match["denominator"]
+
+
+def check_ratios(specs, measured):
+    """Returns (failures, lines) for each ratio of `specs` in every group of measured
+    (variant -> region -> instructions): a ratio over its limit, a region not measured or a
+    denominator of 0 fails; the others are reported."""
+    failures, lines = [], []
+    for spec in specs:
+        numerator, limit, denominator = parse_ratio(spec)
+        for group, values in measured.items():
+            missing = [r for r in (numerator, denominator) if r not in values]
+            if missing:
+                failures.append(f"{group}: ratio '{spec}': region " +
+                                " and ".join(f"'{r}'" for r in missing) + " was not measured")
+                continue
+            if values[denominator] <= 0:
+                failures.append(f"{group}: ratio '{spec}': '{denominator}' counted "
+                                f"{values[denominator]} instructions")
+                continue
+            ratio = values[numerator] / values[denominator]
+            line = (f"{group}: '{numerator}' / '{denominator}' = {values[numerator]} / "
+                    f"{values[denominator]} = {ratio:.4f}")
+            if ratio > limit:
+                failures.append(line + f", over the limit of {limit:g}")
+            else:
+                lines.append(line + f" (at most {limit:g})")
+    return failures, lines
+
+
 def measure(runfiles, gate):
     return measure_mca(runfiles, gate) if gate["kind"] == "mca" else measure_counts(runfiles, gate)
 
@@ -116,9 +160,14 @@ def check(runfiles, gates):
     for gate in gates:
         with open(runfiles.path(gate["baseline_runfiles"])) as f:
             baseline = json.load(f)
-        failures, notes = compare(gate, baseline, measure(runfiles, gate))
+        measured = measure(runfiles, gate)
+        failures, notes = compare(gate, baseline, measured)
+        ratio_failures, ratio_lines = check_ratios(gate.get("ratios", []), measured)
+        failures += ratio_failures
         for note in notes:
             print(f"{gate['name']}: note: {note}")
+        for line in ratio_lines:
+            print(f"{gate['name']}: ratio: {line}")
         if gate["expect_failure"]:
             if not failures:
                 print(f"{gate['name']}: FAIL: the gate passed, but this program is slower than "

@@ -5,12 +5,16 @@ Runs every kernel family of perf_kernels at the issue's shapes (N=512 K=2048; GE
 and MiniCPM5-1B's decode and prefill shapes in each CPU variant, one thread, with the counting
 plugin, and writes report.md, report.json and one SVG per family (instructions per weight byte,
 per MAC or per element against the SVE vector length, with the floor and a peer where known).
-Big: minutes of emulation, so it is a `bazel run` target, not a test.
+docs/performance.md gets the decode roofline, those kernels' instructions against their floors
+and the table of instructions and weight bytes per token at 1, 4 and 8 concurrent streams
+(//engine/model:decode_streams_count, VL128). Big: minutes of emulation, so it is a `bazel run`
+target, not a test.
 """
 
 import argparse
 import json
 import os
+import re
 import sys
 import tempfile
 
@@ -191,7 +195,58 @@ def weights_per_token(model):
     return per_layer * model["layers"] + model["vocab"] * h, rows
 
 
-def roofline_markdown(rows, bandwidths):
+STREAMS = (1, 4, 8)
+STREAM_FORMATS = ("int8", "int4")
+
+
+def measure_streams(runfiles, program):
+    """{(format, streams): (instructions per token, weight bytes per token)} from one run of
+    decode_streams_count (VL128, one thread; each region makes 8 tokens)."""
+    with tempfile.TemporaryFile("w+") as out:
+        counts = perf_run.run_counted(runfiles, program, ["both"], "vl128", stdout=out)
+        out.seek(0)
+        printed = out.read()
+    if counts.errors:
+        raise perf_run.PerfError("decode_streams_count: " + "; ".join(counts.errors))
+    tokens = 8
+    result = {}
+    for fmt in STREAM_FORMATS:
+        for n in STREAMS:
+            region = f"streams={n} {fmt}"
+            match = re.search(rf"^{re.escape(region)}: (\d+) weight bytes per token$", printed,
+                              re.M)
+            if region not in counts.regions or not match:
+                raise perf_run.PerfError(f"decode_streams_count: no region or bytes for '{region}'")
+            result[(fmt, n)] = (counts.regions[region].instructions / tokens, int(match.group(1)))
+    return result
+
+
+def streams_markdown(streams):
+    lines = ["## Concurrent streams: instructions and weight bytes per generated token", "",
+             "`//engine/model:decode_streams_count` (held by "
+             "`//engine/model:decode_streams_perf_gate`, which also holds 8 int8 streams to at "
+             "most 0.5x one stream), VL128, one thread, greedy, at the 213 M-weight Llama of "
+             "`//tools/perf:decode_per_token` (hidden 1024, 16 layers, intermediate 2816, vocab "
+             "32000). 1 stream is `tcpu_decode_step` (GEMV); 4 and 8 streams are one "
+             "`tcpu_decoder_step_batch` pass per step (every linear layer one GEMM with a row per "
+             "stream, attention per stream on its own KV cache). Weight bytes: the matrices are "
+             "read once per step for all its streams; each stream reads its own embedding row.",
+             "",
+             "| streams | " + " | ".join(f"{fmt}: instructions per token | vs 1 stream | {fmt}: "
+                                         f"weight bytes per token" for fmt in STREAM_FORMATS) + " |",
+             "|---|" + "---|---|---|" * len(STREAM_FORMATS)]
+    for n in STREAMS:
+        cells = []
+        for fmt in STREAM_FORMATS:
+            instructions, nbytes = streams[(fmt, n)]
+            cells += [f"{instructions / 1e6:.2f} M",
+                      f"{instructions / streams[(fmt, 1)][0]:.3f}", f"{nbytes / 1e6:.1f} MB"]
+        lines.append(f"| {n} | " + " | ".join(cells) + " |")
+    lines.append("")
+    return lines
+
+
+def roofline_markdown(rows, bandwidths, streams):
     weights, scale_rows = weights_per_token(MODEL)
     int8 = weights + 4 * scale_rows             # int8 weights, one fp32 scale per row
     int4 = weights // 2 + 2 * (weights // 32)   # W4A8: 4-bit weights, fp16 scale per 32
@@ -223,6 +278,7 @@ def roofline_markdown(rows, bandwidths):
         lines.append(f"| {r['region']} | {r['variant']} (`{r['kernel_variant']}`) | "
                      f"{r['per_unit']:.4f} per {r['unit']} | {floor} |")
     lines += ["", "Full tables and plots: [perf-report/report.md](perf-report/report.md).", ""]
+    lines += streams_markdown(streams)
     return "\n".join(lines)
 
 
@@ -249,6 +305,9 @@ def main(argv):
                 for variant in variants:
                     print(f"report: {family} {shapes} {variant}", file=sys.stderr)
                     rows += measure(runfiles, program, family, shapes, variant)
+        print("report: decode streams", file=sys.stderr)
+        streams = measure_streams(runfiles, runfiles.path(
+            "tcpu_sdk/tools/perf/decode_streams_count_aarch64_opt/decode_streams_count"))
     except perf_run.PerfError as e:
         print(f"report: {e}", file=sys.stderr)
         return 1
@@ -274,7 +333,7 @@ def main(argv):
             print(f"report: --bandwidth wants NAME=GB/s, got '{spec}'", file=sys.stderr)
             return 2
     with open(os.path.join(workspace, options.roofline), "w") as f:
-        f.write(roofline_markdown(rows, bandwidths))
+        f.write(roofline_markdown(rows, bandwidths, streams))
     print(f"report: wrote {options.out}/report.md, report.json, {len(plots)} plots and "
           f"{options.roofline}")
     return 0

@@ -124,7 +124,11 @@ int tcpu_generate_chat(tcpu_generate_session* session, const tcpu_chat_message* 
  * not ended is cancelled (TCPU_STOP_CANCELLED: a client that went away). tcpu_generate_text,
  * _ids and _chat are begin, step_batch on the one session until finished, finish: the same
  * tokens and text whether a session steps alone or with others (tested). A session that fails
- * a step ends its generation with that error; the other sessions of the batch are unharmed.
+ * a step ends its generation with that error; the other sessions of the batch are unharmed:
+ * step_batch still returns TCPU_OK with finished[i] = 1, and tcpu_generate_finish returns the
+ * error (its detail restored; stats filled up to the failure). A refused step_batch (the errors
+ * below, the detail naming the index; also NULL, n <= 0, two sessions over one decoder)
+ * changes nothing.
  * Errors as for tcpu_generate_text; TCPU_ERR_INVALID_ARGUMENT for a session with no
  * generation in progress (begin while one is in progress, step after it finished, a session
  * twice in one batch). */

@@ -27,7 +27,8 @@ using ::tcpu::testing::CheckpointCaseName;
 // Decoder i's prompt: 2 + 3 i tokens, so every decoder is at another position.
 std::vector<int32_t> Prompt(int i) {
   std::vector<int32_t> prompt;
-  for (int t = 0; t < 2 + 3 * i; ++t) prompt.push_back(static_cast<int32_t>((t * 37 + i * 11) % 251));
+  for (int t = 0; t < 2 + 3 * i; ++t)
+    prompt.push_back(static_cast<int32_t>((t * 37 + i * 11) % 251));
   return prompt;
 }
 
@@ -221,8 +222,7 @@ TEST(StepBatchApiTest, OpenSiblingChecksItsArguments) {
   EXPECT_EQ(sibling, nullptr);
   EXPECT_EQ(tcpu_decoder_open_sibling(base, 8, nullptr), TCPU_ERR_NULL_POINTER);
   EXPECT_EQ(tcpu_decoder_open_sibling(base, 0, &sibling), TCPU_ERR_INVALID_SIZE);
-  EXPECT_EQ(tcpu_decoder_open_sibling(base, int64_t{1} << 40, &sibling),
-            TCPU_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(tcpu_decoder_open_sibling(base, int64_t{1} << 40, &sibling), TCPU_ERR_INVALID_ARGUMENT);
   EXPECT_TRUE(DetailHas("exceeds the model's")) << tcpu_last_error_detail();
   EXPECT_EQ(sibling, nullptr);
   tcpu_decoder_close(base);
