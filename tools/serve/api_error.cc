@@ -11,4 +11,14 @@ ApiError InvalidRequest(const std::string& param, const std::string& message,
   return error;
 }
 
+ApiError ServerError(int http_status, const std::string& type, const std::string& code,
+                     const std::string& message) {
+  ApiError error;
+  error.http_status = http_status;
+  error.type = type;
+  error.code = code;
+  error.message = message;
+  return error;
+}
+
 }  // namespace tcpu::serve

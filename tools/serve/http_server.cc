@@ -10,6 +10,7 @@
 #include "httplib.h"
 #include "tcpu/status.h"
 #include "tools/decode/context_ids.h"
+#include "tools/serve/job_errors.h"
 #include "tools/serve/openai_json.h"
 
 namespace tcpu::serve {
@@ -17,32 +18,10 @@ namespace {
 
 void Reply(const ApiError& error, httplib::Response* res) {
   res->status = error.http_status;
+  if (error.retry_after_seconds > 0) {
+    res->set_header("Retry-After", std::to_string(error.retry_after_seconds));
+  }
   res->set_content(JsonText(ErrorJson(error)), "application/json");
-}
-
-ApiError ServerError(int http_status, const std::string& type, const std::string& code,
-                     const std::string& message) {
-  ApiError error;
-  error.http_status = http_status;
-  error.type = type;
-  error.code = code;
-  error.message = message;
-  return error;
-}
-
-// The error of a job that did not finish: refused by the engine, or ended by
-// the shutdown.
-ApiError OutcomeError(const Job::Outcome& outcome) {
-  if (outcome.end == Job::End::kShutdown) {
-    return ServerError(503, "server_error", "shutting_down",
-                       "the server is shutting down; the generation was cancelled");
-  }
-  if (outcome.status == TCPU_ERR_INVALID_ARGUMENT) {
-    return InvalidRequest("", std::string("the request was refused: ") + outcome.detail);
-  }
-  return ServerError(500, "server_error", "generation_failed",
-                     std::string("generation failed: ") + tcpu_status_string(outcome.status) +
-                         ": " + outcome.detail);
 }
 
 Usage UsageOf(const Job::Outcome& outcome) {
@@ -164,19 +143,8 @@ struct HttpServer::Handlers {
     input.sampling.top_p = request.top_p;
     input.sampling.seed = request.has_seed ? request.seed : std::random_device()();
     auto job = std::make_shared<Job>(std::move(input));
-    switch (scheduler->Submit(job)) {
-      case Scheduler::Admission::kAccepted:
-        break;
-      case Scheduler::Admission::kFull:
-        res->set_header("Retry-After", "1");
-        return Reply(ServerError(503, "server_error", "server_busy",
-                                 "every slot is busy and the queue is full (--parallel, "
-                                 "--queue); retry later"),
-                     res);
-      case Scheduler::Admission::kClosed:
-        return Reply(
-            ServerError(503, "server_error", "shutting_down", "the server is shutting down"), res);
-    }
+    const Scheduler::Admission admission = scheduler->Submit(job);
+    if (admission != Scheduler::Admission::kAccepted) return Reply(AdmissionError(admission), res);
     const bool chat = endpoint == Endpoint::kChatCompletions;
     AnswerHeader header{(chat ? "chatcmpl-" : "cmpl-") + std::to_string(++answers),
                         static_cast<int64_t>(std::time(nullptr)), model.limits.model_id, chat};

@@ -33,7 +33,6 @@ Scheduler::Scheduler(std::vector<tcpu_generate_session*> sessions, int64_t vocab
                      size_t max_queue)
     : vocab_size_(vocab_size), max_queue_(max_queue), slots_(sessions.size()) {
   for (size_t i = 0; i < sessions.size(); ++i) slots_[i].session = sessions[i];
-  thread_ = std::thread([this] { Loop(); });
 }
 
 Scheduler::~Scheduler() {
@@ -41,8 +40,16 @@ Scheduler::~Scheduler() {
     std::lock_guard<std::mutex> lock(mu_);
     closed_ = quit_ = cancel_all_ = true;
   }
-  work_.notify_all();
-  thread_.join();
+  if (thread_.joinable()) {
+    work_.notify_all();
+    thread_.join();
+  } else {
+    RunOnce();  // the caller drove the scheduler: end what it left
+  }
+}
+
+void Scheduler::StartThread() {
+  thread_ = std::thread([this] { Loop(); });
 }
 
 Scheduler::Admission Scheduler::Submit(std::shared_ptr<Job> job) {
@@ -74,6 +81,13 @@ void Scheduler::CancelAll() {
     cancel_all_ = true;
   }
   work_.notify_all();
+}
+
+bool Scheduler::Shutdown(std::chrono::steady_clock::duration deadline) {
+  Close();
+  if (WaitIdle(deadline)) return false;
+  CancelAll();
+  return true;
 }
 
 Scheduler::Load Scheduler::load() const {
@@ -201,41 +215,51 @@ void Scheduler::Step() {
   }
 }
 
+bool Scheduler::RunOnce() {
+  std::deque<std::shared_ptr<Job>> dropped;
+  bool cancel_all = false;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (cancel_all_) {
+      cancel_all = true;
+      cancel_all_ = false;
+      dropped.swap(queue_);
+    }
+  }
+  for (const std::shared_ptr<Job>& job : dropped) job->Finish({Job::End::kShutdown, {}, 0, ""});
+  // The slots of ended jobs are freed first, so that queued jobs can take them in this turn.
+  for (Slot& slot : slots_) {
+    if (slot.job == nullptr) continue;
+    if (cancel_all) {
+      Release(&slot, Job::End::kShutdown);
+    } else if (slot.job->cancelled()) {
+      // The client went away: nobody reads the outcome.
+      Release(&slot, Job::End::kFinished);
+      std::lock_guard<std::mutex> lock(mu_);
+      ++cancelled_;
+    }
+  }
+  std::vector<Slot*> starting;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    starting = AdmitLocked();
+  }
+  for (Slot* slot : starting) Start(slot);
+  Step();
+  std::lock_guard<std::mutex> lock(mu_);
+  const bool idle = queue_.empty() && busy_ == 0;
+  if (idle) idle_.notify_all();
+  return !idle;
+}
+
 void Scheduler::Loop() {
   for (;;) {
-    std::vector<Slot*> starting;
-    std::deque<std::shared_ptr<Job>> dropped;
-    bool cancel_all = false;
     {
       std::unique_lock<std::mutex> lock(mu_);
-      work_.wait(lock, [this] {
-        return quit_ || cancel_all_ || busy_ > 0 ||
-               (!queue_.empty() && static_cast<size_t>(busy_) < slots_.size());
-      });
-      if (quit_ && !cancel_all_ && queue_.empty() && busy_ == 0) break;
-      if (cancel_all_) {
-        cancel_all = true;
-        cancel_all_ = false;
-        dropped.swap(queue_);
-      }
-      starting = AdmitLocked();
+      work_.wait(lock, [this] { return quit_ || cancel_all_ || busy_ > 0 || !queue_.empty(); });
+      if (quit_ && !cancel_all_ && queue_.empty() && busy_ == 0) return;
     }
-    for (const std::shared_ptr<Job>& job : dropped) job->Finish({Job::End::kShutdown, {}, 0, ""});
-    for (Slot* slot : starting) Start(slot);
-    for (Slot& slot : slots_) {
-      if (slot.job == nullptr) continue;
-      if (cancel_all) {
-        Release(&slot, Job::End::kShutdown);
-      } else if (slot.job->cancelled()) {
-        // The client went away: nobody reads the outcome.
-        Release(&slot, Job::End::kFinished);
-        std::lock_guard<std::mutex> lock(mu_);
-        ++cancelled_;
-      }
-    }
-    Step();
-    std::lock_guard<std::mutex> lock(mu_);
-    if (queue_.empty() && busy_ == 0) idle_.notify_all();
+    RunOnce();
   }
 }
 

@@ -248,6 +248,7 @@ int main(int argc, char** argv) {
   served.created = static_cast<int64_t>(std::time(nullptr));
 
   tcpu::serve::Scheduler scheduler(engine.sessions, info.vocab_size, static_cast<size_t>(queue));
+  scheduler.StartThread();
   tcpu::serve::HttpServer server(http, served, &scheduler);
   const std::string host = absl::GetFlag(FLAGS_host);
   const int port = server.Bind(host, absl::GetFlag(FLAGS_port));
@@ -273,11 +274,9 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "tcpu-serve: %s: no new connections; finishing within %lld s\n",
                  signal_number == SIGTERM ? "SIGTERM" : "SIGINT",
                  static_cast<long long>(deadline.count()));
-    scheduler.Close();
     server.Stop();
-    if (!scheduler.WaitIdle(deadline)) {
-      std::fprintf(stderr, "tcpu-serve: deadline reached: cancelling what still runs\n");
-      scheduler.CancelAll();
+    if (scheduler.Shutdown(deadline)) {
+      std::fprintf(stderr, "tcpu-serve: deadline reached: cancelled what still ran\n");
     }
   });
   const bool listened = server.Listen();
