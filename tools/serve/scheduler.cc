@@ -174,11 +174,14 @@ void Scheduler::Free(Slot* slot, Job::Outcome outcome) {
       slot->history.clear();  // no prefix to reuse: the next prompt prefills in full
     }
   }
-  slot->job->Finish(std::move(outcome));
-  slot->job.reset();
+  std::shared_ptr<Job> job = std::move(slot->job);
   slot->last_used = ++clock_;
-  std::lock_guard<std::mutex> lock(mu_);
-  --busy_;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    --busy_;
+  }
+  // Last: a client that has its answer finds the slot free (GET /health).
+  job->Finish(std::move(outcome));
 }
 
 void Scheduler::Step() {

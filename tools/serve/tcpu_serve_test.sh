@@ -4,12 +4,13 @@
 # are tcpu-decode's (the host build) for the same conversations and prompt, greedy, 16 tokens.
 #   tcpu_serve_test.sh MODE SERVE DECODE RUN_NODE NODE OPENAI_PACKAGE_JSON CLIENT_JS CONFIG_JSON
 #                      TOKENIZER_JSON TEMPLATE_CONFIG_JSON
-# MODE host: SERVE is the host build; every scenario (answers, bad requests, a full queue and
-# clients that go away, SIGTERM that finishes or cancels the streams in flight).
+# MODE host: SERVE is the host build; every scenario (answers, bad requests, a client that goes
+# away, stalled clients, SIGTERM that lets the streams in flight finish or cancels them).
 # MODE qemu: SERVE runs the aarch64 build under qemu; the answers (8 conversations alone and at
-# once) and SIGTERM.
+# once).
 # Every server is started with --port 0 and its port read from the line it prints; each must
-# exit 0 after SIGTERM.
+# exit 0 after SIGTERM. Nothing here depends on timing (openai_client_test.js says how); what
+# does (a full queue, a cancelled stream) is scheduler_test's.
 set -uo pipefail
 mode=$1 serve=$2 decode=$3 run_node=$4 node=$5 openai_dir=$(dirname "$6") client=$7
 model=$(dirname "$8") tokenizer=$(dirname "$9") template=$(dirname "${10}")
@@ -68,21 +69,29 @@ stop_server() {  # stop_server NAME: SIGTERM (unless sent already), then exit st
   if ((status == 0)); then echo "ok   $name: exit 0 after SIGTERM"; else fail "$name: exit $status after SIGTERM"; cat "$tmp/$name.err"; fi
 }
 
-common=(--context-size 512 --max-body-bytes 65536 --read-timeout 1)
+common=(--context-size 512 --max-body-bytes 65536)
+# The servers of the openai client never close an idle connection themselves (a client reusing
+# one as it closes would race them); the clients close theirs.
+keep=(--keep-alive-timeout 3600)
 if [[ $mode == host ]]; then
-  start_server main --parallel 4 --queue 4 "${common[@]}"
+  start_server main --parallel 4 --queue 4 "${common[@]}" "${keep[@]}"
   if [[ -n $port ]]; then
     client answers
     client bad
-    client busy
+    client away
     stop_server main
   fi
-  start_server finish --parallel 2 "${common[@]}" --shutdown-deadline 600
+  # Stalled clients need a short read timeout (and the default keep-alive: a stalled client's
+  # connection is closed after its error); the good requests there are sent whole at once.
+  start_server slow --parallel 1 "${common[@]}" --read-timeout 1
+  [[ -z $port ]] || { client slow; stop_server slow; }
+  # The longest deadline: the stream ends before it, or Bazel's test timeout ends the test.
+  start_server finish --parallel 2 "${common[@]}" "${keep[@]}" --shutdown-deadline 86400
   [[ -z $port ]] || { client sigterm-finish; stop_server finish sent; }
-  start_server cancel --parallel 2 "${common[@]}" --shutdown-deadline 0
+  start_server cancel --parallel 2 "${common[@]}" "${keep[@]}" --shutdown-deadline 0
   [[ -z $port ]] || { client sigterm-cancel; stop_server cancel sent; }
 else
-  start_server qemu --parallel 8 "${common[@]}"
+  start_server qemu --parallel 8 "${common[@]}" "${keep[@]}"
   [[ -z $port ]] || { client answers; stop_server qemu; }
 fi
 exit $((failures > 0))
