@@ -1,5 +1,4 @@
-// The error answer of tcpu-serve (its body: ErrorJson in openai_json.h), in the shape of the
-// OpenAI API's:
+// The error answer of tcpu-serve (its body: ErrorJson in openai_json.h), in the OpenAI API's shape:
 //   {"error": {"message": "...", "type": "invalid_request_error", "param": "max_tokens",
 //              "code": null}}
 // with the HTTP status that goes with it. `param` names the request field that was wrong

@@ -37,13 +37,12 @@ struct HttpServer::Handlers {
   std::atomic<uint64_t> answers{0};    // numbers the answers' ids
   std::atomic<int> listen_socket{-1};  // to stop accepting while streams go on
 
-  // The body, at most config.max_body_bytes. false with the answer written
-  // (413, or 408 for a body that did not arrive within the read timeout).
+  // The body, at most config.max_body_bytes. false with the answer written (413, or 408 for a body
+  // that did not arrive within the read timeout).
   bool ReadBody(httplib::Response* res, const httplib::ContentReader& reader, std::string* body) {
     bool too_large = false;
     const bool complete = reader([&](const char* data, size_t n) {
-      // Over the limit: the rest is read and dropped, so the connection stays
-      // usable.
+      // Over the limit: the rest is read and dropped, so the connection stays usable.
       if (too_large || body->size() + n > config.max_body_bytes) {
         too_large = true;
         body->clear();
@@ -52,8 +51,7 @@ struct HttpServer::Handlers {
       body->append(data, n);
       return true;
     });
-    // A Content-Length over the limit is refused by httplib
-    // (payload_max_length: 413).
+    // A Content-Length over the limit is refused by httplib (payload_max_length: 413).
     if (too_large || res->status == 413) {
       Reply(ServerError(413, "invalid_request_error", "request_too_large",
                         "the request body is larger than --max-body-bytes (" +
@@ -63,8 +61,7 @@ struct HttpServer::Handlers {
     }
     if (!complete) {
       Reply(ServerError(408, "invalid_request_error", "request_timeout",
-                        "the request body did not arrive in full within "
-                        "--read-timeout (" +
+                        "the request body did not arrive in full within --read-timeout (" +
                             std::to_string(config.read_timeout_seconds) + " s)"),
             res);
       return false;
@@ -72,19 +69,18 @@ struct HttpServer::Handlers {
     return true;
   }
 
-  // The context the request asks to continue, as ids, checked against the
-  // context size.
+  // The context the request asks to continue, as ids, checked against the context size.
   bool PromptIds(const GenerationRequest& request, std::vector<int32_t>* ids, ApiError* error) {
     const bool chat = request.endpoint == Endpoint::kChatCompletions;
     const char* param = chat ? "messages" : "prompt";
     int status = TCPU_OK;
     if (chat) {
       if (model.chat_template == nullptr) {
-        *error = InvalidRequest("messages",
-                                "the model has no chat template (tokenizer_config.json with a "
-                                "chat_template; tcpu-serve --chat-template names one); use "
-                                "/v1/completions",
-                                "no_chat_template");
+        *error = InvalidRequest(
+            "messages",
+            "the model has no chat template (tokenizer_config.json with a chat_template; "
+            "tcpu-serve --chat-template names one); use /v1/completions",
+            "no_chat_template");
         return false;
       }
       std::string text;
@@ -162,8 +158,8 @@ struct HttpServer::Handlers {
     Stream(std::move(job), std::move(header), request.include_usage, res);
   }
 
-  // Server-sent events: the text as it arrives, then the finish reason (and the
-  // usage), then [DONE]. A client that stops taking them cancels the job.
+  // Server-sent events: the text as it arrives, then the finish reason (and the usage), then
+  // [DONE]. A client that stops taking them cancels the job.
   static void Stream(std::shared_ptr<Job> job, AnswerHeader header, bool include_usage,
                      httplib::Response* res) {
     res->set_header("Cache-Control", "no-cache");
@@ -174,8 +170,7 @@ struct HttpServer::Handlers {
           std::string events;
           bool ended = false;
           if (*first) {
-            // The headers and the chat's opening chunk go out before the first
-            // token.
+            // The headers and the chat's opening chunk go out before the first token.
             *first = false;
             if (header.chat) events = SseEvent(Chunk(header, "", true, nullptr));
           } else {
@@ -217,9 +212,8 @@ HttpServer::HttpServer(const HttpConfig& config, const ServedModel& model, Sched
   s.set_write_timeout(config.write_timeout_seconds, 0);
   s.set_keep_alive_timeout(config.keep_alive_seconds);
   s.set_payload_max_length(config.max_body_bytes);
-  // SO_REUSEADDR (not httplib's default SO_REUSEPORT, which lets a second
-  // server bind the same port); and the listening socket is kept so that Stop()
-  // can end accept() alone.
+  // SO_REUSEADDR (not httplib's default SO_REUSEPORT, which lets a second server bind the same
+  // port); and the listening socket is kept so that Stop() can end accept() alone.
   s.set_socket_options([h](socket_t sock) {
     int yes = 1;
     setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
@@ -246,18 +240,17 @@ HttpServer::HttpServer(const HttpConfig& config, const ServedModel& model, Sched
     s.Post(path, [h, e](const httplib::Request&, httplib::Response& res,
                         const httplib::ContentReader& reader) { h->Generate(e, &res, reader); });
   }
-  // Errors httplib answers itself (no route, a malformed request line or
-  // header), and any error status left without a body, get the same error
-  // object.
+  // Errors httplib answers itself (no route, a malformed request line or header), and any error
+  // status left without a body, get the same error object.
   s.set_error_handler(httplib::Server::HandlerWithResponse(
       [h](const httplib::Request& req, httplib::Response& res) {
         if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
         ApiError error;
         error.http_status = res.status;
         if (res.status == 404) {
-          error.message = "no route " + req.method + " " + req.path +
-                          " (POST /v1/chat/completions, POST /v1/completions, GET /v1/models, "
-                          "GET /health)";
+          error.message =
+              "no route " + req.method + " " + req.path +
+              " (POST /v1/chat/completions, POST /v1/completions, GET /v1/models, GET /health)";
           error.code = "not_found";
         } else if (res.status == 413) {
           error.message = "the request body is larger than --max-body-bytes (" +
@@ -267,8 +260,8 @@ HttpServer::HttpServer(const HttpConfig& config, const ServedModel& model, Sched
           error.message = "the request line is too long";
         } else if (res.status < 500) {
           error.message =
-          "malformed HTTP request, or its headers did not arrive within --read-timeout (" +
-          std::to_string(h->config.read_timeout_seconds) + " s)";
+              "malformed HTTP request, or its headers did not arrive within --read-timeout (" +
+              std::to_string(h->config.read_timeout_seconds) + " s)";
         } else {
           error.type = "server_error";
           error.message = "internal error";
@@ -299,9 +292,8 @@ int HttpServer::Bind(const std::string& host, int port) {
 bool HttpServer::Listen() { return server_->listen_after_bind(); }
 
 void HttpServer::Stop() {
-  // shutdown() makes accept() fail, so httplib closes the listening socket and
-  // waits for the connections it serves; httplib's own stop() would also cut
-  // the streams short.
+  // shutdown() makes accept() fail, so httplib closes the listening socket and waits for the
+  // connections it serves; httplib's own stop() would also cut the streams short.
   const int sock = handlers_->listen_socket.load();
   if (sock >= 0) shutdown(sock, SHUT_RDWR);
 }

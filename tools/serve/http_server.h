@@ -1,8 +1,7 @@
-// The HTTP side of tcpu-serve (cpp-httplib): the routes, reading and checking
-// each request, turning it into a Job for the scheduler, and writing the answer
-// (whole, or as server-sent events while the text arrives). Every failure
-// becomes an OpenAI-style error object with its HTTP status (README.md lists
-// them).
+// The HTTP side of tcpu-serve (cpp-httplib): the routes, reading and checking each request, turning
+// it into a Job for the scheduler, and writing the answer (whole, or as server-sent events while
+// the text arrives). Every failure becomes an OpenAI-style error object with its HTTP status
+// (README.md lists them).
 #ifndef TCPU_TOOLS_SERVE_HTTP_SERVER_H_
 #define TCPU_TOOLS_SERVE_HTTP_SERVER_H_
 
@@ -30,8 +29,7 @@ struct HttpConfig {
   int threads = 16;                // connections served at once (others wait)
 };
 
-// What the handlers read of the model (all thread-safe: tokenizer and template
-// are immutable).
+// What the handlers read of the model (all thread-safe: tokenizer and template are immutable).
 struct ServedModel {
   const tcpu_tokenizer* tokenizer = nullptr;
   const tcpu_chat_template* chat_template = nullptr;  // null: /v1/chat/completions refuses
@@ -46,11 +44,9 @@ class HttpServer {
 
   // Binds host:port (port 0: any free port); the port bound, or -1.
   int Bind(const std::string& host, int port);
-  // Serves until Stop(); returns once the connections being served are
-  // answered.
+  // Serves until Stop(); returns once the connections being served are answered.
   bool Listen();
-  // Stops accepting connections (callable from any thread, after Listen has
-  // started).
+  // Stops accepting connections (callable from any thread, after Listen has started).
   void Stop();
 
  private:

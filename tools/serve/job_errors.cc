@@ -10,9 +10,9 @@ ApiError AdmissionError(Scheduler::Admission admission) {
   if (admission == Scheduler::Admission::kClosed) {
     return ServerError(503, "server_error", "shutting_down", "the server is shutting down");
   }
-  ApiError error = ServerError(
-      503, "server_error", "server_busy",
-      "every slot is busy and the queue is full (--parallel, --queue); retry later");
+  ApiError error =
+      ServerError(503, "server_error", "server_busy",
+                  "every slot is busy and the queue is full (--parallel, --queue); retry later");
   error.retry_after_seconds = 1;
   return error;
 }

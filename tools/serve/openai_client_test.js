@@ -89,7 +89,8 @@ async function streamChat(messages, extra = {}, onChunk = () => {}) {
 // A raw request: {status, headers, body (parsed JSON when it is)}.
 function rawRequest(method, urlPath, body, headers = {}) {
   return new Promise((resolve, reject) => {
-    const request = http.request(`${base}${urlPath}`, {method, headers, agent: false}, (response) => {
+    const options = {method, headers, agent: false};
+    const request = http.request(`${base}${urlPath}`, options, (response) => {
       const parts = [];
       response.on('data', (d) => parts.push(d));
       response.on('end', () => {
@@ -122,7 +123,8 @@ function stalledClient(send) {
 
 function checkError(name, response, status, param, code) {
   const error = response.json && response.json.error;
-  check(`${name}: ${status}`, response.status === status, `status ${response.status}: ${response.text}`);
+  check(`${name}: ${status}`, response.status === status,
+        `status ${response.status}: ${response.text}`);
   check(`${name}: an OpenAI error object naming ${param}`,
         error && typeof error.message === 'string' && error.message.length > 0 &&
             typeof error.type === 'string' && error.param === param &&

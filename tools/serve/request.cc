@@ -22,8 +22,7 @@ ApiError WrongType(const std::string& param, const json& value, const std::strin
   return InvalidRequest(param, "'" + param + "' is " + what + ", expected " + expected);
 }
 
-// A message's content: a string, or a list of {"type": "text", "text": ...}
-// parts (joined).
+// A message's content: a string, or a list of {"type": "text", "text": ...} parts (joined).
 bool ReadContent(const json& content, const std::string& param, std::string* text,
                  ApiError* error) {
   if (content.is_string()) {
@@ -44,10 +43,9 @@ bool ReadContent(const json& content, const std::string& param, std::string* tex
     }
     const auto type = part.find("type");
     if (type == part.end() || !type->is_string() || type->get<std::string>() != "text") {
-      *error =
-          InvalidRequest(part_param + ".type", "'" + part_param +
-                                                   ".type' must be \"text\" (this server reads "
-                                                   "text only)");
+      *error = InvalidRequest(
+          part_param + ".type",
+          "'" + part_param + ".type' must be \"text\" (this server reads text only)");
       return false;
     }
     const auto part_text = part.find("text");
@@ -110,8 +108,7 @@ bool ReadPrompt(const json& body, GenerationRequest* request, ApiError* error) {
     *error = InvalidRequest("prompt", "'prompt' is required");
     return false;
   }
-  // A string, or a list holding one string (what clients send for a single
-  // prompt).
+  // A string, or a list holding one string (what clients send for a single prompt).
   const json* text = &*prompt;
   if (prompt->is_array() && prompt->size() == 1) text = &(*prompt)[0];
   if (!text->is_string()) {

@@ -1,8 +1,7 @@
-// The bodies of POST /v1/chat/completions and POST /v1/completions: read and
-// checked field by field before anything reaches the engine. Fields of the
-// OpenAI API that tcpu-serve does not implement (logprobs, tools, ...) are
-// ignored; those it implements must have the documented type and range, or the
-// request is refused naming the field.
+// The bodies of POST /v1/chat/completions and POST /v1/completions: read and checked field by field
+// before anything reaches the engine. Fields of the OpenAI API that tcpu-serve does not implement
+// (logprobs, tools, ...) are ignored; those it implements must have the documented type and range,
+// or the request is refused naming the field.
 #ifndef TCPU_TOOLS_SERVE_REQUEST_H_
 #define TCPU_TOOLS_SERVE_REQUEST_H_
 
@@ -38,9 +37,9 @@ struct RequestLimits {
   int64_t context_size = 0;  // positions of each slot's KV cache
 };
 
-// Parses `body` for `endpoint`. false with *error: 400 for JSON that is
-// malformed or not UTF-8, a field of the wrong type or out of range (param
-// names it: "messages[2].role"); 404 for a model other than limits.model_id.
+// Parses `body` for `endpoint`. false with *error: 400 for JSON that is malformed or not UTF-8, a
+// field of the wrong type or out of range (param names it: "messages[2].role"); 404 for a model
+// other than limits.model_id.
 bool ParseGenerationRequest(Endpoint endpoint, std::string_view body, const RequestLimits& limits,
                             GenerationRequest* request, ApiError* error);
 

@@ -203,8 +203,8 @@ void Scheduler::Step() {
     Release(running[i], Job::End::kFinished);
   }
   if (status == TCPU_OK || any_finished) return;
-  // A batch refused as a whole (nothing stepped): end every generation in it
-  // with the error rather than refusing it again forever.
+  // A batch refused as a whole (nothing stepped): end every generation in it with the error rather
+  // than refusing it again forever.
   const std::string detail = tcpu_last_error_detail();
   for (Slot* slot : running) {
     tcpu_generate_stats stats;

@@ -51,9 +51,8 @@ class Job {
   explicit Job(Input input) : input_(std::move(input)) {}
   const Input& input() const { return input_; }
 
-  // Handler side: blocks until there is text not taken yet or the job has ended; appends that
-  // text to *text and returns true (with *outcome) once the job has ended and all its text is
-  // taken.
+  // Handler side: blocks until there is text not taken yet or the job has ended; appends that text
+  // to *text and returns true (with *outcome) once the job has ended and all its text is taken.
   bool Wait(std::string* text, Outcome* outcome);
   // The client went away: the scheduler finishes the generation at its next step.
   void Cancel() { cancelled_.store(true); }
@@ -75,9 +74,9 @@ class Job {
 class Scheduler {
  public:
   // One slot per session; the sessions' decoders are siblings over one model (they may also be
-  // unrelated: tcpu_generate_step_batch then steps them one by one). The sessions must outlive
-  // the scheduler. max_queue: jobs that may wait for a slot. Nothing runs until StartThread, or
-  // until the caller calls RunOnce.
+  // unrelated: tcpu_generate_step_batch then steps them one by one). The sessions must outlive the
+  // scheduler. max_queue: jobs that may wait for a slot. Nothing runs until StartThread, or until
+  // the caller calls RunOnce.
   Scheduler(std::vector<tcpu_generate_session*> sessions, int64_t vocab_size, size_t max_queue);
   // Cancels what is left (End::kShutdown) and stops the thread, if started.
   ~Scheduler();
@@ -89,8 +88,8 @@ class Scheduler {
   void StartThread();
   // One turn of the loop, from one driver at a time: ends the generations whose client went away
   // (after CancelAll: every queued and running job, End::kShutdown), moves queued jobs into the
-  // free slots, then steps every running slot by one token. Returns whether a job is still
-  // queued or running.
+  // free slots, then steps every running slot by one token. Returns whether a job is still queued
+  // or running.
   bool RunOnce();
 
   enum class Admission { kAccepted, kFull, kClosed };

@@ -1,10 +1,10 @@
 // The scheduler of tcpu-serve over the tiny Llama checkpoint and the tiny byte-level tokenizer,
 // driven step by step by the test (RunOnce), so that what is queued, running or cancelled at each
-// step is decided here and not by timing: a request beyond the slots and the queue is refused
-// with 503 and Retry-After; a shutdown with deadline 0 cancels the generations in flight (and
-// the queued ones) with shutting_down; a client that went away frees its slot at the next step
-// and the request waiting for it gets its single-client answer; a request goes to the slot whose
-// cache holds the longest prefix of its prompt, and prefills only the rest.
+// step is decided here and not by timing: a request beyond the slots and the queue is refused with
+// 503 and Retry-After; a shutdown with deadline 0 cancels the generations in flight (and the queued
+// ones) with shutting_down; a client that went away frees its slot at the next step and the request
+// waiting for it gets its single-client answer; a request goes to the slot whose cache holds the
+// longest prefix of its prompt, and prefills only the rest.
 #include "tools/serve/scheduler.h"
 
 #include <chrono>
@@ -44,8 +44,9 @@ class Slots {
     }
     for (tcpu_decoder* decoder : decoders_) {
       tcpu_generate_session* session = nullptr;
-      EXPECT_EQ(tcpu_generate_session_create(decoder, tokenizer_, nullptr, nullptr, kModel, &session),
-                TCPU_OK)
+      EXPECT_EQ(
+          tcpu_generate_session_create(decoder, tokenizer_, nullptr, nullptr, kModel, &session),
+          TCPU_OK)
           << tcpu_last_error_detail();
       sessions_.push_back(session);
     }
@@ -62,8 +63,8 @@ class Slots {
   const std::vector<tcpu_generate_session*>& sessions() const { return sessions_; }
   int64_t vocab_size() const { return vocab_size_; }
 
-  // The ids of `text`, with the tokenizer's special tokens (a prompt's BOS) or without (text
-  // that continues a prompt).
+  // The ids of `text`, with the tokenizer's special tokens (a prompt's BOS) or without (text that
+  // continues a prompt).
   std::vector<int32_t> Encode(const std::string& text, bool add_special = true) const {
     const int special = add_special ? 1 : 0;
     int64_t n = 0;
@@ -226,8 +227,8 @@ TEST(SchedulerTest, ARequestGoesToTheSlotCachingTheLongestPrefixOfItsPrompt) {
     Drain(&scheduler);
     EXPECT_EQ(Ended(job.get()).outcome.stats.reused_tokens, 0);
   }
-  // The second conversation goes on: slot 1 holds its prefix, although slot 0 is the least
-  // recently used; only the new tokens are prefilled. Then the first, in slot 0.
+  // The second conversation goes on: slot 1 holds its prefix, although slot 0 is the least recently
+  // used; only the new tokens are prefilled. Then the first, in slot 0.
   for (const std::vector<int32_t>* prompt : {&second, &first}) {
     std::vector<int32_t> next_turn = *prompt;
     const std::vector<int32_t> more = slots.Encode(" And then?", /*add_special=*/false);

@@ -1,7 +1,6 @@
-// The parts of tcpu-serve that need no model: every refusal of a request body
-// names its field with the right status; the answers have the OpenAI shapes;
-// the slot with the longest cached prefix is chosen. (The server itself is
-// tested end to end by tcpu_serve_test.sh.)
+// The parts of tcpu-serve that need no model: every refusal of a request body names its field with
+// the right status; the answers have the OpenAI shapes; the slot with the longest cached prefix is
+// chosen. (The server itself is tested end to end by tcpu_serve_test.sh.)
 #include <string>
 #include <vector>
 
@@ -92,25 +91,21 @@ TEST(ParseGenerationRequest, WrongTypesNameTheField) {
   };
   const Case cases[] = {
       {R"({"messages": "hi"})", "messages",
-       "'messages' is a string, expected a list of {\"role\", \"content\"} "
-       "objects"},
+       "'messages' is a string, expected a list of {\"role\", \"content\"} objects"},
       {R"({"messages": []})", "messages", "'messages' is empty"},
       {R"({})", "messages", "'messages' is required"},
       {R"({"messages": [7]})", "messages[0]",
-       "'messages[0]' is a number, expected an object with \"role\" and "
-       "\"content\""},
+       "'messages[0]' is a number, expected an object with \"role\" and \"content\""},
       {R"({"messages": [{"content": "a"}]})", "messages[0].role", "'messages[0].role' is required"},
       {R"({"messages": [{"role": 1, "content": "a"}]})", "messages[0].role",
        "'messages[0].role' is a number, expected a string"},
       {R"({"messages": [{"role": "user"}]})", "messages[0].content",
        "'messages[0].content' is required"},
       {R"({"messages": [{"role": "user", "content": null}]})", "messages[0].content",
-       "'messages[0].content' is null, expected a string or a list of text "
-       "parts"},
+       "'messages[0].content' is null, expected a string or a list of text parts"},
       {R"({"messages": [{"role": "user", "content": [{"type": "image_url"}]}]})",
        "messages[0].content[0].type",
-       "'messages[0].content[0].type' must be \"text\" (this server reads text "
-       "only)"},
+       "'messages[0].content[0].type' must be \"text\" (this server reads text only)"},
       {R"({"messages": [{"role": "user", "content": "a"}], "max_tokens": "5"})", "max_tokens",
        "'max_tokens' is a string, expected an integer"},
       {R"({"messages": [{"role": "user", "content": "a"}], "max_tokens": 2.5})", "max_tokens",
@@ -145,14 +140,12 @@ TEST(ParseGenerationRequest, RangesNameTheFieldAndTheLimit) {
   ApiError e = ChatRefusal(chat + R"("max_tokens": 0})");
   EXPECT_EQ(e.param, "max_tokens");
   EXPECT_EQ(e.message,
-            "'max_tokens' is 0, expected an integer in [1, 64] (the "
-            "context of each slot)");
+            "'max_tokens' is 0, expected an integer in [1, 64] (the context of each slot)");
   e = ChatRefusal(chat + R"("max_tokens": -3})");
   EXPECT_EQ(e.param, "max_tokens");
   e = ChatRefusal(chat + R"("max_tokens": 65})");
   EXPECT_EQ(e.message,
-            "'max_tokens' is 65, expected an integer in [1, 64] "
-            "(the context of each slot)");
+            "'max_tokens' is 65, expected an integer in [1, 64] (the context of each slot)");
   e = ChatRefusal(chat + R"("max_completion_tokens": 100000000000000000000})");
   EXPECT_EQ(e.param, "max_completion_tokens");
   e = ChatRefusal(chat + R"("temperature": 2.5})");

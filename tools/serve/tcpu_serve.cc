@@ -1,12 +1,10 @@
-// tcpu-serve: an OpenAI-compatible HTTP server over the generation API
-// (tcpu/generate.h); README.md has the contract.
-//   tcpu-serve --model DIR [--host H] --port P [--parallel N] [--queue Q]
-//   [--context-size C]
-// loads the model once, opens --parallel sibling decoders over it (a KV cache
-// each) and serves POST /v1/chat/completions, POST /v1/completions, GET
-// /v1/models and GET /health. Prints "tcpu-serve: listening on http://H:P" on
-// stdout once it accepts connections (--port 0 picks a free port). SIGTERM or
-// SIGINT: stops accepting, lets the running generations finish for
+// tcpu-serve: an OpenAI-compatible HTTP server over the generation API (tcpu/generate.h); README.md
+// has the contract.
+//   tcpu-serve --model DIR [--host H] --port P [--parallel N] [--queue Q] [--context-size C]
+// loads the model once, opens --parallel sibling decoders over it (a KV cache each) and serves
+// POST /v1/chat/completions, POST /v1/completions, GET /v1/models and GET /health. Prints
+// "tcpu-serve: listening on http://H:P" on stdout once it accepts connections (--port 0 picks a
+// free port). SIGTERM or SIGINT: stops accepting, lets the running generations finish for
 // --shutdown-deadline seconds, cancels the rest, and exits 0.
 #include <signal.h>
 #include <unistd.h>
@@ -37,12 +35,10 @@
 
 ABSL_FLAG(std::string, model, "", "checkpoint directory (config.json, *.safetensors)");
 ABSL_FLAG(std::string, model_name, "",
-          "the model's id in the API (\"model\" of requests; default: the "
-          "directory's name)");
+          "the model's id in the API (\"model\" of requests; default: the directory's name)");
 ABSL_FLAG(std::string, tokenizer, "", "tokenizer.json or its directory (default: --model)");
 ABSL_FLAG(std::string, chat_template, "",
-          "tokenizer_config.json with the chat_template, or its directory (default: "
-          "the "
+          "tokenizer_config.json with the chat_template, or its directory (default: the "
           "tokenizer's directory; without one, /v1/chat/completions is refused)");
 ABSL_FLAG(std::string, weights, "int8", "int8 or int4: how the linear weights are quantized");
 ABSL_FLAG(std::string, host, "127.0.0.1", "address to listen on (0.0.0.0: every interface)");
@@ -55,29 +51,27 @@ ABSL_FLAG(int32_t, read_timeout, 30, "seconds a client may take to send a reques
 ABSL_FLAG(int32_t, write_timeout, 30, "seconds a client may take to take each part of an answer");
 ABSL_FLAG(int32_t, keep_alive_timeout, 5, "seconds an idle connection is kept");
 ABSL_FLAG(int32_t, http_threads, 0,
-          "connections served at once (0: --parallel + --queue + 4; others "
-          "wait to be read)");
+          "connections served at once (0: --parallel + --queue + 4; others wait to be read)");
 ABSL_FLAG(int32_t, shutdown_deadline, 30,
-          "seconds running generations may take to finish after SIGTERM before "
-          "they are "
-          "cancelled");
+          "seconds running generations may take to finish after SIGTERM before they are cancelled");
 ABSL_FLAG(int32_t, threads, 0, "worker threads of the kernels (0: the runtime's default)");
 
 namespace {
 
 constexpr char kUsage[] =
-    "usage: tcpu-serve --model DIR --port P [--host H] "
-    "[--parallel N] [--queue Q] [flags below]\n";
+    "usage: tcpu-serve --model DIR --port P [--host H] [--parallel N] [--queue Q] [flags below]\n";
 
-const std::vector<std::string> kFlagNames = {"model",          "model-name",
-                                             "tokenizer",      "chat-template",
-                                             "weights",        "host",
-                                             "port",           "parallel",
-                                             "queue",          "context-size",
-                                             "max-body-bytes", "read-timeout",
-                                             "write-timeout",  "keep-alive-timeout",
-                                             "http-threads",   "shutdown-deadline",
-                                             "threads"};
+const std::vector<std::string> kFlagNames = {
+    "model",          "model-name",
+    "tokenizer",      "chat-template",
+    "weights",        "host",
+    "port",           "parallel",
+    "queue",          "context-size",
+    "max-body-bytes", "read-timeout",
+    "write-timeout",  "keep-alive-timeout",
+    "http-threads",   "shutdown-deadline",
+    "threads",
+};
 
 int Fail(const std::string& what, int status) {
   std::fprintf(stderr, "tcpu-serve: %s: %s\n  %s\n", what.c_str(), tcpu_status_string(status),
@@ -90,8 +84,7 @@ int UsageError(const std::string& message) {
   return 2;
 }
 
-// The directory of the tokenizer, where tokenizer_config.json (the chat
-// template) lives.
+// The directory of the tokenizer, where tokenizer_config.json (the chat template) lives.
 std::string TokenizerDirectory(const std::string& tokenizer_path) {
   const std::filesystem::path path(tokenizer_path);
   return path.extension() == ".json" ? path.parent_path().string() : tokenizer_path;
@@ -178,9 +171,9 @@ int main(int argc, char** argv) {
     }
   }
 
-  // SIGTERM and SIGINT only write their number to a pipe (the one thing a handler may safely
-  // do; it also works under qemu-user); the stopper thread below reads it. A write to a closed
-  // connection must fail, not kill the server.
+  // SIGTERM and SIGINT only write their number to a pipe (the one thing a handler may safely do; it
+  // also works under qemu-user); the stopper thread below reads it. A write to a closed connection
+  // must fail, not kill the server.
   if (pipe(g_stop_pipe) != 0) return Fail("pipe", TCPU_ERR_IO);
   struct sigaction action {};
   action.sa_handler = OnStopSignal;
@@ -201,8 +194,7 @@ int main(int argc, char** argv) {
   if (int s = tcpu_chat_template_open(template_path.c_str(), &engine.chat_template); s != TCPU_OK) {
     if (template_named) return Fail("--chat-template " + template_path, s);
     std::fprintf(stderr,
-                 "tcpu-serve: no chat template in %s (%s): /v1/chat/completions will be "
-                 "refused\n",
+                 "tcpu-serve: no chat template in %s (%s): /v1/chat/completions will be refused\n",
                  template_path.c_str(), tcpu_last_error_detail());
     engine.chat_template = nullptr;
   }
