@@ -67,6 +67,11 @@ def tcpu_sdk_repositories():
         build_file = "@tcpu_sdk//third_party/nlohmann_json:nlohmann_json.BUILD",
     )
     debian_packages(
+        name = "cpp_httplib",
+        lockfile = "@tcpu_sdk//toolchains/lockfiles:cpp_httplib_source.lock",
+        build_file = "@tcpu_sdk//third_party/cpp_httplib:cpp_httplib.BUILD",
+    )
+    debian_packages(
         name = "python3",
         lockfile = "@tcpu_sdk//toolchains/lockfiles:python_amd64.lock",
         build_file = "@tcpu_sdk//toolchains/python:python.BUILD",
@@ -171,4 +176,10 @@ def tcpu_sdk_repositories():
         package = "@huggingface/jinja",
         lockfile = "@tcpu_sdk//toolchains/lockfiles:npm_packages.lock",
         build_file = "@tcpu_sdk//toolchains/npm:huggingface_jinja.BUILD",
+    )
+    npm_package(
+        name = "openai_node",
+        package = "openai",
+        lockfile = "@tcpu_sdk//toolchains/lockfiles:npm_packages.lock",
+        build_file = "@tcpu_sdk//toolchains/npm:openai_node.BUILD",
     )

@@ -60,9 +60,84 @@ def choose_cores(board, facts, override=None):
     return sorted(fastest)
 
 
+def current_release(ssh, step, hint):
+    """The board's current release ("releases/<id>") and the programs in it. `hint`: what to
+    deploy when nothing is."""
+    board = ssh.board
+    current = ssh.script(f"{step}: find the release", _CURRENT, [board.work_dir], check=False)
+    if current.returncode == 7:
+        raise BoardError(board.name, step, "nothing is deployed; run `tcpu-board "
+                         f"deploy {board.name} {hint}` first")
+    ssh._checked(f"{step}: find the release", current, True)
+    text = current.stdout.decode("utf-8", "replace")
+    release = text.splitlines()[0].split("=", 1)[1]
+    if not re.match(r"^releases/[A-Za-z0-9TZ-]+$", release):
+        raise BoardError(board.name, step, f"current points at '{release}'")
+    return release, json.loads(text.split("\n", 1)[1])["programs"]
+
+
+def program_words(board, cores, threads, pin):
+    """The argv prefix of a program run on the board: its threads, its pinning, the wrapper."""
+    # TCPU_* for the SDK runtime's thread pool, OMP_* for OpenMP code in the programs.
+    words = ["env", f"TCPU_NUM_THREADS={threads}", f"OMP_NUM_THREADS={threads}"]
+    if pin:
+        # taskset for the program, TCPU_CPUS for the runtime's worker threads.
+        words += [f"TCPU_CPUS={_cpu_list(cores)}", "OMP_PROC_BIND=true",
+                  "taskset", "-c", _cpu_list(cores)]
+    return words + list(board.exec_wrapper)
+
+
+def start_while_connected(ssh, step, words):
+    """Starts `words` on the board; it is stopped when the returned ssh process ends."""
+    return ssh.stream(step, ["sh", "-c", _RUN_WHILE_CONNECTED, "tcpu-board"] + words)
+
+
+def new_run_id():
+    """(run id, start time) of a run starting now."""
+    now = time.gmtime()
+    return (time.strftime("%Y%m%dT%H%M%SZ", now) + f"-{os.getpid()}",
+            time.strftime("%Y-%m-%dT%H:%M:%SZ", now))
+
+
+def record_head(board, run_id, started, release, provenance, cores, threads, pin,
+                governors_before, facts):
+    """The fields every run record has, before what the run measured."""
+    return {
+        "schema": RECORD_SCHEMA,
+        "board": board.name,
+        "tags": list(board.tags),
+        "run_id": run_id,
+        "timestamp": started,
+        "release": release.split("/", 1)[1],
+        **provenance,
+        "cores": cores,
+        "threads": threads,
+        "pinned": pin,
+        "governor": {"set": "performance" if governors_before is not None else None,
+                     "before": {str(k): v for k, v in (governors_before or {}).items()}},
+        "probe": {key: facts.get(key) for key in (
+            "features", "features2", "sve_vl_bits", "cpus", "fastest_cluster",
+            "mem_total_kb", "uname", "libc_system", "libc_sdk")},
+    }
+
+
+def write_record(results_dir, record, cancelled):
+    """Writes <results>/<board>/<run id>.json; returns its path."""
+    # An interrupted bench leaves no record, even when its benchmarks ended just before the
+    # interrupt (short filters under load): "interrupted" and a new record would disagree.
+    if cancelled.is_set():
+        raise BoardError(record["board"], "bench", "interrupted")
+    path = os.path.join(results_dir, record["board"], f"{record['run_id']}.json")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path + ".tmp", "w") as f:
+        json.dump(record, f, indent=1, sort_keys=True)
+    os.replace(path + ".tmp", path)
+    return path
+
+
 def _run_cancellable(ssh, step, words, cancelled, timeout):
     """Runs `words` remotely with stdin kept open; kills ssh if `cancelled` is set."""
-    process = ssh.stream(step, ["sh", "-c", _RUN_WHILE_CONNECTED, "tcpu-board"] + words)
+    process = start_while_connected(ssh, step, words)
     output = {}
 
     def drain(name, stream):
@@ -96,20 +171,9 @@ def bench_board(ssh, probe_binary, state_dir, results_dir, provenance, options, 
     facts = board_probe.cached_or_run(ssh, probe_binary, state_dir)
     cores = choose_cores(board, facts, options.cores)
     threads = options.threads or len(cores)
-    run_id = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime()) + f"-{os.getpid()}"
-    started = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    run_id, started = new_run_id()
     with BoardSession(ssh, options.lock_wait, cancelled) as session:
-        current = ssh.script("bench: find the release", _CURRENT, [board.work_dir],
-                             check=False)
-        if current.returncode == 7:
-            raise BoardError(board.name, "bench", "nothing is deployed; run `tcpu-board "
-                             f"deploy {board.name} //kernels/...:..._benchmark` first")
-        ssh._checked("bench: find the release", current, True)
-        text = current.stdout.decode("utf-8", "replace")
-        release = text.splitlines()[0].split("=", 1)[1]
-        if not re.match(r"^releases/[A-Za-z0-9TZ-]+$", release):
-            raise BoardError(board.name, "bench", f"current points at '{release}'")
-        programs = json.loads(text.split("\n", 1)[1])["programs"]
+        release, programs = current_release(ssh, "bench", "//kernels/...:..._benchmark")
         wanted = [p for p in programs if (options.programs and p in options.programs)
                   or (not options.programs and "benchmark" in p)]
         if options.programs:
@@ -130,13 +194,7 @@ def bench_board(ssh, probe_binary, state_dir, results_dir, provenance, options, 
         contexts = {}
         for program in wanted:
             out = f"{run_dir}/{program}.json"
-            # TCPU_* for the SDK runtime's thread pool, OMP_* for OpenMP code in the programs.
-            words = ["env", f"TCPU_NUM_THREADS={threads}", f"OMP_NUM_THREADS={threads}"]
-            if options.pin:
-                # taskset for the program, TCPU_CPUS for the runtime's worker threads.
-                words += [f"TCPU_CPUS={_cpu_list(cores)}", "OMP_PROC_BIND=true",
-                          "taskset", "-c", _cpu_list(cores)]
-            words += list(board.exec_wrapper) + [
+            words = program_words(board, cores, threads, options.pin) + [
                 f"{release_dir}/bin/{program}", f"--benchmark_out={out}",
                 "--benchmark_out_format=json", f"--benchmark_repetitions={options.repetitions}"]
             if options.filter:
@@ -162,34 +220,12 @@ def bench_board(ssh, probe_binary, state_dir, results_dir, provenance, options, 
         if not benchmarks:
             raise BoardError(board.name, "bench", "no benchmark ran" + (
                 f" (--filter '{options.filter}' matches none)" if options.filter else ""))
-    record = {
-        "schema": RECORD_SCHEMA,
-        "board": board.name,
-        "tags": list(board.tags),
-        "run_id": run_id,
-        "timestamp": started,
-        "release": release.split("/", 1)[1],
-        **provenance,
-        "cores": cores,
-        "threads": threads,
-        "pinned": options.pin,
+    record = record_head(board, run_id, started, release, provenance, cores, threads,
+                         options.pin, governors_before, facts)
+    record.update({
         "repetitions": options.repetitions,
         "filter": options.filter,
-        "governor": {"set": "performance" if governors_before is not None else None,
-                     "before": {str(k): v for k, v in (governors_before or {}).items()}},
-        "probe": {key: facts.get(key) for key in (
-            "features", "features2", "sve_vl_bits", "cpus", "fastest_cluster",
-            "mem_total_kb", "uname", "libc_system", "libc_sdk")},
         "contexts": contexts,
         "benchmarks": benchmarks,
-    }
-    # An interrupted bench leaves no record, even when its benchmarks ended just before the
-    # interrupt (short filters under load): "interrupted" and a new record would disagree.
-    if cancelled.is_set():
-        raise BoardError(board.name, "bench", "interrupted")
-    path = os.path.join(results_dir, board.name, f"{run_id}.json")
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path + ".tmp", "w") as f:
-        json.dump(record, f, indent=1, sort_keys=True)
-    os.replace(path + ".tmp", path)
-    return path
+    })
+    return write_record(results_dir, record, cancelled)

@@ -48,7 +48,8 @@ class Ssh:
     def __init__(self, board):
         self.board = board
 
-    def argv(self, remote_command, step="connect"):
+    def argv(self, remote_command, step="connect", options=()):
+        """ssh's argv for `remote_command` (None: none, for `options` like -W)."""
         board = self.board
         if board.identity_file and not os.path.isfile(board.identity_file):
             raise BoardError(board.name, step, f"identity_file {board.identity_file} does "
@@ -69,9 +70,11 @@ class Ssh:
         ]
         if board.identity_file:
             args += ["-i", board.identity_file, "-o", "IdentitiesOnly=yes"]
+        args += list(options)
         dest = board.destination.ssh_args()
         # "--" ends the options, so a destination can never be taken for one.
-        return args + dest[:-1] + ["--", dest[-1], remote_command]
+        command = [] if remote_command is None else [remote_command]
+        return args + dest[:-1] + ["--", dest[-1]] + command
 
     def run(self, step, words, stdin=None, timeout=None, check=True, capture=True):
         """Runs the remote command made of `words` (each quoted); returns CompletedProcess.
@@ -101,6 +104,16 @@ class Ssh:
         try:
             return subprocess.Popen(self.argv(command, step), stdin=subprocess.PIPE,
                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        except FileNotFoundError:
+            raise BoardError(self.board.name, step,
+                             f"ssh client '{self.board.ssh_command[0]}' not found") from None
+
+    def connect_port(self, step, port, sock):
+        """Connects the local socket `sock` to TCP 127.0.0.1:`port` on the board (ssh -W, one
+        ssh process per connection; no local port is opened). Returns the ssh process."""
+        try:
+            return subprocess.Popen(self.argv(None, step, ["-W", f"127.0.0.1:{int(port)}"]),
+                                    stdin=sock, stdout=sock, stderr=subprocess.PIPE)
         except FileNotFoundError:
             raise BoardError(self.board.name, step,
                              f"ssh client '{self.board.ssh_command[0]}' not found") from None

@@ -3,6 +3,7 @@
   tcpu-board probe BOARD                      what the board is (cached for bench)
   tcpu-board deploy BOARD //target ...        build for aarch64, upload, switch atomically
   tcpu-board bench BOARD[,BOARD...]           run the deployed benchmarks, keep JSON records
+  tcpu-board bench BOARD --serve --model DIR  tcpu-serve under 1, 4, 8 concurrent streams
   tcpu-board compare OLD NEW [--threshold 3%] deltas; exit 1 on a regression
   tcpu-board report DIR                       Markdown summary and SVG plots over time
   tcpu-board unlock BOARD                     after a run died: restore governors, drop lock
@@ -28,6 +29,7 @@ import compare_runs  # noqa: E402
 import history_report  # noqa: E402
 import release_deploy  # noqa: E402
 import run_provenance  # noqa: E402
+import serve_bench  # noqa: E402
 from result_records import RecordError  # noqa: E402
 from ssh_transport import BoardError, Ssh  # noqa: E402
 
@@ -50,6 +52,13 @@ def _positive(text):
     if not text.isdigit() or int(text) < 1:
         raise argparse.ArgumentTypeError(f"'{text}' is not a positive integer")
     return int(text)
+
+
+def _counts(text):
+    counts = [_positive(c) for c in text.split(",")]
+    if max(counts) > 256:
+        raise argparse.ArgumentTypeError(f"'{text}': at most 256 streams (tcpu-serve --parallel)")
+    return counts
 
 
 def parser():
@@ -94,6 +103,14 @@ def parser():
                    help="seconds to wait for a busy board (default: fail at once)")
     p.add_argument("--results", default="tcpu-results", help="where run records go")
     p.add_argument("--reprobe", action="store_true", help="probe again before running")
+    p.add_argument("--serve", action="store_true",
+                   help="benchmark the deployed tcpu-serve under concurrent streams instead")
+    p.add_argument("--model", help="--serve: the checkpoint folder on the board (with its "
+                   "tokenizer.json)")
+    p.add_argument("--streams", type=_counts, default=[1, 4, 8],
+                   help="--serve: concurrent greedy streams, e.g. 1,4,8 (the default)")
+    p.add_argument("--max-tokens", type=_positive, default=64,
+                   help="--serve: tokens generated per stream (default 64)")
 
     p = sub.add_parser("compare", help="per-benchmark deltas of two runs or result dirs")
     p.add_argument("old")
@@ -179,6 +196,10 @@ def cmd_deploy(args):
 
 
 def cmd_bench(args):
+    if args.serve != bool(args.model):
+        print("error: bench --serve needs --model DIR (the checkpoint on the board), and "
+              "--model goes with --serve", file=sys.stderr)
+        return EXIT_USAGE
     inventory, state_dir = _load(args)
     boards = inventory.select(args.boards)
     provenance = run_provenance.provenance(args.workspace)
@@ -189,8 +210,8 @@ def cmd_bench(args):
         ssh = Ssh(board)
         if args.reprobe:
             board_probe.run_probe(ssh, args.probe_binary, state_dir)
-        return benchmark_run.bench_board(ssh, args.probe_binary, state_dir, args.results,
-                                         provenance, args, cancelled)
+        run = serve_bench.bench_serve if args.serve else benchmark_run.bench_board
+        return run(ssh, args.probe_binary, state_dir, args.results, provenance, args, cancelled)
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=len(boards)) as pool:
         futures = {pool.submit(one, board): board for board in boards}

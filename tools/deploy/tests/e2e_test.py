@@ -10,8 +10,12 @@ Nothing here depends on how fast the machine is: where a test needs a benchmark 
 running (the lock, SIGINT), the board's exec wrapper (bench_gate.sh) holds it until the test
 releases it, and every wait is for an event, with no deadline but Bazel's test timeout.
 
+Last, `bench --serve` runs the aarch64 tcpu-serve on the board over the tiny checkpoint and
+records 1 and 2 concurrent streams.
+
 Usage: e2e_test.py --sshd P --ssh P --ssh-keygen P --qemu P --qemu-cpu CPU --benchmark P
-                   --probe P --tool P --gate P
+                   --probe P --tool P --gate P --serve P --serve-model CONFIG_JSON
+                   --serve-tokenizer TOKENIZER_JSON
 """
 
 import argparse
@@ -405,11 +409,56 @@ work_dir = "{cls.work}-offline"
         self.assertEqual(result.returncode, 1)
         self.assertIn("no benchmark ran", result.stderr)
 
+    def test_9_bench_serve(self):
+        model = os.path.join(self.dir, "tiny_model")  # A checkpoint folder on the board.
+        os.makedirs(model)
+        checkpoint = os.path.dirname(ARGS.serve_model)
+        for name in os.listdir(checkpoint):
+            shutil.copy(os.path.join(checkpoint, name), model)
+        shutil.copy(ARGS.serve_tokenizer, model)
+        result = self.tool("bench", "qemu-vl128", "--serve")
+        self.assertEqual(result.returncode, 2, result.stderr)
+        self.assertIn("bench --serve needs --model", result.stderr)
+        serve = ("bench", "qemu-vl128", "--serve", "--model", model, "--streams", "1,2",
+                 "--max-tokens", "4", "--results", self.results)
+        result = self.tool(*serve)
+        self.assertEqual(result.returncode, 1, result.stderr)
+        self.assertIn("not deployed: tcpu-serve", result.stderr)
+
+        self.tool("deploy", "qemu-vl128", "--prebuilt", ARGS.serve, check=0)
+        result = self.tool(*serve, check=0)
+        path = result.stdout.strip().rsplit(" ", 1)[1]
+        with open(path) as f:
+            record = json.load(f)
+        self.assertEqual(record["serve"]["streams"], [1, 2])
+        self.assertEqual(record["governor"]["set"], "performance")
+        for cpu in self.big:
+            self.assertEqual(governor(self.sysfs, cpu), "schedutil")
+        entries = {e["name"]: e for e in record["benchmarks"]}
+        self.assertEqual(sorted(entries), [
+            "serve/streams:1/stream_latency", "serve/streams:1/time_per_token",
+            "serve/streams:2/stream_latency", "serve/streams:2/time_per_token"])
+        for streams in (1, 2):
+            per_token = entries[f"serve/streams:{streams}/time_per_token"]
+            self.assertEqual(per_token["program"], "tcpu-serve")
+            self.assertTrue(0 < per_token["generated_tokens"] <= 4 * streams, per_token)
+            self.assertGreater(per_token["tokens_per_second"], 0)
+            self.assertGreater(per_token["real_time"], 0)
+            latency = entries[f"serve/streams:{streams}/stream_latency"]
+            self.assertEqual(len(latency["latency_ns"]), streams)
+            self.assertEqual(len(latency["first_token_ns"]), streams)
+            self.assertTrue(all(0 < first <= end for first, end in
+                                zip(latency["first_token_ns"], latency["latency_ns"])))
+        # The server stops with its ssh connection.
+        releases = os.path.join(self.work, "releases")
+        wait_until(lambda: not running_from(releases), "tcpu-serve stopped")
+
 
 def main():
     global ARGS
     parser = argparse.ArgumentParser()
-    paths = ("sshd", "ssh", "ssh-keygen", "qemu", "benchmark", "probe", "tool", "gate")
+    paths = ("sshd", "ssh", "ssh-keygen", "qemu", "benchmark", "probe", "tool", "gate", "serve",
+             "serve-model", "serve-tokenizer")
     for name in paths + ("qemu-cpu",):
         parser.add_argument("--" + name, required=True)
     ARGS, rest = parser.parse_known_args()
