@@ -114,17 +114,19 @@ module {
   }
 
   // The same for a 64x64 tile, row sums stored, then a flag, then the tile again: the copy is
-  // row-major over the whole tile, each chunk at its rows and columns (here the column chunks
-  // of the sums' loops, then 32x32 chunks of the second use).
+  // row-major over the whole tile, each chunk at its rows and columns (here 32x32 chunks: the
+  // column chunks of the sums' loop, which writes only its own lanes of the copy, inside row
+  // chunks; then the second use).
   // CHECK-LABEL: tt.func @tile_again_after_write(
   // CHECK: llvm.alloca %{{.*}} x f32
   // CHECK: %[[COPY:.*]] = tt.int_to_ptr
   // CHECK: scf.for
   // CHECK:   scf.for
-  // CHECK:     %[[X:.*]] = tt.load %{{.*}} : tensor<64x16x!tt.ptr<f32>>
-  // CHECK:     tt.splat %[[COPY]] : !tt.ptr<f32> -> tensor<64x16x!tt.ptr<f32>>
-  // CHECK:     tt.store %{{.*}}, %[[X]] : tensor<64x16x!tt.ptr<f32>>
+  // CHECK:     %[[X:.*]] = tt.load %{{.*}} : tensor<32x32x!tt.ptr<f32>>
+  // CHECK:     tt.splat %[[COPY]] : !tt.ptr<f32> -> tensor<32x32x!tt.ptr<f32>>
+  // CHECK:     tt.store %{{.*}}, %[[X]] : tensor<32x32x!tt.ptr<f32>>
   // CHECK:     "tt.reduce"
+  // CHECK:   tt.store %{{.*}}, %{{.*}} : tensor<32x!tt.ptr<f32>>
   // CHECK: tt.store %{{.*}}, %{{.*}} : !tt.ptr<i32>
   // CHECK: scf.for
   // CHECK:   scf.for

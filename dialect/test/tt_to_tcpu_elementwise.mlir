@@ -81,3 +81,40 @@ module {
     tt.return %a : tensor<4xi32>
   }
 }
+
+// -----
+
+// libdevice's float tests return int32 (Inductor's logcumsumexp calls `libdevice.isinf`):
+// compares on the float (|x| == inf, x unordered with itself, |x| < inf) or its sign bit,
+// widened to the result's integer type.
+module {
+  // CHECK-LABEL: tt.func @float_tests(
+  // CHECK: %[[ABS:.*]] = math.absf %{{.*}} : vector<8xf32>
+  // CHECK: %[[INF:.*]] = arith.constant dense<0x7F800000> : vector<8xf32>
+  // CHECK: %[[ISINF:.*]] = arith.cmpf oeq, %[[ABS]], %[[INF]] : vector<8xf32>
+  // CHECK: arith.extui %[[ISINF]] : vector<8xi1> to vector<8xi32>
+  // CHECK: %[[ISNAN:.*]] = arith.cmpf uno, %{{.*}}, %{{.*}} : vector<8xf32>
+  // CHECK: arith.extui %[[ISNAN]] : vector<8xi1> to vector<8xi32>
+  // CHECK: arith.cmpf olt, %{{.*}}, %{{.*}} : vector<8xf32>
+  // CHECK: %[[BITS:.*]] = arith.bitcast %{{.*}} : vector<4xf64> to vector<4xi64>
+  // CHECK: arith.cmpi slt, %[[BITS]], %{{.*}} : vector<4xi64>
+  // CHECK-NOT: tt.extern_elementwise
+  tt.func @float_tests(%x: tensor<8xf32>, %d: tensor<4xf64>) -> (tensor<8xi32>, tensor<8xi32>, tensor<8xi32>, tensor<4xi32>) {
+    %inf = tt.extern_elementwise %x {libname = "", libpath = "", pure = true, symbol = "__nv_isinff"} : (tensor<8xf32>) -> tensor<8xi32>
+    %nan = tt.extern_elementwise %x {libname = "", libpath = "", pure = true, symbol = "__nv_isnanf"} : (tensor<8xf32>) -> tensor<8xi32>
+    %fin = tt.extern_elementwise %x {libname = "", libpath = "", pure = true, symbol = "__nv_finitef"} : (tensor<8xf32>) -> tensor<8xi32>
+    %neg = tt.extern_elementwise %d {libname = "", libpath = "", pure = true, symbol = "__nv_signbitd"} : (tensor<4xf64>) -> tensor<4xi32>
+    tt.return %inf, %nan, %fin, %neg : tensor<8xi32>, tensor<8xi32>, tensor<8xi32>, tensor<4xi32>
+  }
+}
+
+// -----
+
+module {
+  tt.func @int_isinf(%x: tensor<4xi32>) -> tensor<4xi32> {
+    // expected-error @+2 {{tt.extern_elementwise symbol '__nv_isinff' needs one floating-point operand and an integer result, got ('tensor<4xi32>') -> 'tensor<4xi32>'}}
+    // expected-error @+1 {{failed to legalize operation 'tt.extern_elementwise'}}
+    %a = tt.extern_elementwise %x {libname = "", libpath = "", pure = true, symbol = "__nv_isinff"} : (tensor<4xi32>) -> tensor<4xi32>
+    tt.return %a : tensor<4xi32>
+  }
+}

@@ -125,3 +125,29 @@ module {
     tt.return %s : f32
   }
 }
+
+// -----
+
+// A scalar from outside the combine region (canonicalization hoists the Welford combine's
+// 0.0 to the function's entry) applies to every lane: broadcast once per combine step.
+module {
+  // CHECK-LABEL: tt.func @outer_scalar_in_combine(
+  // CHECK: vector.broadcast %{{.*}} : f32 to vector<4xf32>
+  // CHECK: arith.cmpf oeq, %{{.*}}, %{{.*}} : vector<4xf32>
+  // CHECK-NOT: tt.reduce
+  tt.func @outer_scalar_in_combine(%x: tensor<8xf32>, %w: tensor<8xf32>) -> (f32, f32) {
+    %zero = arith.constant 0.000000e+00 : f32
+    %s:2 = "tt.reduce"(%x, %w) <{axis = 0 : i32}> ({
+    ^bb0(%a: f32, %aw: f32, %b: f32, %bw: f32):
+      %nw = arith.addf %aw, %bw : f32
+      %empty = arith.cmpf oeq, %nw, %zero : f32
+      %ratio = arith.divf %bw, %nw : f32
+      %r = arith.select %empty, %zero, %ratio : f32
+      %d = arith.subf %b, %a : f32
+      %m = arith.mulf %d, %r : f32
+      %mean = arith.addf %a, %m : f32
+      tt.reduce.return %mean, %nw : f32, f32
+    }) : (tensor<8xf32>, tensor<8xf32>) -> (f32, f32)
+    tt.return %s#0, %s#1 : f32, f32
+  }
+}

@@ -317,6 +317,57 @@ StringRef MathName(StringRef symbol) {
   return symbol;
 }
 
+// The float test a libdevice-style symbol names (`__nv_isinff`, `__nv_isnand`,
+// `__nv_finitef`, `__nv_isfinited`, `__nv_signbitf`), or "" for another symbol.
+StringRef ClassName(StringRef symbol) {
+  symbol.consume_front("__nv_");
+  symbol.consume_front("__ocml_");
+  if (!symbol.consume_back("_f32") && !symbol.consume_back("_f64") &&
+      !symbol.consume_back("f")) {
+    symbol.consume_back("d");
+  }
+  if (symbol == "finite" || symbol == "isfinite") return "isfinite";
+  if (symbol == "isinf" || symbol == "isnan" || symbol == "signbit") return symbol;
+  return "";
+}
+
+// `class`(x) for a float x as an integer 0 or 1 of the result's type: libdevice's tests
+// return int32 (`libdevice.isinf`, which Inductor's logcumsumexp calls).
+Value ClassifyFloat(OpBuilder& b, Location loc, StringRef test, Value x, Type result) {
+  Type element = getElementTypeOrSelf(x.getType());
+  auto like = [&](Type scalar) -> Type {
+    if (auto vector = dyn_cast<VectorType>(x.getType())) return vector.clone(scalar);
+    return scalar;
+  };
+  auto splat = [&](Type of, TypedAttr scalar) -> Value {
+    if (auto vector = dyn_cast<VectorType>(of)) {
+      return b.create<arith::ConstantOp>(loc, DenseElementsAttr::get(vector, scalar));
+    }
+    return b.create<arith::ConstantOp>(loc, scalar);
+  };
+  auto infinity = [&]() {
+    auto semantics = &cast<FloatType>(element).getFloatSemantics();
+    return splat(x.getType(), b.getFloatAttr(element, APFloat::getInf(*semantics)));
+  };
+  Value bit;
+  if (test == "isnan") {
+    bit = b.create<arith::CmpFOp>(loc, arith::CmpFPredicate::UNO, x, x);
+  } else if (test == "isinf") {
+    bit = b.create<arith::CmpFOp>(loc, arith::CmpFPredicate::OEQ, b.create<math::AbsFOp>(loc, x),
+                                  infinity());
+  } else if (test == "isfinite") {
+    bit = b.create<arith::CmpFOp>(loc, arith::CmpFPredicate::OLT, b.create<math::AbsFOp>(loc, x),
+                                  infinity());
+  } else {  // signbit: the top bit, for -0.0 and negative NaNs too
+    Type integer = like(b.getIntegerType(element.getIntOrFloatBitWidth()));
+    Value bits = b.create<arith::BitcastOp>(loc, integer, x);
+    bit = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::slt, bits,
+                                  splat(integer, b.getIntegerAttr(getElementTypeOrSelf(integer), 0)));
+  }
+  if (getElementTypeOrSelf(result).isInteger(1)) return bit;
+  return b.create<arith::ExtUIOp>(loc, result, bit);
+}
+
 struct ExternElementwise : TTPattern<ExternElementwiseOp> {
   using TTPattern::TTPattern;
   LogicalResult matchAndRewrite(ExternElementwiseOp op, OpAdaptor adaptor,
@@ -324,6 +375,16 @@ struct ExternElementwise : TTPattern<ExternElementwiseOp> {
     Type type = ResultType(op);
     ValueRange args = adaptor.getSrcs();
     StringRef name = MathName(op.getSymbol());
+    if (StringRef test = ClassName(op.getSymbol()); !test.empty()) {
+      if (args.size() != 1 || !isa<FloatType>(getElementTypeOrSelf(op.getSrcs()[0].getType())) ||
+          !isa<IntegerType>(getElementTypeOrSelf(op.getType()))) {
+        return op.emitError() << "tt.extern_elementwise symbol '" << op.getSymbol()
+                              << "' needs one floating-point operand and an integer result, got ("
+                              << op.getSrcs().getTypes() << ") -> " << op.getType();
+      }
+      rewriter.replaceOp(op, ClassifyFloat(rewriter, op.getLoc(), test, args[0], type));
+      return success();
+    }
     // Every function below is a float function on one type: integer calls (`__nv_abs`) or
     // mixed types would build invalid math ops, so refuse them by name here.
     bool same_float_type =
@@ -383,7 +444,8 @@ struct ExternElementwise : TTPattern<ExternElementwiseOp> {
                             << " operands has no CPU equivalent (known: exp, exp2, expm1, log, "
                                "log2, log10, log1p, sqrt, rsqrt, tanh, erf, sin, cos, tan, atan, "
                                "fabs, floor, ceil, trunc, round, rint, pow, atan2, fmax, fmin, "
-                               "fmod, fma with libdevice prefixes and f suffixes)";
+                               "fmod, fma with libdevice prefixes and f suffixes; isinf, "
+                               "isnan, isfinite, signbit returning an integer)";
     }
     return success();
   }

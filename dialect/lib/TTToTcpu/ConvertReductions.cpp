@@ -40,6 +40,15 @@ FailureOr<SmallVector<Value>> ApplyCombine(OpBuilder& b, Operation* owner, Regio
     mapping.map(argument, value);
   }
   auto vector_of = [&](Type scalar) { return VectorType::get(shape, scalar); };
+  // A value of the region, or one from outside it (a scalar constant that canonicalization
+  // hoisted out of the region, a kernel argument): the latter applies to every lane.
+  auto lookup = [&](Value value) -> Value {
+    if (Value mapped = mapping.lookupOrNull(value)) return mapped;
+    if (!value.getType().isIntOrIndexOrFloat()) return Value();
+    Value splat = b.create<vector::BroadcastOp>(value.getLoc(), vector_of(value.getType()), value);
+    mapping.map(value, splat);
+    return splat;
+  };
   for (Operation& op : block.without_terminator()) {
     if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
       auto type = vector_of(constant.getType());
@@ -56,7 +65,14 @@ FailureOr<SmallVector<Value>> ApplyCombine(OpBuilder& b, Operation* owner, Regio
                                    "combine function to whole vectors";
     }
     SmallVector<Value> operands;
-    for (Value operand : op.getOperands()) operands.push_back(mapping.lookup(operand));
+    for (Value operand : op.getOperands()) {
+      operands.push_back(lookup(operand));
+      if (!operands.back()) {
+        return owner->emitError() << "combine region op '" << op.getName()
+                                  << "' uses a " << operand.getType()
+                                  << " from outside the region; only scalars apply lane by lane";
+      }
+    }
     SmallVector<Type> results;
     for (Type type : op.getResultTypes()) results.push_back(vector_of(type));
     OperationState state(op.getLoc(), op.getName(), operands, results, op.getAttrs());
@@ -65,7 +81,11 @@ FailureOr<SmallVector<Value>> ApplyCombine(OpBuilder& b, Operation* owner, Regio
   }
   SmallVector<Value> combined;
   for (Value value : block.getTerminator()->getOperands()) {
-    combined.push_back(mapping.lookupOrDefault(value));
+    combined.push_back(lookup(value));
+    if (!combined.back()) {
+      return owner->emitError() << "combine region returns a " << value.getType()
+                                << " from outside the region; only scalars apply lane by lane";
+    }
   }
   return combined;
 }

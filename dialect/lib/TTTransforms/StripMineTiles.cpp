@@ -286,6 +286,10 @@ void Axes::Visit(Operation* op) {
     UnifySameShapes(branch.getResults());
     return;
   }
+  if (auto check = dyn_cast<AssertOp>(op)) {
+    UnifyAll(check.getCondition());  // each chunk checks its own lanes
+    return;
+  }
   if (isa<LoadOp, StoreOp, AtomicRMWOp, AtomicCASOp>(op)) {
     SmallVector<Value> values(op->getOperands());
     llvm::append_range(values, op->getResults());
@@ -565,6 +569,19 @@ class AxisStripMiner {
     });
     return holds;
   }
+  // `op` (a loop or branch computing axis values) writes only the axis's lanes: every write
+  // inside it is a store or assert of the axis, so that one copy per chunk writes what `op`
+  // wrote (Inductor's reduction loops store a pointwise result beside the sum they carry).
+  bool WritesOnlyAxisLanes(Operation* op) {
+    if (op->getNumRegions() == 0) return false;
+    bool own = true;
+    op->walk([&](Operation* inner) {
+      if (inner->getNumRegions() == 0 && Writes(inner)) {
+        own = own && isa<StoreOp, AssertOp>(inner) && UsesAxis(inner);
+      }
+    });
+    return own;
+  }
   static bool Reads(Operation* op) {
     bool reads = false;
     op->walk([&](Operation* inner) { reads = reads || isa<LoadOp>(inner); });
@@ -589,6 +606,7 @@ class AxisStripMiner {
   // their stack buffers once made.
   DenseMap<Operation*, unsigned> copiedBy_;
   DenseMap<Operation*, Value> copies_;
+  DenseSet<Operation*> writers_;  // members that write (WritesOnlyAxisLanes)
 };
 
 // Adds what computes `value` (an axis value) to `loop`.
@@ -602,7 +620,14 @@ LogicalResult AxisStripMiner::Need(Value value, Block& block, ChunkLoop& loop) {
   if (!def) return failure();  // an axis value carried by a loop of an enclosing block
   if (def->getBlock() == &block) {
     if (loop.members.contains(def)) return success();
-    if (Writes(def)) return failure();
+    if (Writes(def)) {
+      // Cloned per chunk into one chunk loop only: another would write its lanes again.
+      if (!WritesOnlyAxisLanes(def) ||
+          llvm::any_of(loops_, [&](const ChunkLoop& l) { return l.members.contains(def); })) {
+        return failure();
+      }
+      writers_.insert(def);
+    }
     if (llvm::any_of(def->getResults(),
                      [&](Value r) { return !HasAxis(r) && !r.use_empty(); })) {
       return failure();  // its other results are needed where the op itself no longer runs
@@ -639,6 +664,13 @@ LogicalResult AxisStripMiner::Close(ChunkLoop& loop) {
   if (loop.sinks.empty()) return success();
   Operation* last = loop.sinks.back();
   for (Operation* member : loop.members) {
+    // A member that writes runs at the loop, after the ops between: none of them may read or
+    // write memory.
+    if (writers_.contains(member)) {
+      for (Operation* op = member->getNextNode(); op && op != last; op = op->getNextNode()) {
+        if (!loop.members.contains(op) && (Reads(op) || Writes(op))) return failure();
+      }
+    }
     if (!Reads(member)) continue;
     for (Operation* op = member->getNextNode(); op && op != last; op = op->getNextNode()) {
       if (!loop.members.contains(op) && Writes(op)) {
@@ -678,7 +710,7 @@ LogicalResult AxisStripMiner::Plan(Block& block) {
   for (Operation& op : block) {
     bool produces = ProducesAxis(&op);
     bool isSink = false;
-    if (isa<StoreOp>(op) || (isa<AtomicRMWOp, AtomicCASOp>(op) && op.use_empty())) {
+    if (isa<StoreOp, AssertOp>(op) || (isa<AtomicRMWOp, AtomicCASOp>(op) && op.use_empty())) {
       isSink = UsesAxis(&op);
     } else if (auto reduce = dyn_cast<ReduceOp>(op)) {
       isSink = Folds(reduce);
@@ -895,7 +927,21 @@ void AxisStripMiner::RewriteLoop(ChunkLoop& loop, unsigned position) {
         region.map(combine.getArgument(i), chunks.getRegionIterArgs()[carried + i]);
         region.map(combine.getArgument(n + i), partial->getResult(i));
       }
+      auto partialTensor = dyn_cast<RankedTensorType>(partial->getResult(0).getType());
       for (Operation& inner : combine.without_terminator()) {
+        // A scalar from outside the region (a constant canonicalization hoisted out of it:
+        // the Welford combine's 0.0) applies to every lane of the partial results.
+        for (Value operand : inner.getOperands()) {
+          if (partialTensor && !region.contains(operand) &&
+              operand.getParentRegion() != &reduce.getCombineOp() &&
+              !isa<ShapedType>(operand.getType())) {
+            region.map(operand, b.create<SplatOp>(loc, RankedTensorType::get(
+                                                           partialTensor.getShape(),
+                                                           operand.getType(),
+                                                           partialTensor.getEncoding()),
+                                                  operand));
+          }
+        }
         Operation* copy = b.clone(inner, region);
         for (auto [r, c] : llvm::zip(inner.getResults(), copy->getResults())) {
           if (auto tensor = dyn_cast<RankedTensorType>(partial->getResult(0).getType())) {
@@ -952,7 +998,9 @@ void AxisStripMiner::Rewrite() {
   // The axis ops now run inside the chunk loops; their originals go, users first.
   for (Block* block : llvm::reverse(blocks_)) {
     for (Operation& op : llvm::make_early_inc_range(llvm::reverse(*block))) {
-      if (ProducesAxis(&op) && op.use_empty() && !Writes(&op)) op.erase();
+      if (ProducesAxis(&op) && op.use_empty() && (!Writes(&op) || writers_.contains(&op))) {
+        op.erase();
+      }
     }
   }
 }
