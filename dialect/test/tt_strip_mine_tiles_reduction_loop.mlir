@@ -5,7 +5,7 @@
 // that reduces its result: each chunk's accumulator is carried over the whole r0 loop, then
 // reduced and combined with the chunks before it. (Left whole, the 1x2048 accumulator and its
 // gathers were 1.9 MB of LLVM IR, and LLVM 19's type legalizer crashed on them.)
-// RUN: tcpu-opt %s --tt-strip-mine-tiles | FileCheck %s
+// RUN: tcpu-opt %s -split-input-file --tt-strip-mine-tiles | FileCheck %s
 
 module {
   // CHECK-LABEL: tt.func public @reduction_loop_that_stores(
@@ -104,6 +104,49 @@ module {
     %sum2 = arith.addf %t2, %f : tensor<1x1xf32>
     %p = tt.splat %res : !tt.ptr<f32> -> tensor<1x1x!tt.ptr<f32>>
     tt.store %p, %sum2 : tensor<1x1x!tt.ptr<f32>>
+    tt.return
+  }
+}
+
+// -----
+
+// An assert on other lanes between a tile's load and the loop that uses it (Inductor checks
+// an index tensor of the reduced axis only) writes nothing the load could read: the load runs
+// later, still after the assert, and the rows are cut.
+module {
+  // CHECK-LABEL: tt.func public @assert_between_load_and_use(
+  // CHECK: tt.assert {{.*}} : tensor<1x16xi1>
+  // CHECK: scf.for
+  // CHECK: tt.load {{.*}} : tensor<{{[0-9]+}}x16x!tt.ptr<f32>>
+  // CHECK: "tt.reduce"
+  tt.func public @assert_between_load_and_use(%in: !tt.ptr<f32>, %idx: !tt.ptr<i64>, %out: !tt.ptr<f32>) {
+    %c16 = arith.constant dense<16> : tensor<128x1xi32>
+    %n = arith.constant dense<16> : tensor<1x16xi64>
+    %rows = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
+    %rows2 = tt.expand_dims %rows {axis = 1 : i32} : tensor<128xi32> -> tensor<128x1xi32>
+    %rowoff = arith.muli %rows2, %c16 : tensor<128x1xi32>
+    %cols = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+    %cols2 = tt.expand_dims %cols {axis = 0 : i32} : tensor<16xi32> -> tensor<1x16xi32>
+    %rb = tt.broadcast %rowoff : tensor<128x1xi32> -> tensor<128x16xi32>
+    %cb = tt.broadcast %cols2 : tensor<1x16xi32> -> tensor<128x16xi32>
+    %offs = arith.addi %rb, %cb : tensor<128x16xi32>
+    %p = tt.splat %in : !tt.ptr<f32> -> tensor<128x16x!tt.ptr<f32>>
+    %a = tt.addptr %p, %offs : tensor<128x16x!tt.ptr<f32>>, tensor<128x16xi32>
+    %x = tt.load %a : tensor<128x16x!tt.ptr<f32>>
+    %ip = tt.splat %idx : !tt.ptr<i64> -> tensor<1x16x!tt.ptr<i64>>
+    %ia = tt.addptr %ip, %cols2 : tensor<1x16x!tt.ptr<i64>>, tensor<1x16xi32>
+    %i = tt.load %ia : tensor<1x16x!tt.ptr<i64>>
+    %ok = arith.cmpi slt, %i, %n : tensor<1x16xi64>
+    tt.assert %ok, "index out of bounds: 0 <= tmp11 < 16" : tensor<1x16xi1>
+    %e = math.exp %x : tensor<128x16xf32>
+    %s = "tt.reduce"(%e) <{axis = 1 : i32}> ({
+    ^bb0(%l: f32, %r: f32):
+      %y = arith.addf %l, %r : f32
+      tt.reduce.return %y : f32
+    }) : (tensor<128x16xf32>) -> tensor<128xf32>
+    %op = tt.splat %out : !tt.ptr<f32> -> tensor<128x!tt.ptr<f32>>
+    %oa = tt.addptr %op, %rows : tensor<128x!tt.ptr<f32>>, tensor<128xi32>
+    tt.store %oa, %s : tensor<128x!tt.ptr<f32>>
     tt.return
   }
 }
