@@ -19,6 +19,7 @@
 #include "tcpu/TcpuAttrs.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "tt/TTOps.h"
@@ -318,36 +319,26 @@ StringRef MathName(StringRef symbol) {
 }
 
 // The float test a libdevice-style symbol names (`__nv_isinff`, `__nv_isnand`,
-// `__nv_finitef`, `__nv_isfinited`, `__nv_signbitf`), or "" for another symbol.
+// `__nv_finitef`, `__nv_isfinited`, `__nv_signbitf`, `__ocml_isinf_f32`), or "".
 StringRef ClassName(StringRef symbol) {
   symbol.consume_front("__nv_");
   symbol.consume_front("__ocml_");
-  if (!symbol.consume_back("_f32") && !symbol.consume_back("_f64") &&
-      !symbol.consume_back("f")) {
-    symbol.consume_back("d");
+  for (StringRef test : {"isinf", "isnan", "isfinite", "finite", "signbit"}) {
+    if (symbol == test || symbol == (test + "f").str() || symbol == (test + "d").str() ||
+        symbol == (test + "_f32").str() || symbol == (test + "_f64").str()) {
+      return test == "finite" ? "isfinite" : test;
+    }
   }
-  if (symbol == "finite" || symbol == "isfinite") return "isfinite";
-  if (symbol == "isinf" || symbol == "isnan" || symbol == "signbit") return symbol;
   return "";
 }
 
-// `class`(x) for a float x as an integer 0 or 1 of the result's type: libdevice's tests
+// `test`(x) for a float x as an integer 0 or 1 of the result's type: libdevice's tests
 // return int32 (`libdevice.isinf`, which Inductor's logcumsumexp calls).
 Value ClassifyFloat(OpBuilder& b, Location loc, StringRef test, Value x, Type result) {
-  Type element = getElementTypeOrSelf(x.getType());
-  auto like = [&](Type scalar) -> Type {
-    if (auto vector = dyn_cast<VectorType>(x.getType())) return vector.clone(scalar);
-    return scalar;
-  };
-  auto splat = [&](Type of, TypedAttr scalar) -> Value {
-    if (auto vector = dyn_cast<VectorType>(of)) {
-      return b.create<arith::ConstantOp>(loc, DenseElementsAttr::get(vector, scalar));
-    }
-    return b.create<arith::ConstantOp>(loc, scalar);
-  };
+  auto element = cast<FloatType>(getElementTypeOrSelf(x.getType()));
   auto infinity = [&]() {
-    auto semantics = &cast<FloatType>(element).getFloatSemantics();
-    return splat(x.getType(), b.getFloatAttr(element, APFloat::getInf(*semantics)));
+    return createScalarOrSplatConstant(b, loc, x.getType(),
+                                       APFloat::getInf(element.getFloatSemantics()));
   };
   Value bit;
   if (test == "isnan") {
@@ -359,10 +350,11 @@ Value ClassifyFloat(OpBuilder& b, Location loc, StringRef test, Value x, Type re
     bit = b.create<arith::CmpFOp>(loc, arith::CmpFPredicate::OLT, b.create<math::AbsFOp>(loc, x),
                                   infinity());
   } else {  // signbit: the top bit, for -0.0 and negative NaNs too
-    Type integer = like(b.getIntegerType(element.getIntOrFloatBitWidth()));
+    Type integer = b.getIntegerType(element.getWidth());
+    if (auto vector = dyn_cast<VectorType>(x.getType())) integer = vector.clone(integer);
     Value bits = b.create<arith::BitcastOp>(loc, integer, x);
     bit = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::slt, bits,
-                                  splat(integer, b.getIntegerAttr(getElementTypeOrSelf(integer), 0)));
+                                  createScalarOrSplatConstant(b, loc, integer, 0));
   }
   if (getElementTypeOrSelf(result).isInteger(1)) return bit;
   return b.create<arith::ExtUIOp>(loc, result, bit);

@@ -929,26 +929,22 @@ void AxisStripMiner::RewriteLoop(ChunkLoop& loop, unsigned position) {
         region.map(combine.getArgument(i), chunks.getRegionIterArgs()[carried + i]);
         region.map(combine.getArgument(n + i), partial->getResult(i));
       }
-      auto partialTensor = dyn_cast<RankedTensorType>(partial->getResult(0).getType());
+      auto tensor = dyn_cast<RankedTensorType>(partial->getResult(0).getType());
+      auto tensorOf = [&](Type element) {
+        return RankedTensorType::get(tensor.getShape(), element, tensor.getEncoding());
+      };
       for (Operation& inner : combine.without_terminator()) {
-        // A scalar from outside the region (a constant canonicalization hoisted out of it:
-        // the Welford combine's 0.0) applies to every lane of the partial results.
+        // The region's arguments and earlier ops are mapped; any other operand is a scalar
+        // from outside the region (a constant canonicalization hoisted out of it: the Welford
+        // combine's 0.0), which applies to every lane of tensor partial results.
         for (Value operand : inner.getOperands()) {
-          if (partialTensor && !region.contains(operand) &&
-              operand.getParentRegion() != &reduce.getCombineOp() &&
-              !isa<ShapedType>(operand.getType())) {
-            region.map(operand, b.create<SplatOp>(loc, RankedTensorType::get(
-                                                           partialTensor.getShape(),
-                                                           operand.getType(),
-                                                           partialTensor.getEncoding()),
-                                                  operand));
+          if (tensor && !region.contains(operand) && !isa<ShapedType>(operand.getType())) {
+            region.map(operand, b.create<SplatOp>(loc, tensorOf(operand.getType()), operand));
           }
         }
         Operation* copy = b.clone(inner, region);
         for (auto [r, c] : llvm::zip(inner.getResults(), copy->getResults())) {
-          if (auto tensor = dyn_cast<RankedTensorType>(partial->getResult(0).getType())) {
-            c.setType(RankedTensorType::get(tensor.getShape(), r.getType(), tensor.getEncoding()));
-          }
+          if (tensor) c.setType(tensorOf(r.getType()));
         }
       }
       Operation* ret = combine.getTerminator();
