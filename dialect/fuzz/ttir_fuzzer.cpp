@@ -1,7 +1,7 @@
 // libFuzzer target over TTIR: any bytes, read as tcpu-compile reads them and parsed as an MLIR
 // module with the tt dialect and the dialects real Triton dumps and the lowering use, verified,
 // printed, reparsed, and — when it verifies — put through the TTIR lowering (tcpu-opt
-// --triton-to-tcpu, stages 1-22). Malformed TTIR and constructs the lowering refuses must end in a
+// --triton-to-tcpu, stages 1-23). Malformed TTIR and constructs the lowering refuses must end in a
 // diagnostic, never a crash, a hang, an out-of-bounds access or undefined behaviour.
 #include <cstddef>
 #include <cstdint>

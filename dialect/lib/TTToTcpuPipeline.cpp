@@ -1,4 +1,4 @@
-// The Triton pipeline in one place: stages 1-28 in order, numbered as TTToTcpuPasses.td and
+// The Triton pipeline in one place: stages 1-29 in order, numbered as TTToTcpuPasses.td and
 // dialect/README.md list them.
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Transforms/Passes.h"
@@ -44,21 +44,22 @@ void buildTritonToTcpuPipeline(OpPassManager& pm) {
   pm.addPass(createCanonicalizerPass());           // 18
   pm.addPass(createControlFlowSinkPass());         // 19: a partial tile's lane masks in its branch
   pm.addPass(createTcpuExpandMath());              // 20
-  pm.addPass(createTcpuSliceRows());               // 21
-  pm.addPass(createTcpuSinkLoads());               // 22
+  pm.addPass(createTcpuFlattenNarrowVectors());    // 21
+  pm.addPass(createTcpuSliceRows());               // 22
+  pm.addPass(createTcpuSinkLoads());               // 23
 }
 
 void buildTritonToLlvmPipeline(OpPassManager& pm, const TcpuEmitTritonLaunchersOptions& launchers) {
   buildTritonToTcpuPipeline(pm);
   // tcpu -> LLVM (lib/TcpuToLLVM/).
-  tcpu::buildTcpuToLlvmPipeline(pm);                     // 23-27
-  pm.addPass(createTcpuEmitTritonLaunchers(launchers));  // 28
+  tcpu::buildTcpuToLlvmPipeline(pm);                     // 24-28
+  pm.addPass(createTcpuEmitTritonLaunchers(launchers));  // 29
 }
 
 void registerTritonPipelines() {
   registerTTToTcpuPasses();
   PassPipelineRegistration<>("triton-to-tcpu",
-                             "TTIR -> tcpu and upstream dialects on vectors (stages 1-22)",
+                             "TTIR -> tcpu and upstream dialects on vectors (stages 1-23)",
                              buildTritonToTcpuPipeline);
   PassPipelineRegistration<>("triton-to-llvm", "TTIR -> the LLVM dialect with launchers",
                              [](OpPassManager& pm) { buildTritonToLlvmPipeline(pm); });

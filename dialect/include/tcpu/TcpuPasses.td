@@ -3,12 +3,12 @@
 //  tcpu -> tcpu (lib/TcpuTransforms/)
 //  16. tcpu-hoist-mmla-layouts   K-loop accumulators stay in SMMLA blocks across iterations
 //  17. tcpu-carry-in-buffers     loop values stay in their stack buffers across iterations
-//  tcpu -> LLVM (lib/TcpuToLLVM/): the tcpu-to-llvm pipeline, stages 23-27 (TcpuToLLVM.cpp)
-//  23. tcpu-lower-to-runtime     memref-level ops as calls of the runtime's C ABI
-//  24. tcpu-lower-vector-ops     tcpu.sdot / smmla / bfmmla / lookup_bytes as Arm intrinsics
-//  25. MLIR's conversions to scf, cf and the LLVM dialect's vector ops
-//  26. tcpu-lower-vector-lists   tcpu.load_vectors / store_vectors as LD1 / ST1 of register lists
-//  27. MLIR's conversions of memref, math, arith, index, cf and func to the LLVM dialect
+//  tcpu -> LLVM (lib/TcpuToLLVM/): the tcpu-to-llvm pipeline, stages 24-28 (TcpuToLLVM.cpp)
+//  24. tcpu-lower-to-runtime     memref-level ops as calls of the runtime's C ABI
+//  25. tcpu-lower-vector-ops     tcpu.sdot / smmla / bfmmla / lookup_bytes as Arm intrinsics
+//  26. MLIR's conversions to scf, cf and the LLVM dialect's vector ops
+//  27. tcpu-lower-vector-lists   tcpu.load_vectors / store_vectors as LD1 / ST1 of register lists
+//  28. MLIR's conversions of memref, math, arith, index, cf and func to the LLVM dialect
 
 #ifndef TCPU_PASSES_TD
 #define TCPU_PASSES_TD
@@ -47,7 +47,7 @@ def TcpuCarryInBuffers : Pass<"tcpu-carry-in-buffers", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::memref::MemRefDialect", "::mlir::vector::VectorDialect"];
 }
 
-// 23. tcpu -> LLVM: lib/TcpuToLLVM/LowerToRuntime.cpp
+// 24. tcpu -> LLVM: lib/TcpuToLLVM/LowerToRuntime.cpp
 def TcpuLowerToRuntime : Pass<"tcpu-lower-to-runtime", "::mlir::ModuleOp"> {
   let summary = "Lower memref-level tcpu ops to func.call of the runtime's C ABI";
   let description = [{
@@ -63,7 +63,7 @@ def TcpuLowerToRuntime : Pass<"tcpu-lower-to-runtime", "::mlir::ModuleOp"> {
                            "::mlir::scf::SCFDialect", "::mlir::cf::ControlFlowDialect"];
 }
 
-// 24. tcpu -> LLVM: lib/TcpuToLLVM/LowerVectorOps.cpp
+// 25. tcpu -> LLVM: lib/TcpuToLLVM/LowerVectorOps.cpp
 def TcpuLowerVectorOps : Pass<"tcpu-lower-vector-ops", "::mlir::ModuleOp"> {
   let summary = "Lower tcpu.sdot / smmla / bfmmla / lookup_bytes to Arm intrinsics";
   let description = [{
@@ -78,7 +78,7 @@ def TcpuLowerVectorOps : Pass<"tcpu-lower-vector-ops", "::mlir::ModuleOp"> {
                            "::mlir::vector::VectorDialect"];
 }
 
-// 26. tcpu -> LLVM: lib/TcpuToLLVM/LowerVectorLists.cpp
+// 27. tcpu -> LLVM: lib/TcpuToLLVM/LowerVectorLists.cpp
 def TcpuLowerVectorLists : Pass<"tcpu-lower-vector-lists", "::mlir::ModuleOp"> {
   let summary = "Lower tcpu.load_vectors / tcpu.store_vectors to LD1 / ST1 of register lists";
   let description = [{

@@ -30,10 +30,10 @@ inline constexpr llvm::StringLiteral kSlicedRowsAttrName = "tt.sliced_rows";
 // True if the module holds tt operations (TTIR): tcpu-compile then runs the TTIR pipeline.
 bool isTritonModule(ModuleOp module);
 
-// Stages 1-22 (TTIR -> tcpu and upstream dialects on vectors; TTToTcpuPasses.td lists them).
+// Stages 1-23 (TTIR -> tcpu and upstream dialects on vectors; TTToTcpuPasses.td lists them).
 void buildTritonToTcpuPipeline(OpPassManager& pm);
 
-// TTIR -> LLVM dialect: stages 1-22, the tcpu-to-llvm pipeline (23-27), then the launchers (28:
+// TTIR -> LLVM dialect: stages 1-23, the tcpu-to-llvm pipeline (24-28), then the launchers (29:
 // for a variant of the kernels, or with a table of variants; see tcpu-emit-triton-launchers).
 void buildTritonToLlvmPipeline(OpPassManager& pm,
                                const TcpuEmitTritonLaunchersOptions& launchers = {});

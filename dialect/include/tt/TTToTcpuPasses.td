@@ -1,7 +1,7 @@
 // The Triton pipeline's passes: TTIR -> tcpu -> LLVM. The stages, numbered as
 // buildTritonToLlvmPipeline runs them (lib/TTToTcpuPipeline.cpp) and as dialect/README.md
-// lists them; each pass is one file in the folder of what it rewrites. Stages 16, 17, 23, 24
-// and 26 are the tcpu dialect's own passes (include/tcpu/TcpuPasses.td).
+// lists them; each pass is one file in the folder of what it rewrites. Stages 16, 17, 24, 25
+// and 27 are the tcpu dialect's own passes (include/tcpu/TcpuPasses.td).
 //  tt -> tt (lib/TTTransforms/)
 //   1. tt-lower-block-pointers       block pointers and tensor descriptors as tensors of pointers
 //   2. tt-loop-pointers-to-offsets   loop-carried pointer tensors as a base and a scalar offset
@@ -25,11 +25,12 @@
 //  18. canonicalize                  (MLIR's)
 //  19. control-flow-sink             (MLIR's) ops used in one branch of an scf.if move into it
 //  20. tcpu-expand-math              exp/log/tanh/erf/... as vector polynomials, not libm calls
-//  21. tcpu-slice-rows               wide rows as 128-bit slices, one slice's whole chain at a time
-//  22. tcpu-sink-loads               each load just before its first use, past stack-buffer stores
+//  21. tcpu-flatten-narrow-vectors n-D vectors with rows under a register as 1-D, their ops shuffles
+//  22. tcpu-slice-rows               wide rows as 128-bit slices, one slice's whole chain at a time
+//  23. tcpu-sink-loads               each load just before its first use, past stack-buffer stores
 //  tcpu -> LLVM (lib/TcpuToLLVM/)
-//  23-27. the tcpu-to-llvm pipeline  (TcpuPasses.td)
-//  28. tcpu-emit-triton-launchers    tcpu_launch_NAME and the per-program trampoline
+//  24-28. the tcpu-to-llvm pipeline  (TcpuPasses.td)
+//  29. tcpu-emit-triton-launchers    tcpu_launch_NAME and the per-program trampoline
 
 #ifndef TT_TO_TCPU_PASSES_TD
 #define TT_TO_TCPU_PASSES_TD
@@ -256,7 +257,22 @@ def TTToTcpuFuncs : TTToTcpuPass<"tt-to-tcpu-funcs",
 def TcpuExpandMath : TTToTcpuPass<"tcpu-expand-math",
     "exp, exp2, log, tanh, erf, sin, cos, ... on vectors as polynomial approximations"> {}
 
-// 21. tcpu -> tcpu: lib/TcpuTransforms/SliceRows.cpp
+// 21. tcpu -> tcpu: lib/TcpuTransforms/FlattenNarrowVectors.cpp
+def TcpuFlattenNarrowVectors : TTToTcpuPass<"tcpu-flatten-narrow-vectors",
+    "n-D vectors whose rows are narrower than a register as 1-D vectors; their ops as shuffles"> {
+  let description = [{
+    The LLVM lowering keeps an n-D vector as an array of its innermost rows: tl.sort's
+    2x2x...x2 reshape of a 8x128 tile made every op 512 ops on <2 x i32>. Vectors of rank 3
+    or more (at most 4096 elements) whose rows hold less than a 128-bit register become 1-D
+    vectors of all their elements, row-major: arith and math elementwise ops apply to them
+    whole, constants are reshaped, and vector.broadcast, extract_strided_slice, transpose and
+    extract at constant positions become one vector.shuffle with a constant mask each;
+    shape_casts between them vanish. A function is rewritten only when every op on such
+    vectors is one of those.
+  }];
+}
+
+// 22. tcpu -> tcpu: lib/TcpuTransforms/SliceRows.cpp
 def TcpuSliceRows : TTToTcpuPass<"tcpu-slice-rows",
     "Wide 1-D vectors as native slices, each slice's chain of ops before the next slice's"> {
   let description = [{
@@ -275,7 +291,7 @@ def TcpuSliceRows : TTToTcpuPass<"tcpu-slice-rows",
   ];
 }
 
-// 22. tcpu -> tcpu: lib/TcpuTransforms/SinkLoads.cpp
+// 23. tcpu -> tcpu: lib/TcpuTransforms/SinkLoads.cpp
 def TcpuSinkLoads : TTToTcpuPass<"tcpu-sink-loads",
     "Loads of a tile just before their first use when a pack lies between"> {
   let description = [{
@@ -289,7 +305,7 @@ def TcpuSinkLoads : TTToTcpuPass<"tcpu-sink-loads",
   }];
 }
 
-// 28. tcpu -> LLVM: lib/TcpuToLLVM/EmitLaunchers.cpp
+// 29. tcpu -> LLVM: lib/TcpuToLLVM/EmitLaunchers.cpp
 def TcpuEmitTritonLaunchers : Pass<"tcpu-emit-triton-launchers", "::mlir::ModuleOp"> {
   let summary = "tcpu_launch_NAME(args..., grid_x, grid_y, grid_z) for each Triton kernel";
   let description = [{

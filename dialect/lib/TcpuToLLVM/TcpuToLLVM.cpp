@@ -1,4 +1,4 @@
-// --tcpu-to-llvm, stages 23-27 of TcpuPasses.td: the tcpu passes, then MLIR's own conversions,
+// --tcpu-to-llvm, stages 24-28 of TcpuPasses.td: the tcpu passes, then MLIR's own conversions,
 // down to the LLVM dialect (what tcpu-compile translates to LLVM IR). arm_neon / arm_sve ops are
 // legalized for export by the vector-to-LLVM conversion.
 // Each conversion's own header, not mlir/Conversion/Passes.h: that one declares every upstream
