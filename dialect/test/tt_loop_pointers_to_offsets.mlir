@@ -48,3 +48,34 @@ module {
     tt.return
   }
 }
+
+// A tensor of integers advanced by a splat (flex attention's `offs_n += BLOCK_N`, compared with
+// the query rows for its mask) is carried as a scalar of its element type: %t = %t0 + splat.
+// CHECK-LABEL: tt.func public @index_induction(
+// CHECK: %[[T0:[0-9]+]] = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+// CHECK: %[[ZERO:.+]] = arith.constant 0 : i32
+// CHECK: %[[LOOP:[0-9]+]] = scf.for %{{.+}} iter_args(%[[OFF:.+]] = %[[ZERO]]) -> (i32)
+// CHECK: %[[S:[0-9]+]] = tt.splat %[[OFF]] : i32 -> tensor<16xi32>
+// CHECK: %[[T:[0-9]+]] = arith.addi %[[T0]], %[[S]] : tensor<16xi32>
+// CHECK: arith.cmpi sge, %{{.+}}, %[[T]] : tensor<16xi32>
+// CHECK: %[[NEXT:[0-9]+]] = arith.addi %[[OFF]], %{{.+}} : i32
+// CHECK: scf.yield %[[NEXT]] : i32
+// CHECK: %[[S1:[0-9]+]] = tt.splat %[[LOOP]] : i32 -> tensor<16xi32>
+// CHECK: %[[R:[0-9]+]] = arith.addi %[[T0]], %[[S1]] : tensor<16xi32>
+// CHECK: tt.return %[[R]] : tensor<16xi32>
+module {
+  tt.func public @index_induction(%out: !tt.ptr<i1>, %rows: tensor<16xi32>, %n: i32, %block: i32) -> tensor<16xi32> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %t0 = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%t = %t0) -> (tensor<16xi32>) : i32 {
+      %mask = arith.cmpi sge, %rows, %t : tensor<16xi32>
+      %p = tt.splat %out : !tt.ptr<i1> -> tensor<16x!tt.ptr<i1>>
+      tt.store %p, %mask : tensor<16x!tt.ptr<i1>>
+      %s = tt.splat %block : i32 -> tensor<16xi32>
+      %next = arith.addi %t, %s : tensor<16xi32>
+      scf.yield %next : tensor<16xi32>
+    }
+    tt.return %r : tensor<16xi32>
+  }
+}

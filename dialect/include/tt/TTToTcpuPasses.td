@@ -69,14 +69,17 @@ def TTLowerBlockPointers : TTToTcpuPass<"tt-lower-block-pointers",
 
 // 2. tt -> tt: lib/TTTransforms/LoopPointersToOffsets.cpp
 def TTLoopPointersToOffsets : TTToTcpuPass<"tt-loop-pointers-to-offsets",
-    "Loop-carried tensors of pointers advanced by a uniform step become a scalar offset"> {
+    "Loop-carried tensors of pointers or integers advanced by a uniform step become a scalar offset"> {
   let description = [{
     `scf.for ... iter_args(%p = %p0) { ...; %next = tt.addptr %p, %step; scf.yield %next }`
     with %step a splat (the usual `a_ptrs += BLOCK_K * stride_ak` of a K loop) carries an i64
     element offset instead: %p is `tt.addptr %p0, splat(%offset)` in the body. The
     addresses are the same (offsets are summed in i64, as repeated pointer additions would
     be), the contiguity analysis sees %p0's structure, and the loop no longer updates one
-    address per element.
+    address per element. A tensor of integers advanced by `arith.addi %t, %step` (flex
+    attention's `offs_n += BLOCK_N`) carries a scalar of its element type: %t is
+    `%t0 + splat(%offset)` in the body, so its lanes are %t0's and tt-strip-mine-tiles can cut
+    them.
   }];
 }
 
@@ -93,7 +96,8 @@ def TTStripMineTiles : TTToTcpuPass<"tt-strip-mine-tiles",
     contracted ones); an axis whose plan fails is refused before any is rewritten and the chunks
     chosen again without it (else an axis cut for a budget shared with it would be cut again, in
     nested chunk loops); each chosen axis is then strip-mined in turn (contracted axes first,
-    parallel ones last, so each wraps the chunk loops of the ones before; index computations
+    whose chunk loops the later axes wrap; then parallel ones, then reduced ones, cut inside a
+    row chunk still over budget; index computations
     Triton shares between axes are copied apart first): the ops producing it are re-typed to a
     chunk and cloned into an scf.for over the chunks (make_range offset by the chunk), in front
     of the ops that consume it: stores (each chunk stores its lanes), tt.reduce along it (chunks
@@ -263,12 +267,14 @@ def TcpuFlattenNarrowVectors : TTToTcpuPass<"tcpu-flatten-narrow-vectors",
   let description = [{
     The LLVM lowering keeps an n-D vector as an array of its innermost rows: tl.sort's
     2x2x...x2 reshape of a 8x128 tile made every op 512 ops on <2 x i32>. Vectors of rank 3
-    or more (at most 4096 elements) whose rows hold less than a 128-bit register become 1-D
-    vectors of all their elements, row-major: arith and math elementwise ops apply to them
-    whole, constants are reshaped, and vector.broadcast, extract_strided_slice, transpose and
-    extract at constant positions become one vector.shuffle with a constant mask each;
-    shape_casts between them vanish. A function is rewritten only when every op on such
-    vectors is one of those.
+    or more (at most 4096 elements) whose rows hold less than a 128-bit register, and every
+    n-D vector connected to them by the ops below, become 1-D vectors of all their elements,
+    row-major: arith and math elementwise ops apply to them whole, constants are reshaped, and
+    vector.broadcast, extract_strided_slice, transpose and extract at constant positions
+    become one vector.shuffle with a constant mask each; shape_casts between them vanish.
+    Whole components go (Inductor's sort views its tile as 512x2x1 ... 8x2x64: the 3-D casts
+    left between flat and unflattened views are lowered element by element), and only when
+    every value another op defines or uses is 2-D, whose cast back is row by row.
   }];
 }
 
