@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -14,14 +15,19 @@
 
 namespace {
 
-// Writes `json` as tokenizer.json in a fresh directory and returns the directory.
+// Writes `json` as tokenizer.json in a fresh directory under the test's temporary directory
+// (Bazel's TEST_TMPDIR, removed after the test; /tmp when run by hand) and returns it.
 std::string WriteTokenizer(const std::string& json, const std::string& config = "") {
-  char dir[] = "/tmp/tcpu_tokenizer_test_XXXXXX";
-  const char* made = mkdtemp(dir);
+  const char* tmp = std::getenv("TEST_TMPDIR");
+  std::string pattern = std::string(tmp != nullptr ? tmp : "/tmp") + "/tokenizer_XXXXXX";
+  std::vector<char> dir(pattern.begin(), pattern.end());
+  dir.push_back('\0');
+  const char* made = mkdtemp(dir.data());
   EXPECT_NE(made, nullptr);
-  std::ofstream(std::string(dir) + "/tokenizer.json") << json;
-  if (!config.empty()) std::ofstream(std::string(dir) + "/tokenizer_config.json") << config;
-  return dir;
+  const std::string path(dir.data());
+  std::ofstream(path + "/tokenizer.json") << json;
+  if (!config.empty()) std::ofstream(path + "/tokenizer_config.json") << config;
+  return path;
 }
 
 // A byte-level-free BPE over the letters a, b, c: merges "a b" (rank 0), "ab c" (rank 1),
