@@ -1,7 +1,9 @@
 """Compiles the TTIRs of a corpus slice for a replay (triton_replay_test's build step).
 
-    compile_corpus.py --corpus-manifest CORPUS/manifest.json [--launches SLICE]
-        --tcpu-compile TOOL [--target T] [--variant NAME=T ...] [--jobs N] [--timeout S]
+    compile_corpus.py compile --corpus-manifest CORPUS/manifest.json [--launches SLICE]
+        --tcpu-compile TOOL [--target T] [--variant NAME=T ...] [--shard K/N] [--jobs J]
+        [--timeout S] --objects SHARD.a --results SHARD.json
+    compile_corpus.py table --shard SHARD.json SHARD.a [--shard ...]
         --archive OUT.a --entries OUT.c --report OUT.tsv
 
 Every TTIR the slice's launches name (ttir/H.ttir, from corpus.tar.xz or the unpacked folder
@@ -9,7 +11,12 @@ beside the manifest) is compiled once with --kernel-suffix=_H, so that same-name
 different files link together: --emit=replay (the entries), the baseline object (with
 --dispatch for each variant) and one object per variant. A TTIR that does not compile fails
 nothing here: the table records tcpu-compile's message and the replay reports its launches at
-stage `compile`. Outputs:
+stage `compile`.
+
+`compile` takes the TTIRs of shard K of N (the K-th of every N, in first-use order; without
+--shard, all): the build runs the shards as separate actions, so they share the cores with the
+rest of the build. It writes their objects (SHARD.a) and what the table needs (SHARD.json).
+`table` puts the shards together, in first-use order whatever the sharding:
   OUT.a     the objects of every TTIR that compiled (an ar archive without a symbol index:
             ld.lld reads the members' symbols itself)
   OUT.c     the replay entries of those TTIRs and the table tcpu_replay_table (replay_table.h)
@@ -168,17 +175,30 @@ def compile_ttir(index, ttir, present, options, workdir):
 
 
 def write_archive(path, members):
-    """An ar archive of (name, file) members; names are short, so no long-name table."""
+    """An ar archive of (name, bytes) members; names are short, so no long-name table."""
     with open(path, "wb") as out:
         out.write(b"!<arch>\n")
-        for name, member in members:
-            with open(member, "rb") as f:
-                data = f.read()
+        for name, data in members:
             header = "%-16s%-12s%-6s%-6s%-8s%-10s`\n" % (name + "/", 0, 0, 0, 644, len(data))
             assert len(header) == 60 and len(name) < 16, name
             out.write(header.encode("ascii") + data)
             if len(data) % 2:
                 out.write(b"\n")
+
+
+def read_archive(path):
+    """{name: bytes} of an archive write_archive wrote."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if not data.startswith(b"!<arch>\n"):
+        raise ValueError("%s is not an ar archive" % path)
+    members, at = {}, 8
+    while at < len(data):
+        header = data[at:at + 60].decode("ascii")
+        name, size = header[:16].rstrip().rstrip("/"), int(header[48:58])
+        members[name] = data[at + 60:at + 60 + size]
+        at += 60 + size + size % 2
+    return members
 
 
 def c_string(text):
@@ -229,37 +249,91 @@ def write_report(path, results):
                 out.write("\t".join(str(field).replace("\t", " ") for field in row) + "\n")
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--corpus-manifest", required=True)
-    parser.add_argument("--launches")
-    parser.add_argument("--tcpu-compile", required=True)
-    parser.add_argument("--target", default="")
-    parser.add_argument("--variant", action="append", default=[])
-    parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--timeout", type=int, default=0,
-                        help="per tcpu-compile, seconds (0: none, as in the build)")
-    parser.add_argument("--archive", required=True)
-    parser.add_argument("--entries", required=True)
-    parser.add_argument("--report", required=True)
-    options = parser.parse_args()
+def compile_shard(options):
+    """The `compile` command: this shard's TTIRs into SHARD.a and SHARD.json."""
     options.root = os.path.dirname(options.corpus_manifest)
     options.tcpu_compile = os.path.abspath(options.tcpu_compile)
-
+    shard, shards = options.shard
     ttirs = wanted_ttirs(options.corpus_manifest, options.launches)
+    # Indices are over the whole slice: they order the table and name the archive's members.
+    mine = [(i, t) for i, t in enumerate(ttirs) if i % shards == shard]
     with tempfile.TemporaryDirectory() as workdir:
-        sources = extract_ttirs(options.root, ttirs, workdir)
+        sources = extract_ttirs(options.root, [t for _, t in mine], workdir)
         with concurrent.futures.ThreadPoolExecutor(max(1, options.jobs)) as pool:
             futures = [pool.submit(compile_ttir, i, t, sources[t], options, workdir)
-                       for i, t in enumerate(ttirs)]
+                       for i, t in mine]
             results = [f.result() for f in futures]
-        write_archive(options.archive, [(name, path) for r in results if r["error"] is None
-                                        for name, path in r["objects"]])
-        write_entries(options.entries, results)
-        write_report(options.report, results)
+        members = []
+        for (index, _), result in zip(mine, results):
+            result["index"] = index
+            for name, path in result["objects"]:
+                with open(path, "rb") as f:
+                    members.append((name, f.read()))
+            result["objects"] = [name for name, _ in result["objects"]]
+        write_archive(options.objects, members)
+    with open(options.results, "w", encoding="utf-8") as out:
+        json.dump({"ttirs": len(ttirs), "results": results}, out, indent=1)
+    return 0
+
+
+def write_table(options):
+    """The `table` command: the shards' results as one archive, entries source and report."""
+    results, members, counts = [], {}, set()
+    for results_path, objects_path in options.shard:
+        with open(results_path, encoding="utf-8") as f:
+            shard = json.load(f)
+        counts.add(shard["ttirs"])
+        results.extend(shard["results"])
+        members.update(read_archive(objects_path))
+    results.sort(key=lambda r: r["index"])
+    expected = counts.pop() if len(counts) == 1 else -1
+    if [r["index"] for r in results] != list(range(expected)):
+        sys.exit("compile_corpus: the shards do not cover the slice once each (%s)" %
+                 ", ".join(path for path, _ in options.shard))
+    write_archive(options.archive, [(name, members[name]) for r in results
+                                    if r["error"] is None for name in r["objects"]])
+    write_entries(options.entries, results)
+    write_report(options.report, results)
     failed = sum(1 for r in results if r["error"] is not None)
     print("compile_corpus: %d TTIRs, %d did not compile" % (len(results), failed))
     return 0
+
+
+def shard_of(text):
+    try:
+        shard, shards = (int(n) for n in text.split("/"))
+    except ValueError:
+        shard = shards = -1
+    if not 0 <= shard < shards:
+        raise argparse.ArgumentTypeError("expected K/N with 0 <= K < N, got '%s'" % text)
+    return shard, shards
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    compile_parser = commands.add_parser("compile", help="compile one shard of the TTIRs")
+    compile_parser.add_argument("--corpus-manifest", required=True)
+    compile_parser.add_argument("--launches")
+    compile_parser.add_argument("--tcpu-compile", required=True)
+    compile_parser.add_argument("--target", default="")
+    compile_parser.add_argument("--variant", action="append", default=[])
+    compile_parser.add_argument("--shard", type=shard_of, default=(0, 1), help="K/N (0-based)")
+    compile_parser.add_argument("--jobs", type=int, default=1,
+                                help="tcpu-compile processes at once (the build runs shards "
+                                     "in parallel instead)")
+    compile_parser.add_argument("--timeout", type=int, default=0,
+                                help="per tcpu-compile, seconds (0: none, as in the build)")
+    compile_parser.add_argument("--objects", required=True)
+    compile_parser.add_argument("--results", required=True)
+    table_parser = commands.add_parser("table", help="put the shards together")
+    table_parser.add_argument("--shard", nargs=2, action="append", default=[],
+                              metavar=("RESULTS", "OBJECTS"))
+    table_parser.add_argument("--archive", required=True)
+    table_parser.add_argument("--entries", required=True)
+    table_parser.add_argument("--report", required=True)
+    options = parser.parse_args()
+    return {"compile": compile_shard, "table": write_table}[options.command](options)
 
 
 if __name__ == "__main__":

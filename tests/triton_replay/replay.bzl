@@ -10,15 +10,16 @@ CPU kernels, under QEMU.
         # variants = ["n1", "vl128"], threads = [1, 3],
     )
 
-One build action (compile_corpus.py) compiles each distinct TTIR of the chosen launches once
-(tcpu-compile --kernel-suffix=_H: --emit=replay, the baseline object, one object per
-`kernel_variants` target) into an archive, a C source of entries and table, and a compile
-report (time and size per object). A TTIR that does not compile fails nothing at build time:
-its launches report stage `compile`. The runner (replay_main.cc and the generated table) links
-them all; `<name>_<variant>` runs it under qemu-aarch64 in each QEMU variant, once per thread
-count, through replay_test.py, which unpacks the corpus, gates every object at
-`max_object_bytes` and checks that every launch is `ok` (or fails as `expected_failures` says).
-`<name>` is the suite of the variants.
+`compile_shards` build actions (compile_corpus.py compile) compile each distinct TTIR of the
+chosen launches once (tcpu-compile --kernel-suffix=_H: --emit=replay, the baseline object, one
+object per `kernel_variants` target), each action every N-th TTIR, so the compiles share the
+cores with the rest of the build; a last, cheap one (compile_corpus.py table) puts them into an
+archive, a C source of entries and table, and a compile report (time and size per object). A
+TTIR that does not compile fails nothing at build time: its launches report stage `compile`.
+The runner (replay_main.cc and the generated table) links them all; `<name>_<variant>` runs it
+under qemu-aarch64 in each QEMU variant, once per thread count, through replay_test.py, which
+unpacks the corpus, gates every object at `max_object_bytes` and checks that every launch is
+`ok` (or fails as `expected_failures` says). `<name>` is the suite of the variants.
 """
 
 load("//dialect:tcpu_compile.bzl", "TCPU_COMPILE_ATTRS")
@@ -36,30 +37,58 @@ def _corpus_manifest(ctx):
 
 def _replay_kernels_impl(ctx):
     manifest = _corpus_manifest(ctx)
+    launches = [ctx.file.launches] if ctx.file.launches else []
+    tools = ctx.files._python_files + [ctx.attr._tcpu_compile[0][DefaultInfo].files_to_run]
+    shards = []
+    for shard in range(ctx.attr.compile_shards):
+        objects = ctx.actions.declare_file("%s/shard_%d.a" % (ctx.label.name, shard))
+        results = ctx.actions.declare_file("%s/shard_%d.json" % (ctx.label.name, shard))
+        args = ctx.actions.args()
+        args.add(ctx.file._compile_corpus)
+        args.add("compile")
+        args.add("--corpus-manifest", manifest)
+        args.add_all(launches, before_each = "--launches")
+        args.add("--tcpu-compile", ctx.executable._tcpu_compile)
+        if ctx.attr.target:
+            args.add("--target", ctx.attr.target)
+        args.add_all(ctx.attr.kernel_variants, before_each = "--variant")
+        args.add("--shard", "%d/%d" % (shard, ctx.attr.compile_shards))
+        args.add("--objects", objects)
+        args.add("--results", results)
+        ctx.actions.run(
+            executable = ctx.executable._python,
+            tools = tools,
+            arguments = [args],
+            inputs = ctx.files.corpus + [ctx.file._compile_corpus] + launches,
+            outputs = [objects, results],
+            mnemonic = "TritonReplayCompile",
+            progress_message = "tcpu-compile the TTIRs of %s (shard %d of %d)" % (
+                ctx.label,
+                shard + 1,
+                ctx.attr.compile_shards,
+            ),
+        )
+        shards.append((results, objects))
+
     archive = ctx.actions.declare_file(ctx.label.name + "/kernels.a")
     entries = ctx.actions.declare_file(ctx.label.name + "/replay_entries.c")
     report = ctx.actions.declare_file(ctx.label.name + "/compile_report.tsv")
     args = ctx.actions.args()
     args.add(ctx.file._compile_corpus)
-    args.add("--corpus-manifest", manifest)
-    if ctx.file.launches:
-        args.add("--launches", ctx.file.launches)
-    args.add("--tcpu-compile", ctx.executable._tcpu_compile)
-    if ctx.attr.target:
-        args.add("--target", ctx.attr.target)
-    args.add_all(ctx.attr.kernel_variants, before_each = "--variant")
+    args.add("table")
+    for results, objects in shards:
+        args.add_all("--shard", [results, objects])
     args.add("--archive", archive)
     args.add("--entries", entries)
     args.add("--report", report)
     ctx.actions.run(
         executable = ctx.executable._python,
-        tools = ctx.files._python_files + [ctx.attr._tcpu_compile[0][DefaultInfo].files_to_run],
+        tools = ctx.files._python_files,
         arguments = [args],
-        inputs = ctx.files.corpus + [ctx.file._compile_corpus] +
-                 ([ctx.file.launches] if ctx.file.launches else []),
+        inputs = [ctx.file._compile_corpus] + [f for shard in shards for f in shard],
         outputs = [archive, entries, report],
-        mnemonic = "TritonReplayCompile",
-        progress_message = "tcpu-compile the TTIRs of %s" % ctx.label,
+        mnemonic = "TritonReplayTable",
+        progress_message = "Archiving the kernels of %s" % ctx.label,
     )
     return [
         DefaultInfo(files = depset([entries, archive])),
@@ -75,6 +104,10 @@ _replay_kernels = rule(
         "launches": attr.label(allow_single_file = True),
         "target": attr.string(doc = "A #tcpu.target<...> for the baseline objects."),
         "kernel_variants": attr.string_list(doc = "NAME=#tcpu.target<...>, best first."),
+        "compile_shards": attr.int(
+            default = 8,
+            doc = "Actions the TTIRs are compiled in (each takes every N-th, in first-use order).",
+        ),
         "_compile_corpus": attr.label(default = "//tests/triton_replay:compile_corpus.py", allow_single_file = True),
         "_python": attr.label(
             default = "@python3//:bin/python3",
@@ -177,6 +210,7 @@ def triton_replay_test(
         target = "",
         expected_failures = {},
         max_object_bytes = 512 * 1024,
+        compile_shards = 8,
         size = "medium",
         tags = [],
         **kwargs):
@@ -197,6 +231,9 @@ def triton_replay_test(
       expected_failures: launch id -> text its report line must hold after the id and kernel
         ("compare buffer 2 element 5"); every other launch must be `ok`. For self-checks.
       max_object_bytes: the size gate of every object; a larger one fails the test, named.
+      compile_shards: build actions the TTIRs are compiled in (each takes every N-th TTIR of
+        the slice, in first-use order). A shard costs a Python start and a pass over the
+        tarball; 8 suits a few dozen TTIRs.
       size: of every variant's test.
       tags: of every variant's test (each also gets `qemu` and its variant's tags).
       **kwargs: more test attributes (timeout, ...).
@@ -207,6 +244,7 @@ def triton_replay_test(
         launches = launches,
         target = target,
         kernel_variants = ["%s=%s" % item for item in kernel_variants.items()],
+        compile_shards = compile_shards,
         target_compatible_with = ["@platforms//cpu:aarch64"],
         tags = ["manual"],
         testonly = True,
