@@ -85,12 +85,12 @@ Value Advance(OpBuilder& b, Location loc, Value base, Value offset) {
   return b.create<arith::AddIOp>(loc, base, splat);
 }
 
-void CarryOffsets(scf::ForOp loop, ArrayRef<unsigned> pointers) {
+void CarryOffsets(scf::ForOp loop, ArrayRef<unsigned> inductions) {
   Location loc = loop.getLoc();
   OpBuilder b(loop);
   SmallVector<Value> inits(loop.getInitArgs());
   DenseMap<Type, Value> zeros;  // one per offset type
-  for (unsigned i : pointers) {
+  for (unsigned i : inductions) {
     Type type = OffsetType(inits[i].getType(), b);
     Value& zero = zeros[type];
     if (!zero) zero = b.create<arith::ConstantOp>(loc, b.getIntegerAttr(type, 0));
@@ -106,7 +106,7 @@ void CarryOffsets(scf::ForOp loop, ArrayRef<unsigned> pointers) {
   SmallVector<Value> arguments = {carried.getInductionVar()};
   for (unsigned i = 0; i < loop.getNumRegionIterArgs(); ++i) {
     Value argument = carried.getRegionIterArg(i);
-    arguments.push_back(llvm::is_contained(pointers, i)
+    arguments.push_back(llvm::is_contained(inductions, i)
                             ? Advance(b, loc, loop.getInitArgs()[i], argument)
                             : argument);
   }
@@ -118,7 +118,7 @@ void CarryOffsets(scf::ForOp loop, ArrayRef<unsigned> pointers) {
 
   auto yield = cast<scf::YieldOp>(body->getTerminator());
   b.setInsertionPoint(yield);
-  for (unsigned i : pointers) {
+  for (unsigned i : inductions) {
     Operation* next = yield.getOperand(i).getDefiningOp();
     Value argument = arguments[i + 1];  // the advanced initial value the body now uses
     Value step = UniformStep(StepOf(argument, yield.getOperand(i)), b);
@@ -131,7 +131,7 @@ void CarryOffsets(scf::ForOp loop, ArrayRef<unsigned> pointers) {
   b.setInsertionPointAfter(carried);
   for (unsigned i = 0; i < loop.getNumResults(); ++i) {
     Value result = carried.getResult(i);
-    if (llvm::is_contained(pointers, i)) result = Advance(b, loc, loop.getInitArgs()[i], result);
+    if (llvm::is_contained(inductions, i)) result = Advance(b, loc, loop.getInitArgs()[i], result);
     loop.getResult(i).replaceAllUsesWith(result);
   }
   loop->erase();
@@ -142,8 +142,8 @@ struct TTLoopPointersToOffsets : impl::TTLoopPointersToOffsetsBase<TTLoopPointer
     SmallVector<scf::ForOp> loops;
     getOperation().walk([&](scf::ForOp loop) { loops.push_back(loop); });
     for (scf::ForOp loop : loops) {
-      SmallVector<unsigned> pointers = UniformInductions(loop);
-      if (!pointers.empty()) CarryOffsets(loop, pointers);
+      SmallVector<unsigned> inductions = UniformInductions(loop);
+      if (!inductions.empty()) CarryOffsets(loop, inductions);
     }
   }
 };

@@ -24,6 +24,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "tt/TTToTcpuPasses.h"
 
@@ -57,30 +59,6 @@ bool IsNarrow(Type type) {
 
 VectorType FlatType(VectorType type) {
   return VectorType::get({type.getNumElements()}, type.getElementType());
-}
-
-SmallVector<int64_t> Strides(ArrayRef<int64_t> shape) {
-  SmallVector<int64_t> strides(shape.size(), 1);
-  for (int64_t d = static_cast<int64_t>(shape.size()) - 2; d >= 0; --d) {
-    strides[d] = strides[d + 1] * shape[d + 1];
-  }
-  return strides;
-}
-
-// The coordinates of element `index` of `shape`, row-major.
-SmallVector<int64_t> Coordinates(int64_t index, ArrayRef<int64_t> shape) {
-  SmallVector<int64_t> coordinates(shape.size());
-  for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
-    coordinates[d] = index % shape[d];
-    index /= shape[d];
-  }
-  return coordinates;
-}
-
-int64_t Linear(ArrayRef<int64_t> coordinates, ArrayRef<int64_t> shape) {
-  int64_t index = 0;
-  for (auto [c, size] : llvm::zip(coordinates, shape)) index = index * size + c;
-  return index;
 }
 
 bool IsElementwise(Operation* op) {
@@ -222,47 +200,52 @@ class Flattener {
         }
         return b_.create<vector::BroadcastOp>(loc, FlatType(to), scalar);
       }
-      ArrayRef<int64_t> toShape = to.getShape(), fromShape = from.getShape();
+      ArrayRef<int64_t> fromShape = from.getShape();
+      SmallVector<int64_t> toStrides = computeStrides(to.getShape());
+      SmallVector<int64_t> fromStrides = computeStrides(fromShape);
       int64_t lead = to.getRank() - from.getRank();
       SmallVector<int64_t> lanes;
       for (int64_t i = 0; i < to.getNumElements(); ++i) {
-        SmallVector<int64_t> at = Coordinates(i, toShape), source;
+        SmallVector<int64_t> at = delinearize(i, toStrides), source;
         for (int64_t d = 0; d < from.getRank(); ++d) {
           source.push_back(fromShape[d] == 1 ? 0 : at[lead + d]);
         }
-        lanes.push_back(Linear(source, fromShape));
+        lanes.push_back(linearize(source, fromStrides));
       }
       return Pick(Flat(broadcast.getSource(), loc), lanes, loc);
     }
     if (auto slice = dyn_cast<vector::ExtractStridedSliceOp>(op)) {
       VectorType from = slice.getSourceVectorType(), to = slice.getType();
-      SmallVector<int64_t> offsets, strides;
-      for (Attribute a : slice.getOffsets()) offsets.push_back(cast<IntegerAttr>(a).getInt());
-      for (Attribute a : slice.getStrides()) strides.push_back(cast<IntegerAttr>(a).getInt());
+      auto offsets = extractFromIntegerArrayAttr<int64_t>(slice.getOffsets());
+      auto steps = extractFromIntegerArrayAttr<int64_t>(slice.getStrides());
+      SmallVector<int64_t> toStrides = computeStrides(to.getShape());
+      SmallVector<int64_t> fromStrides = computeStrides(from.getShape());
       SmallVector<int64_t> lanes;
       for (int64_t i = 0; i < to.getNumElements(); ++i) {
-        SmallVector<int64_t> at = Coordinates(i, to.getShape());
-        for (size_t d = 0; d < offsets.size(); ++d) at[d] = offsets[d] + at[d] * strides[d];
-        lanes.push_back(Linear(at, from.getShape()));
+        SmallVector<int64_t> at = delinearize(i, toStrides);
+        for (size_t d = 0; d < offsets.size(); ++d) at[d] = offsets[d] + at[d] * steps[d];
+        lanes.push_back(linearize(at, fromStrides));
       }
       return Pick(Flat(slice.getVector(), loc), lanes, loc);
     }
     if (auto transpose = dyn_cast<vector::TransposeOp>(op)) {
       VectorType from = transpose.getSourceVectorType(), to = transpose.getResultVectorType();
       ArrayRef<int64_t> permutation = transpose.getPermutation();
+      SmallVector<int64_t> toStrides = computeStrides(to.getShape());
+      SmallVector<int64_t> fromStrides = computeStrides(from.getShape());
       SmallVector<int64_t> lanes;
       for (int64_t i = 0; i < to.getNumElements(); ++i) {
-        SmallVector<int64_t> at = Coordinates(i, to.getShape());
+        SmallVector<int64_t> at = delinearize(i, toStrides);
         SmallVector<int64_t> source(at.size());
         for (size_t d = 0; d < at.size(); ++d) source[permutation[d]] = at[d];
-        lanes.push_back(Linear(source, from.getShape()));
+        lanes.push_back(linearize(source, fromStrides));
       }
       return Pick(Flat(transpose.getVector(), loc), lanes, loc);
     }
     auto extract = cast<vector::ExtractOp>(op);
     VectorType from = extract.getSourceVectorType();
     ArrayRef<int64_t> position = extract.getStaticPosition();
-    SmallVector<int64_t> strides = Strides(from.getShape());
+    SmallVector<int64_t> strides = computeStrides(from.getShape());
     int64_t base = 0;
     for (auto [p, stride] : llvm::zip(position, strides)) base += p * stride;
     Value flat = Flat(extract.getVector(), loc);
