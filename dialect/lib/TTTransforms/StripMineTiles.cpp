@@ -7,8 +7,10 @@
 //
 // The axes of a program are found by unifying the dimensions of its tensors (`Axes`): a dot's
 // M, N and K, a load's dimensions with its pointers', a loop's carried values with their
-// yields. An axis that no op mixes with another (reshape, cat, scan, histogram... fix it) is
-// strip-mined: every op whose result has the axis is re-typed to a chunk of it and cloned
+// yields, a reshape's dimensions that keep their lanes (8x128 -> 512x2x1 keeps the 8 rows as
+// the leading dimension, 64 lanes a row: the axis is chunked there in units of 64). An axis
+// that no op mixes with another (a reshape's other dimensions, cat, scan, histogram... fix it)
+// is strip-mined: every op whose result has the axis is re-typed to a chunk of it and cloned
 // into an scf.for over chunks, make_range offset by the chunk. The ops that consume the axis
 // without producing it are the sinks: stores (each chunk stores its own lanes), a tt.reduce
 // along the axis (each chunk is reduced and the chunks combined in order with the combine
@@ -73,6 +75,15 @@ class Axes {
     auto it = node_.find({value, dim});
     return it == node_.end() ? -1 : Find(it->second);
   }
+  // The lanes of dimension `dim` of `value` per lane of its axis: 1, or the factor by which a
+  // reshape merged the axis with finer lanes (Inductor's sort views its 8x128 tile as
+  // 512x2x1: each of the 8 rows is 64 lanes of the leading dimension).
+  int64_t Unit(Value value, unsigned dim) {
+    auto it = node_.find({value, dim});
+    if (it == node_.end()) return 1;
+    Find(it->second);
+    return unit_[it->second];
+  }
   bool HasAxis(Value value, int axis) {
     auto tensor = dyn_cast<RankedTensorType>(value.getType());
     if (!tensor) return false;
@@ -114,6 +125,7 @@ class Axes {
     auto [it, inserted] = node_.try_emplace({value, dim}, static_cast<int>(parent_.size()));
     if (inserted) {
       parent_.push_back(it->second);
+      unit_.push_back(1);
       auto tensor = cast<RankedTensorType>(value.getType());
       size_.push_back(tensor.getDimSize(dim));
       innermost_.push_back(dim + 1 == tensor.getRank() && tensor.getRank() > 1);
@@ -121,21 +133,50 @@ class Axes {
       contracted_.push_back(false);
       reduced_.push_back(false);
     }
-    return Find(it->second);
+    return it->second;
   }
+  // The class of dimension `dim` of `value`, made if new.
+  int Root(Value value, unsigned dim) { return Find(Node(value, dim)); }
+  // The root of `n`'s class; unit_[n] becomes its lanes per lane of the root. A root is
+  // the coarsest dimension of its class (every unit is a whole number).
   int Find(int n) {
-    while (parent_[n] != n) n = parent_[n] = parent_[parent_[n]];
+    SmallVector<int, 8> path;
+    for (; parent_[n] != n; n = parent_[n]) path.push_back(n);
+    // From the root's child outwards, each parent already points at the root.
+    for (int node : llvm::reverse(path)) {
+      if (parent_[node] != n) unit_[node] *= unit_[parent_[node]];
+      parent_[node] = n;
+    }
     return n;
   }
-  void Union(int a, int b) {
-    a = Find(a);
-    b = Find(b);
-    if (a == b) return;
-    parent_[b] = a;
-    fixed_[a] = fixed_[a] || fixed_[b] || size_[a] != size_[b];
-    contracted_[a] = contracted_[a] || contracted_[b];
-    reduced_[a] = reduced_[a] || reduced_[b];
-    innermost_[a] = innermost_[a] || innermost_[b];
+  void Union(int a, int b) { Link(a, b, 1); }
+  // One axis in dimensions `coarse` and `fine`, whose lane i * factor + j (j < factor) is
+  // lane i of `coarse`. Where the units cannot be whole numbers or the sizes disagree, the
+  // axis is fixed.
+  void Link(int coarse, int fine, int64_t factor) {
+    int a = Find(coarse), b = Find(fine);
+    const int64_t ua = unit_[coarse] * factor, ub = unit_[fine];  // in a's and b's lanes
+    if (a == b) {
+      if (ua != ub) fixed_[a] = true;
+      return;
+    }
+    int parent = a, child = b;
+    int64_t weight;
+    if (ua % ub == 0) {
+      weight = ua / ub;  // b's lanes per lane of a
+    } else if (ub % ua == 0) {
+      std::swap(parent, child);
+      weight = ub / ua;
+    } else {
+      fixed_[a] = fixed_[b] = true;
+      return;
+    }
+    parent_[child] = parent;
+    unit_[child] = weight;
+    fixed_[parent] = fixed_[parent] || fixed_[child] || size_[child] != size_[parent] * weight;
+    contracted_[parent] = contracted_[parent] || contracted_[child];
+    reduced_[parent] = reduced_[parent] || reduced_[child];
+    innermost_[parent] = innermost_[parent] || innermost_[child];
   }
   static int64_t Rank(Value value) {
     auto tensor = dyn_cast<RankedTensorType>(value.getType());
@@ -173,17 +214,18 @@ class Axes {
     }
   }
   void FixAll(Value value) {
-    for (int64_t d = 0; d < Rank(value); ++d) fixed_[Node(value, d)] = true;
+    for (int64_t d = 0; d < Rank(value); ++d) fixed_[Root(value, d)] = true;
   }
   void FixOperandsAndResults(Operation* op) {
     for (Value value : op->getOperands()) FixAll(value);
     for (Value value : op->getResults()) FixAll(value);
   }
   void Visit(Operation* op);
+  void VisitReshape(ReshapeOp reshape);
 
   DenseMap<std::pair<Value, unsigned>, int> node_;
   SmallVector<int> parent_;
-  SmallVector<int64_t> size_;
+  SmallVector<int64_t> size_, unit_;
   SmallVector<bool> fixed_, contracted_, reduced_, innermost_;
   SmallVector<std::pair<int, SmallVector<int>>> dots_;  // each dot's K and output dimensions
 };
@@ -242,14 +284,14 @@ void Axes::Visit(Operation* op) {
     for (Value result : reduce.getResults()) {
       for (unsigned d = 0; d < Rank(result); ++d) UnifyDims(src, d < axis ? d : d + 1, result, d);
     }
-    reduced_[Node(src, axis)] = true;
+    reduced_[Root(src, axis)] = true;
     return;
   }
   if (auto scan = dyn_cast<ScanOp>(op)) {
     SmallVector<Value> values(scan.getSrcs());
     llvm::append_range(values, scan.getResults());
     UnifyAll(values);
-    fixed_[Node(scan.getSrcs().front(), scan.getAxis())] = true;
+    fixed_[Root(scan.getSrcs().front(), scan.getAxis())] = true;
     return;
   }
   if (auto dot = dyn_cast<DotOp>(op)) {
@@ -262,7 +304,7 @@ void Axes::Visit(Operation* op) {
     UnifyDims(dot.getA(), rank - 2, dot.getD(), rank - 2);
     UnifyDims(dot.getB(), rank - 1, dot.getD(), rank - 1);
     UnifyDims(dot.getA(), rank - 1, dot.getB(), rank - 2);
-    contracted_[Node(dot.getA(), rank - 1)] = true;
+    contracted_[Root(dot.getA(), rank - 1)] = true;
     SmallVector<int> outputs;
     for (int64_t d = 0; d < rank; ++d) outputs.push_back(Node(dot.getD(), d));
     dots_.push_back({Node(dot.getA(), rank - 1), outputs});
@@ -306,17 +348,56 @@ void Axes::Visit(Operation* op) {
     UnifyAll(values);
     return;
   }
-  if (auto reshape = dyn_cast<ReshapeOp>(op);
-      reshape && reshape.getSrc().getType() == reshape.getType()) {
-    UnifyAll({reshape.getSrc(), reshape.getResult()});
+  if (auto reshape = dyn_cast<ReshapeOp>(op)) {
+    VisitReshape(reshape);
     return;
   }
-  // Anything else (cat, reshape, histogram, gather, calls, print, ...) keeps its tensors whole.
+  // Anything else (cat, histogram, gather, calls, print, ...) keeps its tensors whole.
   FixOperandsAndResults(op);
   for (Region& region : op->getRegions()) {
     for (Block& block : region) {
       for (BlockArgument arg : block.getArguments()) FixAll(arg);
     }
+  }
+}
+
+// A row-major reshape keeps an axis where a dimension of one side spans the same lanes as a
+// dimension of the other (their sizes times strides agree) and is the coarse part of it (its
+// stride a multiple of the other's): 8x128 -> 512x2x1 keeps the 8 rows as the leading 512,
+// 64 lanes a row. Every other dimension is mixed with others and fixed.
+void Axes::VisitReshape(ReshapeOp reshape) {
+  auto strides = [](RankedTensorType type) {
+    SmallVector<int64_t> strides(type.getRank(), 1);
+    for (int64_t d = type.getRank() - 2; d >= 0; --d) {
+      strides[d] = strides[d + 1] * type.getDimSize(d + 1);
+    }
+    return strides;
+  };
+  Value src = reshape.getSrc(), dst = reshape.getResult();
+  auto from = cast<RankedTensorType>(src.getType()), to = cast<RankedTensorType>(dst.getType());
+  SmallVector<int64_t> s = strides(from), t = strides(to);
+  SmallVector<bool> srcKept(from.getRank(), false), dstKept(to.getRank(), false);
+  for (unsigned i = 0; i < from.getRank(); ++i) {
+    for (unsigned j = 0; j < to.getRank(); ++j) {
+      if (from.getDimSize(i) == 1 || to.getDimSize(j) == 1 ||
+          from.getDimSize(i) * s[i] != to.getDimSize(j) * t[j]) {
+        continue;
+      }
+      if (s[i] % t[j] == 0) {
+        Link(Node(src, i), Node(dst, j), s[i] / t[j]);
+      } else if (t[j] % s[i] == 0) {
+        Link(Node(dst, j), Node(src, i), t[j] / s[i]);
+      } else {
+        continue;
+      }
+      srcKept[i] = dstKept[j] = true;
+    }
+  }
+  for (unsigned i = 0; i < from.getRank(); ++i) {
+    if (!srcKept[i]) fixed_[Root(src, i)] = true;
+  }
+  for (unsigned j = 0; j < to.getRank(); ++j) {
+    if (!dstKept[j]) fixed_[Root(dst, j)] = true;
   }
 }
 
@@ -438,7 +519,8 @@ DenseMap<int, int64_t> ChooseChunks(Operation* root, Axes& axes, const DenseSet<
     int64_t count = 1;
     for (unsigned d = 0; d < tensor.getRank(); ++d) {
       int axis = axes.AxisOf(value, d);
-      count *= axis >= 0 && chunk.count(axis) ? weighted(axis) : tensor.getDimSize(d);
+      count *= axis >= 0 && chunk.count(axis) ? weighted(axis) * axes.Unit(value, d)
+                                              : tensor.getDimSize(d);
       if (splittable(axis) && !llvm::is_contained(candidates, axis)) candidates.push_back(axis);
     }
     return count;
@@ -458,7 +540,7 @@ DenseMap<int, int64_t> ChooseChunks(Operation* root, Axes& axes, const DenseSet<
         for (DotOp other : dot->getBlock()->getOps<DotOp>()) {
           auto rank = cast<RankedTensorType>(other.getA().getType()).getRank();
           int k = axes.AxisOf(other.getA(), rank - 1);
-          int64_t kChunk = chunk.count(k) ? chunk[k] : axes.Size(k);
+          int64_t kChunk = (chunk.count(k) ? chunk[k] : axes.Size(k)) * axes.Unit(other.getA(), rank - 1);
           elements(other.getA(), candidates);
           macs += elements(other.getD(), candidates) * kChunk;
         }
@@ -593,6 +675,11 @@ class AxisStripMiner {
   LogicalResult ReadBack(Operation* member, ChunkLoop& loop);
   void RewriteLoop(ChunkLoop& loop, unsigned position);
   Type ChunkType(Value original);
+  // `first` (a chunk's first lane of the axis) in lanes of a dimension of `unit`.
+  static Value Scaled(OpBuilder& b, Location loc, Value first, int64_t unit) {
+    if (unit == 1) return first;
+    return b.create<arith::MulIOp>(loc, first, b.create<arith::ConstantIntOp>(loc, unit, 32));
+  }
   Operation* CloneChunk(OpBuilder& b, Operation* op, IRMapping& map, Value first);
   Value CopyPointers(OpBuilder& b, Location loc, Operation* load, Value first);
 
@@ -789,7 +876,7 @@ Type AxisStripMiner::ChunkType(Value original) {
   if (!tensor) return original.getType();
   SmallVector<int64_t> shape(tensor.getShape());
   for (unsigned d = 0; d < shape.size(); ++d) {
-    if (axes_.AxisOf(original, d) == axis_) shape[d] = chunk_;
+    if (axes_.AxisOf(original, d) == axis_) shape[d] = chunk_ * axes_.Unit(original, d);
   }
   return RankedTensorType::get(shape, tensor.getElementType(), tensor.getEncoding());
 }
@@ -818,13 +905,15 @@ Operation* AxisStripMiner::CloneChunk(OpBuilder& b, Operation* op, IRMapping& ma
       constant.setValueAttr(elements.resizeSplat(cast<ShapedType>(constant.getType())));
     }
     if (auto range = dyn_cast<MakeRangeOp>(copy); range && HasAxis(original->getResult(0))) {
-      // start + first + [0, chunk): the chunk's lanes of the original range.
+      // start + first * unit + [0, chunk * unit): the chunk's lanes of the original range.
       OpBuilder rb(range);
       Location loc = range.getLoc();
       auto type = cast<RankedTensorType>(range.getType());
-      Value lanes = rb.create<MakeRangeOp>(loc, type, 0, static_cast<int32_t>(chunk_));
+      const int64_t unit = axes_.Unit(original->getResult(0), 0);
+      Value lanes = rb.create<MakeRangeOp>(loc, type, 0, static_cast<int32_t>(chunk_ * unit));
       Value start = rb.create<arith::AddIOp>(
-          loc, first, rb.create<arith::ConstantIntOp>(loc, range.getStart(), 32));
+          loc, Scaled(rb, loc, first, unit),
+          rb.create<arith::ConstantIntOp>(loc, range.getStart(), 32));
       Value offset = rb.create<SplatOp>(loc, type, start);
       Value shifted = rb.create<arith::AddIOp>(loc, offset, lanes);
       range.getResult().replaceAllUsesWith(shifted);
@@ -865,7 +954,8 @@ Value AxisStripMiner::CopyPointers(OpBuilder& b, Location loc, Operation* load, 
     auto laneType = RankedTensorType::get({chunk.getDimSize(d)}, b.getI32Type());
     Value lanes = b.create<MakeRangeOp>(loc, laneType, 0, chunk.getDimSize(d));
     if (axes_.AxisOf(load->getResult(0), d) == axis_) {
-      lanes = b.create<arith::AddIOp>(loc, lanes, b.create<SplatOp>(loc, laneType, first));
+      Value start = Scaled(b, loc, first, axes_.Unit(load->getResult(0), d));
+      lanes = b.create<arith::AddIOp>(loc, lanes, b.create<SplatOp>(loc, laneType, start));
     }
     if (stride != 1) {
       lanes =
