@@ -200,6 +200,40 @@ _replay_test = rule(
     },
 )
 
+def triton_replay_runner(
+        name,
+        corpus,
+        launches = None,
+        kernels = None,
+        kernel_variants = {"sve2": TRITON_TARGETS["sve2"]},
+        target = "",
+        compile_shards = 8,
+        visibility = None):
+    """The aarch64 replay_runner of `corpus`'s launches (`launches`: a slice file, or None for
+    all), its TTIRs compiled by `<kernels>` (default `<name>_kernels`); arguments as
+    triton_replay_test's. tools/perf counts its instructions (replay_main.cc, --count-regions)."""
+    kernels = kernels or name + "_kernels"
+    _replay_kernels(
+        name = kernels,
+        corpus = [corpus],
+        launches = launches,
+        target = target,
+        kernel_variants = ["%s=%s" % item for item in kernel_variants.items()],
+        compile_shards = compile_shards,
+        target_compatible_with = ["@platforms//cpu:aarch64"],
+        tags = ["manual"],
+        testonly = True,
+    )
+    native.cc_binary(
+        name = name,
+        srcs = [":" + kernels],
+        deps = ["//tests/triton_replay:replay_runner_main"],
+        target_compatible_with = ["@platforms//cpu:aarch64"],
+        tags = ["manual"],
+        testonly = True,
+        visibility = visibility,
+    )
+
 def triton_replay_test(
         name,
         corpus,
@@ -238,24 +272,14 @@ def triton_replay_test(
       tags: of every variant's test (each also gets `qemu` and its variant's tags).
       **kwargs: more test attributes (timeout, ...).
     """
-    _replay_kernels(
-        name = name + "_kernels",
-        corpus = [corpus],
-        launches = launches,
-        target = target,
-        kernel_variants = ["%s=%s" % item for item in kernel_variants.items()],
-        compile_shards = compile_shards,
-        target_compatible_with = ["@platforms//cpu:aarch64"],
-        tags = ["manual"],
-        testonly = True,
-    )
-    native.cc_binary(
+    triton_replay_runner(
         name = name + "_runner",
-        srcs = [":" + name + "_kernels"],
-        deps = ["//tests/triton_replay:replay_runner_main"],
-        target_compatible_with = ["@platforms//cpu:aarch64"],
-        tags = ["manual"],
-        testonly = True,
+        kernels = name + "_kernels",
+        corpus = corpus,
+        launches = launches,
+        kernel_variants = kernel_variants,
+        target = target,
+        compile_shards = compile_shards,
     )
     tests = []
     for variant in variants:

@@ -4,6 +4,7 @@
 #ifndef TCPU_TESTS_TRITON_REPLAY_REPLAY_LAUNCH_H_
 #define TCPU_TESTS_TRITON_REPLAY_REPLAY_LAUNCH_H_
 
+#include <cstdint>
 #include <string>
 
 #include "tests/triton_replay/corpus_index.h"
@@ -17,11 +18,18 @@ namespace tcpu::replay {
 struct LaunchResult {
   std::string stage;
   std::string detail;
+  // The elements of the buffers the GPU's launch wrote (changed, or poisoned and rewritten) and
+  // of the largest buffer, each counted in the element type its pointer argument addresses: the
+  // work a kernel's instructions are divided by.
+  int64_t elements_written = 0;
+  int64_t elements_largest = 0;
 };
 
 // Replays `launch` of the corpus at `corpus` with the kernels of the generated table. Never
-// throws or aborts on bad data.
-LaunchResult ReplayLaunch(const std::string& corpus, const LaunchEntry& launch);
+// throws or aborts on bad data. With a `region`, the launch from `before` runs once more inside
+// that tcpu/perf.h region (tools/perf's instruction counts); the poisoned launches run outside.
+LaunchResult ReplayLaunch(const std::string& corpus, const LaunchEntry& launch,
+                          const std::string& region = "");
 
 // The report line: "ID KERNEL STAGE[ DETAIL]".
 std::string ReportLine(const LaunchEntry& launch, const LaunchResult& result);

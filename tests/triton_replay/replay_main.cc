@@ -2,9 +2,14 @@
 // with the CPU kernels linked into it (the generated table), one report line per launch:
 //
 //   replay_runner --corpus=DIR [--launches=SLICE] [--timeout=SECONDS] [--no-fork]
+//                 [--count-regions]
 //
 //   ID KERNEL STAGE[ DETAIL]     STAGE: ok | record | compile | run | compare
 //   replayed N launches: N ok, N record, N compile, N run, N compare
+//
+// --count-regions (for tools/perf's instruction counts, implies --no-fork): each launch runs
+// inside the tcpu/perf.h region "triton launch ID", and an `ok` launch's line is followed by
+// `work "triton launch ID" N elements written, M in the largest buffer` (replay_launch.h).
 //
 // DIR holds manifest.json, launches/ and blobs/ (corpus.tar.xz unpacked). Each launch runs in a
 // child process, so a kernel that crashes is a `run` failure of its launch and the replay goes on.
@@ -36,6 +41,7 @@ struct Options {
   std::string launches;
   unsigned timeout = 0;  // none
   bool fork = true;
+  bool count_regions = false;
 };
 
 bool ParseOptions(int argc, char** argv, Options* options) {
@@ -59,6 +65,9 @@ bool ParseOptions(int argc, char** argv, Options* options) {
       options->timeout = static_cast<unsigned>(seconds);
     } else if (arg == "--no-fork") {
       options->fork = false;
+    } else if (arg == "--count-regions") {
+      options->count_regions = true;
+      options->fork = false;  // the counting plugin follows one process
     } else {
       std::fprintf(stderr, "replay_runner: unknown argument '%s'\n", arg.c_str());
       return false;
@@ -67,7 +76,7 @@ bool ParseOptions(int argc, char** argv, Options* options) {
   if (options->corpus.empty()) {
     std::fprintf(stderr,
                  "usage: replay_runner --corpus=DIR [--launches=SLICE] [--timeout=SECONDS] "
-                 "[--no-fork]\n");
+                 "[--no-fork] [--count-regions]\n");
     return false;
   }
   return true;
@@ -134,10 +143,17 @@ int main(int argc, char** argv) {
   const char* stages[] = {"ok", "record", "compile", "run", "compare"};
   std::map<std::string, int> counts;
   for (const LaunchEntry& launch : launches) {
-    const LaunchResult result = options.fork ? ReplayInChild(options, launch)
-                                             : tcpu::replay::ReplayLaunch(options.corpus, launch);
+    const std::string region = options.count_regions ? "triton launch " + launch.id : "";
+    const LaunchResult result = options.fork
+                                    ? ReplayInChild(options, launch)
+                                    : tcpu::replay::ReplayLaunch(options.corpus, launch, region);
     ++counts[result.stage];
     std::printf("%s\n", tcpu::replay::ReportLine(launch, result).c_str());
+    if (options.count_regions && result.stage == "ok") {
+      std::printf("work \"%s\" %lld elements written, %lld in the largest buffer\n",
+                  region.c_str(), static_cast<long long>(result.elements_written),
+                  static_cast<long long>(result.elements_largest));
+    }
     std::fflush(stdout);
   }
   std::printf("replayed %zu launches:", launches.size());

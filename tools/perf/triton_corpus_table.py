@@ -1,0 +1,139 @@
+"""bazel run -c opt //tools/perf:triton_corpus_table [-- --variant=vl128 --variant=vl256]
+
+Triton kernels exactly as a GPU's Triton printed them: the launches of triton_corpus_perf.txt
+(tutorial-style kernels and Inductor's most frequent kernel shapes from the corpus captured on
+an H200, //tests/triton_replay/corpus) replayed by replay_runner --count-regions under the
+counting plugin, one thread, in each --variant (default vl128 and vl256). Prints, per launch, its
+guest instructions (the launcher, the grid and the kernel: everything between the launch's
+region markers, the launch's second run, so that nothing a process does once is counted) per
+element written (of the buffers the GPU's launch wrote) and per element of its largest buffer
+(what a reduction reads), elements counted in the type their pointer argument addresses. Every
+launch must replay `ok` (its output compared with the GPU's); one that does not stops the table.
+"""
+
+import argparse
+import json
+import os
+import re
+import shutil
+import sys
+import tarfile
+import tempfile
+
+import perf_run
+
+REGION = re.compile(r'^work "triton launch (\S+)" (\d+) elements written, (\d+) in the largest '
+                    r'buffer$', re.MULTILINE)
+
+
+def read_slice(path):
+    """The launch ids of a slice file, in order, with each one's comment."""
+    launches = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            text, _, comment = line.partition("#")
+            if text.strip():
+                launches.append((text.strip(), comment.strip()))
+    return launches
+
+
+def unpack(manifest, workdir):
+    """The corpus folder replay_runner reads: corpus.tar.xz unpacked beside the manifest."""
+    root = os.path.dirname(manifest)
+    tarball = os.path.join(root, "corpus.tar.xz")
+    if not os.path.exists(tarball):
+        return root
+    target = os.path.join(workdir, "corpus")
+    os.makedirs(target)
+    with tarfile.open(tarball, "r:xz") as archive:
+        members = [m for m in archive.getmembers()
+                   if (m.isfile() or m.isdir()) and not m.name.startswith("/")
+                   and ".." not in m.name.split("/")]
+        archive.extractall(target, members=members)
+    shutil.copy(manifest, os.path.join(target, "manifest.json"))
+    return target
+
+
+def count(runfiles, runner, corpus, slice_path, variant):
+    """{launch id: (instructions, elements written, elements of the largest buffer)} for one
+    variant."""
+    with tempfile.TemporaryFile("w+") as out:
+        try:
+            counts = perf_run.run_counted(
+                runfiles, runner,
+                [f"--corpus={corpus}", f"--launches={slice_path}", "--count-regions"], variant,
+                stdout=out)
+        except perf_run.PerfError as e:
+            out.seek(0)
+            failed = [line for line in out.read().splitlines()
+                      if re.match(r"^\d+ \S+ (record|compile|run|compare)", line)]
+            raise perf_run.PerfError(f"{e}; " + ("; ".join(failed) or "no launch reported"))
+        out.seek(0)
+        stdout = out.read()
+    if counts.errors:
+        raise perf_run.PerfError("; ".join(counts.errors))
+    result = {}
+    for m in REGION.finditer(stdout):
+        launch = m.group(1)
+        region = counts.regions.get(f"triton launch {launch}")
+        if region is None:
+            raise perf_run.PerfError(f"launch {launch}: the plugin counted no region for it")
+        result[launch] = (region.instructions, int(m.group(2)), int(m.group(3)))
+    return result
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(prog="triton_corpus_table",
+                                     description=__doc__.split("\n\n")[1])
+    parser.add_argument("--variant", action="append", default=[],
+                        help="QEMU variant (repeatable; default vl128 and vl256)")
+    parser.add_argument("--runner", required=True)
+    parser.add_argument("--manifest", required=True)
+    parser.add_argument("--launches", required=True)
+    options = parser.parse_args(argv)
+    variants = options.variant or ["vl128", "vl256"]
+    try:
+        runfiles = perf_run.Runfiles.from_environment()
+        manifest = runfiles.path(options.manifest)
+        slice_path = runfiles.path(options.launches)
+        with open(manifest, encoding="utf-8") as f:
+            by_id = {l["id"]: l for l in json.load(f)["launches"]}
+        launches = read_slice(slice_path)
+        missing = [launch for launch, _ in launches if launch not in by_id]
+        if missing:
+            raise perf_run.PerfError(f"launches not in the corpus: {', '.join(missing)}")
+        with tempfile.TemporaryDirectory(prefix="triton-corpus-table-") as tmp:
+            corpus = unpack(manifest, tmp)
+            runner = runfiles.path(options.runner)
+            counts = {v: count(runfiles, runner, corpus, slice_path, v) for v in variants}
+        for variant in variants:
+            absent = [launch for launch, _ in launches if launch not in counts[variant]]
+            if absent:
+                raise perf_run.PerfError(f"{variant}: launches not replayed ok: "
+                                         f"{', '.join(absent)}")
+    except perf_run.PerfError as e:
+        print(f"triton_corpus_table: {e}", file=sys.stderr)
+        return 1
+
+    print("| launch | workload | kernel | what | elements written / largest buffer | "
+          + " | ".join(f"instructions ({v}) | per element written / largest ({v})"
+                       for v in variants) + " |")
+    print("|---|---|---|---|---|" + "---|---|" * len(variants))
+    for launch, comment in launches:
+        entry = by_id[launch]
+        kernel = entry["kernel"]
+        if len(kernel) > 48:
+            kernel = kernel[:45] + "..."
+        _, written, largest = counts[variants[0]][launch]
+        cells = []
+        for v in variants:
+            instructions, _, _ = counts[v][launch]
+            cells.append(f"{instructions:,} | {instructions / max(1, written):.2f} / "
+                         f"{instructions / max(1, largest):.2f}")
+        print(f"| {launch} | {entry['workload']} | `{kernel}` | {comment} | {written:,} / "
+              f"{largest:,} | " + " | ".join(cells) + " |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
