@@ -50,6 +50,35 @@ module {
     tt.store %y_1, %v : tensor<8x!tt.ptr<f32>>
     tt.return
   }
+  // A gather wider than two registers: its address vector (from data, so not rebuilt from
+  // scalars) is stored once to a stack buffer and each lane's address loaded from there; the
+  // lanes go to a row buffer loaded whole after the loop.
+  // CHECK-LABEL: tt.func public @gather_wide(
+  // CHECK-DAG: %[[ADDRS:[0-9]+]] = llvm.alloca %{{.*}} x i64
+  // CHECK-DAG: %[[ROW:[0-9]+]] = llvm.alloca %{{.*}} x f32
+  // CHECK: llvm.store %{{.*}}, %[[ADDRS]] {{.*}} : vector<64xi64>, !llvm.ptr
+  // CHECK: llvm.store %{{.*}}, %[[ROW]] {{.*}} : vector<64xf32>, !llvm.ptr
+  // CHECK: scf.for %[[LANE:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+  // CHECK-NOT: vector.extract
+  // CHECK:   %[[AT:[0-9]+]] = llvm.getelementptr %[[ADDRS]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i64
+  // CHECK:   %[[ADDR:[0-9]+]] = llvm.load %[[AT]] {{.*}} : !llvm.ptr -> i64
+  // CHECK:   %[[P:[0-9]+]] = llvm.inttoptr %[[ADDR]] : i64 to !llvm.ptr
+  // CHECK:   %[[E:[0-9]+]] = llvm.load %[[P]] {alignment = 4 : i64} : !llvm.ptr -> f32
+  // CHECK:   llvm.store %[[E]], %{{.*}} : f32, !llvm.ptr
+  // CHECK: llvm.load %[[ROW]] {alignment = 4 : i64} : !llvm.ptr -> vector<64xf32>
+  tt.func public @gather_wide(%in: !tt.ptr<f32>, %idx_ptr: !tt.ptr<i32>, %out: !tt.ptr<f32>) {
+    %offsets = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+    %i = tt.splat %idx_ptr : !tt.ptr<i32> -> tensor<64x!tt.ptr<i32>>
+    %i_1 = tt.addptr %i, %offsets : tensor<64x!tt.ptr<i32>>, tensor<64xi32>
+    %idx = tt.load %i_1 : tensor<64x!tt.ptr<i32>>
+    %x = tt.splat %in : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
+    %x_1 = tt.addptr %x, %idx : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
+    %v = tt.load %x_1 : tensor<64x!tt.ptr<f32>>
+    %y = tt.splat %out : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
+    %y_1 = tt.addptr %y, %offsets : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
+    tt.store %y_1, %v : tensor<64x!tt.ptr<f32>>
+    tt.return
+  }
   // Rows of a 2-D block are contiguous, the rows themselves strided: one load per row. The
   // first row's address is built from the scalars (row * stride + column 0; an unmasked tile,
   // so not from the address vector), each next row's steps from it by the rows' stride in
@@ -134,8 +163,13 @@ module {
   // stack buffer (allocated once, in the entry block) and the vector load reads the buffer:
   // one select of the address, so the load stays where its value is used. Masked-off lanes
   // are never read or written. The run's first address and each lane's mask bit are scalars
-  // (block_start + lane < n), so the mask vector is never built.
+  // (block_start + lane < n), so the mask vector is never built. A run wider than two
+  // registers (16 f32 here) is gathered into a stack buffer of its own, holding `other` first,
+  // and loaded from it whole; carried in registers (as @gather's 8 lanes are), each lane's
+  // vector.insert made the backend store and reload the whole row.
   // CHECK-LABEL: tt.func public @masked(
+  // CHECK: llvm.alloca %{{.*}} x f32 {alignment = 16 : i64}
+  // CHECK: llvm.alloca %{{.*}} x f32 {alignment = 16 : i64}
   // CHECK: %[[BUFFER:[0-9]+]] = llvm.alloca %{{.*}} x f32 {alignment = 16 : i64}
   // CHECK: %[[START:[0-9]+]] = arith.extsi %{{.*}} : i32 to i64
   // CHECK: %[[LAST:[0-9]+]] = arith.addi %c15_i64, %[[START]] : i64
@@ -150,13 +184,17 @@ module {
   // CHECK:   %[[PART_ON:[0-9]+]] = arith.andi %{{[0-9]+}}, %[[PART_FITS]] : i1
   // CHECK:   scf.if %[[PART_ON]] -> (vector<16xf32>) {
   // CHECK:   } else {
-  // CHECK:     scf.for %[[LANE:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+  // CHECK:     llvm.store %{{.*}}, %[[ROW:[0-9]+]] {alignment = 4 : i64} : vector<16xf32>, !llvm.ptr
+  // CHECK:     scf.for %[[LANE:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
   // CHECK:       %[[L:[0-9]+]] = arith.index_cast %[[LANE]] : index to i32
   // CHECK:       %[[I:[0-9]+]] = arith.addi %{{.*}}, %[[L]] : i32
   // CHECK:       %[[AT:[0-9]+]] = arith.addi %{{[0-9]+}}, %[[I]] : i32
   // CHECK:       %[[ON:[0-9]+]] = arith.cmpi slt, %[[AT]], %arg2 : i32
-  // CHECK:       scf.if %[[ON]] -> (vector<16xf32>) {
-  // CHECK:         llvm.load %{{.*}} : !llvm.ptr -> f32
+  // CHECK:       scf.if %[[ON]] {
+  // CHECK:         %[[E:[0-9]+]] = llvm.load %{{.*}} : !llvm.ptr -> f32
+  // CHECK:         %[[SLOT:[0-9]+]] = llvm.getelementptr %[[ROW]][%{{.*}}]
+  // CHECK:         llvm.store %[[E]], %[[SLOT]] {alignment = 4 : i64} : f32, !llvm.ptr
+  // CHECK:     llvm.load %[[ROW]] {alignment = 4 : i64} : !llvm.ptr -> vector<16xf32>
   // CHECK:   %[[PLACE:[0-9]+]] = llvm.getelementptr %[[BUFFER]][%{{.*}}]
   // CHECK:   llvm.store %{{.*}}, %[[PLACE]] {alignment = 4 : i64} : vector<16xf32>, !llvm.ptr
   // CHECK: }

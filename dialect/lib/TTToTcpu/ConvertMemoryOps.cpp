@@ -16,6 +16,8 @@
 // of scalar accesses, each under its own mask.
 // Memory holds i1 as one byte, as Triton. (NEON has no masked loads; an SVE target could use
 // predicated ones: not done yet.)
+#include <algorithm>
+#include <memory>
 #include <numeric>
 
 #include "LaneValues.h"
@@ -26,6 +28,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "tcpu/TcpuDialect.h"
 #include "tt/Analysis/Contiguity.h"
@@ -94,9 +97,66 @@ void StoreValue(OpBuilder& b, Location loc, Value pointer, Value value) {
 // addresses out of the code).
 using LanePointer = llvm::function_ref<Value(OpBuilder&, Location, Value lane)>;
 
-Value LaneOfAddresses(OpBuilder& b, Location loc, Value addresses, Value lane) {
-  return AddressToPointer(b, loc, b.create<vector::ExtractOp>(loc, addresses, lane));
+// A stack buffer of `elements` values of `element` type, allocated once in the entry block of
+// the function holding `op` (not per loop iteration).
+Value EntryBuffer(OpBuilder& b, Operation* op, Type element, int64_t elements) {
+  OpBuilder::InsertionGuard guard(b);
+  Block& entry = op->getParentOfType<FunctionOpInterface>().getFunctionBody().front();
+  b.setInsertionPointToStart(&entry);
+  Location loc = op->getLoc();
+  Value count = b.create<LLVM::ConstantOp>(loc, b.getI64Type(), elements);
+  return b.create<LLVM::AllocaOp>(loc, LLVM::LLVMPointerType::get(b.getContext()), element, count,
+                                  /*alignment=*/16);
 }
+
+Value LaneOfRun(OpBuilder& b, Location loc, Value first, Type element, Value lane);
+
+// A 1-D vector a loop reads lane by lane: stored once, before the loop, to a stack buffer (in
+// the function holding `op`, the op being converted) that each lane is loaded from. A
+// vector.extract at a dynamic lane makes the backend store the whole vector again for every
+// lane it reads (a 1024-lane row gathered lane by lane: about 2,400 instructions a lane, most
+// of them the row's 256 q registers stored per lane). A splat (a row's mask bit broadcast to
+// its lanes) is its scalar: stored, it would have to be built lane by lane first.
+class LaneBuffer {
+ public:
+  LaneBuffer(OpBuilder& b, Location loc, Operation* op, Value vector)
+      : element_(cast<VectorType>(vector.getType()).getElementType()) {
+    if ((scalar_ = SplatScalar(b, loc, vector))) return;
+    buffer_ = EntryBuffer(b, op, MemoryType(element_),
+                          cast<VectorType>(vector.getType()).getNumElements());
+    StoreValue(b, loc, buffer_, vector);
+  }
+  // Lane `lane` (an index).
+  Value Lane(OpBuilder& b, Location loc, Value lane) const {
+    if (scalar_) return scalar_;
+    return LoadValue(b, loc, LaneOfRun(b, loc, buffer_, element_, lane), element_);
+  }
+
+ private:
+  // The value every lane of `vector` holds, when it is a broadcast scalar or a splat constant.
+  static Value SplatScalar(OpBuilder& b, Location loc, Value vector) {
+    Operation* def = vector.getDefiningOp();
+    if (auto broadcast = dyn_cast_or_null<vector::BroadcastOp>(def)) {
+      Value source = broadcast.getSource();
+      if (!isa<VectorType>(source.getType())) return source;
+      auto type = cast<VectorType>(source.getType());
+      if (type.getNumElements() == 1) {
+        return b.create<vector::ExtractOp>(loc, source, SmallVector<int64_t>(type.getRank(), 0));
+      }
+      return {};
+    }
+    if (auto splat = dyn_cast_or_null<vector::SplatOp>(def)) return splat.getInput();
+    DenseElementsAttr elements;
+    if (matchPattern(vector, m_Constant(&elements)) && elements.isSplat()) {
+      return b.create<arith::ConstantOp>(loc, elements.getSplatValue<TypedAttr>());
+    }
+    return {};
+  }
+
+  Type element_;
+  Value scalar_;
+  Value buffer_;
+};
 
 Value LaneOfRun(OpBuilder& b, Location loc, Value first, Type element, Value lane) {
   Value index = b.create<arith::IndexCastOp>(loc, b.getI64Type(), lane);
@@ -128,8 +188,10 @@ SmallVector<Value> LaneCoordinates(OpBuilder& b, Location loc, ArrayRef<int64_t>
 class RunMask {
  public:
   RunMask() = default;
-  static RunMask OfVector(Value vector) {
-    RunMask mask;
+  // `tt_mask` (may be null) is kept for a loop over the lanes (Buffered).
+  static RunMask OfVector(Value vector, Value tt_mask, ArrayRef<int64_t> position,
+                          int64_t offset, int64_t width) {
+    RunMask mask = OfScalars(tt_mask, position, offset, width);
     mask.vector_ = vector;
     return mask;
   }
@@ -156,8 +218,23 @@ class RunMask {
     return buildScalarAllOn(b, loc, tt_mask_, position_, offset_, offset_ + width_ - 1);
   }
 
+  // The same mask for a loop over its lanes, made here, before it: each lane's bit built from
+  // the TTIR mask where it can be (LaneValues.h: a few scalar ops, most of them invariant),
+  // else read from a stack copy of the mask vector (LaneBuffer).
+  RunMask Buffered(OpBuilder& b, Location loc, Operation* op) const {
+    RunMask mask = *this;
+    if (!vector_) return mask;
+    if (tt_mask_ && hasLaneValuesAtAnyPosition(tt_mask_)) {
+      mask.vector_ = {};
+    } else {
+      mask.lanes_ = std::make_shared<LaneBuffer>(b, loc, op, vector_);
+    }
+    return mask;
+  }
+
   // Lane `lane` (an index) of the run.
   Value Lane(OpBuilder& b, Location loc, Value lane) const {
+    if (lanes_) return lanes_->Lane(b, loc, lane);
     if (vector_) return b.create<vector::ExtractOp>(loc, vector_, lane);
     Value last = b.create<arith::IndexCastOp>(loc, b.getI32Type(), lane);
     if (offset_ != 0) {
@@ -168,21 +245,33 @@ class RunMask {
 
  private:
   Value vector_;
+  std::shared_ptr<LaneBuffer> lanes_;
   Value tt_mask_;
   SmallVector<int64_t> position_;
   int64_t offset_ = 0;
   int64_t width_ = 0;
 };
 
-// Lane by lane, each access only if its mask lane is on.
-Value GatherRow(OpBuilder& b, Location loc, LanePointer pointer_of, VectorType type,
-                const RunMask& mask, Value other) {
+// The most bits of a row that a loop over its lanes carries in registers (vector.insert and
+// vector.extract at the lane); the backend unrolls such a loop and keeps the row in up to four
+// NEON registers. A wider row goes through a stack buffer (LaneBuffer): carried, each lane's
+// access stored and reloaded all of it.
+constexpr int64_t kRegisterRowBits = 2 * 128;
+
+bool RowInRegisters(VectorType type) {
+  return type.getNumElements() * std::max<int64_t>(8, type.getElementTypeBitWidth()) <=
+         kRegisterRowBits;
+}
+
+// Lane by lane, each access only if its mask lane is on; the row carried in registers.
+Value GatherRowInRegisters(OpBuilder& b, Location loc, LanePointer pointer_of, VectorType type,
+                           const RunMask& mask, Value other) {
   int64_t width = type.getDimSize(0);
   Value lower = b.create<arith::ConstantIndexOp>(loc, 0);
   Value upper = b.create<arith::ConstantIndexOp>(loc, width);
   Value step = b.create<arith::ConstantIndexOp>(loc, 1);
   auto loop = b.create<scf::ForOp>(
-      loc, lower, upper, step, ValueRange{other},
+      loc, lower, upper, step, ValueRange{other ? other : Zeros(b, loc, type)},
       [&](OpBuilder& body, Location l, Value lane, ValueRange carried) {
         Value row = carried[0];
         auto load = [&](OpBuilder& inner, Location il) {
@@ -208,8 +297,50 @@ Value GatherRow(OpBuilder& b, Location loc, LanePointer pointer_of, VectorType t
   return loop.getResult(0);
 }
 
-void ScatterRow(OpBuilder& b, Location loc, LanePointer pointer_of, Value value,
-                const RunMask& mask) {
+// Lane by lane, each access only if its mask lane is on, into a stack buffer holding `other`
+// (zeros if null) until then; the row is loaded from it whole.
+Value GatherRowInMemory(OpBuilder& b, Location loc, Operation* op, LanePointer pointer_of,
+                        VectorType type, const RunMask& mask, Value other) {
+  int64_t width = type.getDimSize(0);
+  Type element = type.getElementType();
+  Value buffer = EntryBuffer(b, op, MemoryType(element), width);
+  StoreValue(b, loc, buffer, other ? other : Zeros(b, loc, type));
+  RunMask lanes = mask ? mask.Buffered(b, loc, op) : RunMask();
+  Value lower = b.create<arith::ConstantIndexOp>(loc, 0);
+  Value upper = b.create<arith::ConstantIndexOp>(loc, width);
+  Value step = b.create<arith::ConstantIndexOp>(loc, 1);
+  b.create<scf::ForOp>(loc, lower, upper, step, ValueRange{},
+                       [&](OpBuilder& body, Location l, Value lane, ValueRange) {
+                         auto load = [&](OpBuilder& inner, Location il) {
+                           Value value =
+                               LoadValue(inner, il, pointer_of(inner, il, lane), element);
+                           StoreValue(inner, il, LaneOfRun(inner, il, buffer, element, lane),
+                                      value);
+                         };
+                         if (!lanes) {
+                           load(body, l);
+                         } else {
+                           body.create<scf::IfOp>(l, lanes.Lane(body, l, lane),
+                                                  [&](OpBuilder& then, Location il) {
+                                                    load(then, il);
+                                                    then.create<scf::YieldOp>(il);
+                                                  });
+                         }
+                         body.create<scf::YieldOp>(l);
+                       });
+  return LoadValue(b, loc, buffer, type);
+}
+
+// A row gathered lane by lane (`op` is the load being converted).
+Value GatherRow(OpBuilder& b, Location loc, Operation* op, LanePointer pointer_of,
+                VectorType type, const RunMask& mask, Value other) {
+  return RowInRegisters(type) ? GatherRowInRegisters(b, loc, pointer_of, type, mask, other)
+                              : GatherRowInMemory(b, loc, op, pointer_of, type, mask, other);
+}
+
+// Lane by lane from the row in registers, each store only if its mask lane is on.
+void ScatterRowInRegisters(OpBuilder& b, Location loc, LanePointer pointer_of, Value value,
+                           const RunMask& mask) {
   int64_t width = cast<VectorType>(value.getType()).getDimSize(0);
   Value lower = b.create<arith::ConstantIndexOp>(loc, 0);
   Value upper = b.create<arith::ConstantIndexOp>(loc, width);
@@ -233,11 +364,49 @@ void ScatterRow(OpBuilder& b, Location loc, LanePointer pointer_of, Value value,
                        });
 }
 
+// Lane by lane from a stack copy of `value`, each store only if its mask lane is on.
+void ScatterRowInMemory(OpBuilder& b, Location loc, Operation* op, LanePointer pointer_of,
+                        Value value, const RunMask& mask) {
+  int64_t width = cast<VectorType>(value.getType()).getDimSize(0);
+  LaneBuffer values(b, loc, op, value);
+  RunMask lanes = mask ? mask.Buffered(b, loc, op) : RunMask();
+  Value lower = b.create<arith::ConstantIndexOp>(loc, 0);
+  Value upper = b.create<arith::ConstantIndexOp>(loc, width);
+  Value step = b.create<arith::ConstantIndexOp>(loc, 1);
+  b.create<scf::ForOp>(loc, lower, upper, step, ValueRange{},
+                       [&](OpBuilder& body, Location l, Value lane, ValueRange) {
+                         auto store = [&](OpBuilder& inner, Location il) {
+                           StoreValue(inner, il, pointer_of(inner, il, lane),
+                                      values.Lane(inner, il, lane));
+                         };
+                         if (!lanes) {
+                           store(body, l);
+                         } else {
+                           body.create<scf::IfOp>(l, lanes.Lane(body, l, lane),
+                                                  [&](OpBuilder& then, Location il) {
+                                                    store(then, il);
+                                                    then.create<scf::YieldOp>(il);
+                                                  });
+                         }
+                         body.create<scf::YieldOp>(l);
+                       });
+}
+
+// A row scattered lane by lane (`op` is the store being converted).
+void ScatterRow(OpBuilder& b, Location loc, Operation* op, LanePointer pointer_of, Value value,
+                const RunMask& mask) {
+  if (RowInRegisters(cast<VectorType>(value.getType()))) {
+    ScatterRowInRegisters(b, loc, pointer_of, value, mask);
+  } else {
+    ScatterRowInMemory(b, loc, op, pointer_of, value, mask);
+  }
+}
+
 // One run of consecutive elements from `pointer`, under `mask` (null: all lanes), other lanes
 // taking `other`. All lanes on: one vector load. Otherwise lane by lane: NEON has no masked
 // load, and this keeps the code small.
-Value LoadRun(OpBuilder& b, Location loc, Value pointer, VectorType type, const RunMask& mask,
-              Value other) {
+Value LoadRun(OpBuilder& b, Location loc, Operation* op, Value pointer, VectorType type,
+              const RunMask& mask, Value other) {
   if (!mask) return LoadValue(b, loc, pointer, type);
   auto lane_pointer = [&](OpBuilder& inner, Location l, Value lane) {
     return LaneOfRun(inner, l, pointer, type.getElementType(), lane);
@@ -248,12 +417,14 @@ Value LoadRun(OpBuilder& b, Location loc, Value pointer, VectorType type, const 
         then.create<scf::YieldOp>(l, LoadValue(then, l, pointer, type));
       },
       [&](OpBuilder& otherwise, Location l) {
-        otherwise.create<scf::YieldOp>(l, GatherRow(otherwise, l, lane_pointer, type, mask, other));
+        otherwise.create<scf::YieldOp>(
+            l, GatherRow(otherwise, l, op, lane_pointer, type, mask, other));
       });
   return branch.getResult(0);
 }
 
-void StoreRun(OpBuilder& b, Location loc, Value pointer, Value value, const RunMask& mask) {
+void StoreRun(OpBuilder& b, Location loc, Operation* op, Value pointer, Value value,
+              const RunMask& mask) {
   if (!mask) return StoreValue(b, loc, pointer, value);
   Type element = cast<VectorType>(value.getType()).getElementType();
   auto lane_pointer = [&](OpBuilder& inner, Location l, Value lane) {
@@ -266,7 +437,7 @@ void StoreRun(OpBuilder& b, Location loc, Value pointer, Value value, const RunM
         then.create<scf::YieldOp>(l);
       },
       [&](OpBuilder& otherwise, Location l) {
-        ScatterRow(otherwise, l, lane_pointer, value, mask);
+        ScatterRow(otherwise, l, op, lane_pointer, value, mask);
         otherwise.create<scf::YieldOp>(l);
       });
 }
@@ -337,17 +508,6 @@ Value WholeMaskOn(OpBuilder& b, Location loc, Value tt_mask, Value mask) {
   return AllOn(b, loc, mask);
 }
 
-// A stack buffer of `elements` values of `element` type, allocated once in the function's
-// entry block (not per loop iteration).
-Value EntryBuffer(OpBuilder& b, Operation* op, Type element, int64_t elements) {
-  OpBuilder::InsertionGuard guard(b);
-  Block& entry = op->getParentOfType<FunctionOpInterface>().getFunctionBody().front();
-  b.setInsertionPointToStart(&entry);
-  Location loc = op->getLoc();
-  Value count = b.create<LLVM::ConstantOp>(loc, b.getI64Type(), elements);
-  return b.create<LLVM::AllocaOp>(loc, LLVM::LLVMPointerType::get(b.getContext()), element, count,
-                                  /*alignment=*/16);
-}
 
 // The mask of lanes [offset, offset + width) of the row at `position` whose converted mask is
 // `row_mask` (null: no mask).
@@ -355,7 +515,8 @@ RunMask MaskOfRun(OpBuilder& b, Location loc, Value tt_mask, Value row_mask,
                   ArrayRef<int64_t> position, int64_t offset, int64_t width) {
   if (!row_mask) return {};
   if (RunMask::Scalar(tt_mask)) return RunMask::OfScalars(tt_mask, position, offset, width);
-  return RunMask::OfVector(Slice(b, loc, row_mask, offset, width));
+  return RunMask::OfVector(Slice(b, loc, row_mask, offset, width), tt_mask, position, offset,
+                           width);
 }
 
 // Whether `access` takes its runs' first addresses from the scalars that define its tensor of
@@ -473,6 +634,38 @@ Value LanePointerAt(OpBuilder& b, Location loc, Value tt_pointers, ArrayRef<Valu
   return b.create<UnrealizedConversionCastOp>(loc, LLVM::LLVMPointerType::get(b.getContext()), lane)
       .getResult(0);
 }
+
+// The address of each lane of the row at `position` of an access with irregular addresses, for
+// a loop over the lanes of a row of `row_type`: extracted from the row's address vector when
+// the row is in registers (RowInRegisters); else built from the TTIR tensor of pointers where
+// it can be (a few scalar ops), or read from a stack copy of the address vector (LaneBuffer).
+class LaneAddresses {
+ public:
+  LaneAddresses(OpBuilder& b, Location loc, Operation* op, Value tt_pointers, Value addresses,
+                ArrayRef<int64_t> position, VectorType row_type)
+      : tt_pointers_(tt_pointers), position_(position.begin(), position.end()) {
+    if (RowInRegisters(row_type)) {
+      addresses_ = addresses;
+    } else if (!hasLaneValuesAtAnyPosition(tt_pointers)) {
+      lanes_ = std::make_shared<LaneBuffer>(b, loc, op, addresses);
+    }
+  }
+  // The pointer to lane `lane` (an index).
+  Value Lane(OpBuilder& b, Location loc, Value lane) const {
+    if (addresses_) {
+      return AddressToPointer(b, loc, b.create<vector::ExtractOp>(loc, addresses_, lane));
+    }
+    if (lanes_) return AddressToPointer(b, loc, lanes_->Lane(b, loc, lane));
+    Value last = b.create<arith::IndexCastOp>(loc, b.getI32Type(), lane);
+    return LanePointerAt(b, loc, tt_pointers_, LaneCoordinates(b, loc, position_, last));
+  }
+
+ private:
+  Value tt_pointers_;
+  SmallVector<int64_t> position_;
+  Value addresses_;
+  std::shared_ptr<LaneBuffer> lanes_;
+};
 
 // A masked load's tile (MasksInRowLoop) into `buffer`, row-major, lane by lane: a lane whose
 // mask bit is on is read, the others take `other` (zero without one).
@@ -609,16 +802,17 @@ struct LoadConversion : OpConversionPattern<LoadOp> {
         Value other_row = Row(b, loc, other, position);
         Value row;
         if (run == 1) {
+          LaneAddresses address_lanes(b, loc, op, op.getPtr(), addresses, position, row_type);
           auto lane_pointer = [&](OpBuilder& inner, Location l, Value lane) {
-            return LaneOfAddresses(inner, l, addresses, lane);
+            return address_lanes.Lane(inner, l, lane);
           };
-          row = GatherRow(b, loc, lane_pointer, row_type,
+          row = GatherRow(b, loc, op, lane_pointer, row_type,
                           MaskOfRun(b, loc, op.getMask(), mask, position, 0, width), other_row);
         } else {
           row = Zeros(b, loc, row_type);
           for (int64_t offset = 0; offset < width; offset += run) {
             Value loaded =
-                LoadRun(b, loc, run_pointer(b, addresses, row_index, position, offset), run_type,
+                LoadRun(b, loc, op, run_pointer(b, addresses, row_index, position, offset), run_type,
                         MaskOfRun(b, loc, op.getMask(), mask, position, offset, run),
                         Slice(b, loc, other_row, offset, run));
             row = run == width
@@ -708,15 +902,17 @@ struct StoreConversion : OpConversionPattern<StoreOp> {
         Value mask = Row(b, loc, whole_mask, position);
         Value values = Row(b, loc, adaptor.getValue(), position);
         if (run == 1) {
+          LaneAddresses address_lanes(b, loc, op, op.getPtr(), addresses, position,
+                                      cast<VectorType>(values.getType()));
           auto lane_pointer = [&](OpBuilder& inner, Location l, Value lane) {
-            return LaneOfAddresses(inner, l, addresses, lane);
+            return address_lanes.Lane(inner, l, lane);
           };
-          ScatterRow(b, loc, lane_pointer, values,
+          ScatterRow(b, loc, op, lane_pointer, values,
                      MaskOfRun(b, loc, op.getMask(), mask, position, 0, width));
           continue;
         }
         for (int64_t offset = 0; offset < width; offset += run) {
-          StoreRun(b, loc, RunStart(b, loc, op, op.getPtr(), addresses, position, offset),
+          StoreRun(b, loc, op, RunStart(b, loc, op, op.getPtr(), addresses, position, offset),
                    Slice(b, loc, values, offset, run),
                    MaskOfRun(b, loc, op.getMask(), mask, position, offset, run));
         }
