@@ -52,14 +52,25 @@ module {
 
 // -----
 
+// The innermost stride is an argument: the load is versioned on it being 1. That version
+// multiplies by the constant, so its rows are consecutive elements, loaded as vectors; the
+// other keeps the argument (every lane its own access).
 // CHECK-LABEL: tt.func public @descriptor(
 // CHECK-SAME: %[[BASE:[a-z0-9]+]]: !tt.ptr<f16>, %[[S0:[a-z0-9]+]]: i64, %[[S1:[a-z0-9]+]]: i64, %[[T0:[a-z0-9]+]]: i64, %[[T1:[a-z0-9]+]]: i64, %{{[a-z0-9]+}}: i32)
-// CHECK: tt.splat %[[T0]] : i64 -> tensor<2x16xi64>
-// CHECK: tt.splat %[[S0]] : i64 -> tensor<2x16xi64>
-// CHECK: tt.splat %[[T1]] : i64 -> tensor<2x16xi64>
-// CHECK: tt.splat %[[S1]] : i64 -> tensor<2x16xi64>
-// CHECK: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<2x16xf16>
-// CHECK: %[[X:.*]] = tt.load %{{.*}}, %{{.*}}, %[[ZERO]] : tensor<2x16x!tt.ptr<f16>>
+// CHECK: %[[ONE:.*]] = arith.constant 1 : i64
+// CHECK: %[[UNIT:.*]] = arith.cmpi eq, %[[T1]], %[[ONE]] : i64
+// CHECK: %[[X:.*]] = scf.if %[[UNIT]] -> (tensor<2x16xf16>) {
+// CHECK:   tt.splat %[[T0]] : i64 -> tensor<2x16xi64>
+// CHECK:   tt.splat %[[S0]] : i64 -> tensor<2x16xi64>
+// CHECK:   tt.splat %[[ONE]] : i64 -> tensor<2x16xi64>
+// CHECK:   tt.splat %[[S1]] : i64 -> tensor<2x16xi64>
+// CHECK:   %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<2x16xf16>
+// CHECK:   %[[UNIT_X:.*]] = tt.load %{{.*}}, %{{.*}}, %[[ZERO]] : tensor<2x16x!tt.ptr<f16>>
+// CHECK:   scf.yield %[[UNIT_X]]
+// CHECK: } else {
+// CHECK:   tt.splat %[[T0]] : i64 -> tensor<2x16xi64>
+// CHECK:   tt.splat %[[T1]] : i64 -> tensor<2x16xi64>
+// CHECK:   tt.load
 // CHECK: tt.reshape %[[X]] : tensor<2x16xf16> -> tensor<32xf16>
 module {
   tt.func public @descriptor(%d: !tt.tensordesc<tensor<2x16xf16>>, %i: i32) -> tensor<32xf16> {

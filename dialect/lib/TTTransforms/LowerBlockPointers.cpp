@@ -7,6 +7,7 @@
 //     padding (zero, or NaN for padding = nan; zero when none is given) and are not written.
 //   descriptor_load/store: the same with every dimension checked and zero padding (Triton's
 //     out-of-bounds reads are zero, out-of-bounds writes are dropped).
+//   an innermost stride known only at run time: the access is versioned on it being 1.
 //   scf.for carrying a block pointer carries its offsets (one i32 per dimension) instead.
 //   a !tt.tensordesc<B> argument of the kernel becomes 1 + 2r arguments in its place: the
 //     base pointer, r i64 sizes and r i64 strides, outermost dimension first (tcpu/triton.h).
@@ -16,6 +17,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 #include "tt/TTOps.h"
 #include "tt/TTToTcpuPasses.h"
 
@@ -330,8 +332,43 @@ class Lowering {
     return {pointers, mask};
   }
 
+  // Whether the innermost stride is a runtime value: the access is then versioned on it being
+  // 1 (a tensor descriptor's is; a block pointer's mostly), whose version has rows of
+  // consecutive elements the memory lowering loads as vectors; with the stride unknown every
+  // lane is its own scalar access (tutorial 06's attention over host descriptors: 57
+  // instructions per MAC, 1.9 with the version).
+  static bool VersionsUnitStride(const BlockAccess& info) {
+    return !info.strides.empty() && !matchPattern(info.strides.back(), m_Constant());
+  }
+
+  // `info` with its innermost stride the constant 1, and the condition that it is.
+  static std::pair<BlockAccess, Value> UnitStride(OpBuilder& b, Location loc,
+                                                   const BlockAccess& info) {
+    BlockAccess unit = info;
+    unit.strides.back() = b.create<arith::ConstantIntOp>(loc, 1, 64);
+    Value is_unit = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, info.strides.back(),
+                                            unit.strides.back());
+    return {unit, is_unit};
+  }
+
   Value Load(OpBuilder& b, Location loc, const BlockAccess& info, ValueRange offsets,
              RankedTensorType block, ArrayRef<int32_t> checked, bool nan) {
+    if (!VersionsUnitStride(info)) return LoadAt(b, loc, info, offsets, block, checked, nan);
+    auto [unit, is_unit] = UnitStride(b, loc, info);
+    auto branch = b.create<scf::IfOp>(
+        loc, is_unit,
+        [&](OpBuilder& then, Location l) {
+          then.create<scf::YieldOp>(l, LoadAt(then, l, unit, offsets, block, checked, nan));
+        },
+        [&](OpBuilder& otherwise, Location l) {
+          otherwise.create<scf::YieldOp>(l, LoadAt(otherwise, l, info, offsets, block, checked,
+                                                   nan));
+        });
+    return branch.getResult(0);
+  }
+
+  Value LoadAt(OpBuilder& b, Location loc, const BlockAccess& info, ValueRange offsets,
+               RankedTensorType block, ArrayRef<int32_t> checked, bool nan) {
     auto [pointers, mask] = Addresses(b, loc, info, offsets, block, checked);
     if (!mask) {
       return b.create<LoadOp>(loc, block, pointers, Value(), Value(), ArrayRef<int32_t>{},
@@ -350,6 +387,22 @@ class Lowering {
 
   void Store(OpBuilder& b, Location loc, const BlockAccess& info, ValueRange offsets, Value value,
              ArrayRef<int32_t> checked) {
+    if (!VersionsUnitStride(info)) return StoreAt(b, loc, info, offsets, value, checked);
+    auto [unit, is_unit] = UnitStride(b, loc, info);
+    b.create<scf::IfOp>(
+        loc, is_unit,
+        [&](OpBuilder& then, Location l) {
+          StoreAt(then, l, unit, offsets, value, checked);
+          then.create<scf::YieldOp>(l);
+        },
+        [&](OpBuilder& otherwise, Location l) {
+          StoreAt(otherwise, l, info, offsets, value, checked);
+          otherwise.create<scf::YieldOp>(l);
+        });
+  }
+
+  void StoreAt(OpBuilder& b, Location loc, const BlockAccess& info, ValueRange offsets,
+               Value value, ArrayRef<int32_t> checked) {
     auto block = cast<RankedTensorType>(value.getType());
     auto [pointers, mask] = Addresses(b, loc, info, offsets, block, checked);
     b.create<StoreOp>(loc, pointers, value, mask, ArrayRef<int32_t>{});
