@@ -79,20 +79,30 @@ module {
     tt.return %r#1 : i32
   }
 
+  // The values, the mask (as bytes) and the counts go through stack buffers: read and updated
+  // at a dynamic lane as vectors, the backend stored and reloaded them whole for every lane.
   // CHECK-LABEL: tt.func @histogram(
+  // CHECK-DAG: %[[COUNTS:.*]] = llvm.alloca %{{.*}} x i32
+  // CHECK-DAG: %[[MASK:.*]] = llvm.alloca %{{.*}} x i8
+  // CHECK-DAG: %[[VALUES:.*]] = llvm.alloca %{{.*}} x i32
   // CHECK: %[[BINS:.*]] = arith.constant 8 : i32
-  // CHECK: %[[COUNTS:.*]] = scf.for %[[LANE:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (vector<8xi32>) {
-  // CHECK:   %[[V:.*]] = vector.extract %{{.*}}[%[[LANE]]] : i32 from vector<16xi32>
+  // CHECK: llvm.store %{{.*}}, %[[VALUES]] : vector<16xi32>, !llvm.ptr
+  // CHECK: llvm.store %{{.*}}, %[[MASK]] : vector<16xi8>, !llvm.ptr
+  // CHECK: llvm.store %{{.*}}, %[[COUNTS]] : vector<8xi32>, !llvm.ptr
+  // CHECK: scf.for %[[LANE:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+  // CHECK:   %[[V:.*]] = llvm.load %{{.*}} : !llvm.ptr -> i32
   // CHECK:   %[[LOW:.*]] = arith.cmpi sge, %[[V]], %{{.*}} : i32
   // CHECK:   %[[HIGH:.*]] = arith.cmpi slt, %[[V]], %[[BINS]] : i32
   // CHECK:   %[[IN:.*]] = arith.andi %[[LOW]], %[[HIGH]] : i1
-  // CHECK:   %[[ON:.*]] = vector.extract %{{.*}}[%[[LANE]]] : i1 from vector<16xi1>
+  // CHECK:   %[[BYTE:.*]] = llvm.load %{{.*}} : !llvm.ptr -> i8
+  // CHECK:   %[[ON:.*]] = arith.cmpi ne, %[[BYTE]], %{{.*}} : i8
   // CHECK:   %[[COUNT:.*]] = arith.andi %[[IN]], %[[ON]] : i1
-  // CHECK:   scf.if %[[COUNT]] -> (vector<8xi32>) {
-  // CHECK:     %[[BIN:.*]] = arith.index_cast %[[V]] : i32 to index
-  // CHECK:     %[[OLD:.*]] = vector.extract %[[ACC]][%[[BIN]]] : i32 from vector<8xi32>
+  // CHECK:   scf.if %[[COUNT]] {
+  // CHECK:     %[[PLACE:.*]] = llvm.getelementptr %[[COUNTS]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+  // CHECK:     %[[OLD:.*]] = llvm.load %[[PLACE]] : !llvm.ptr -> i32
   // CHECK:     %[[NEW:.*]] = arith.addi %[[OLD]], %{{.*}} : i32
-  // CHECK:     vector.insert %[[NEW]], %[[ACC]] [%[[BIN]]] : i32 into vector<8xi32>
+  // CHECK:     llvm.store %[[NEW]], %[[PLACE]] : i32, !llvm.ptr
+  // CHECK: llvm.load %[[COUNTS]] : !llvm.ptr -> vector<8xi32>
   // CHECK-NOT: tt.histogram
   tt.func @histogram(%x: tensor<16xi32>, %m: tensor<16xi1>) -> tensor<8xi32> {
     %h = tt.histogram %x, %m : tensor<16xi32> -> tensor<8xi32>

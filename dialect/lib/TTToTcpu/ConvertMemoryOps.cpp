@@ -22,6 +22,7 @@
 
 #include "LaneValues.h"
 #include "MaskBounds.h"
+#include "StackBuffer.h"
 #include "TypeConverter.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -97,17 +98,6 @@ void StoreValue(OpBuilder& b, Location loc, Value pointer, Value value) {
 // addresses out of the code).
 using LanePointer = llvm::function_ref<Value(OpBuilder&, Location, Value lane)>;
 
-// A stack buffer of `elements` values of `element` type, allocated once in the entry block of
-// the function holding `op` (not per loop iteration).
-Value EntryBuffer(OpBuilder& b, Operation* op, Type element, int64_t elements) {
-  OpBuilder::InsertionGuard guard(b);
-  Block& entry = op->getParentOfType<FunctionOpInterface>().getFunctionBody().front();
-  b.setInsertionPointToStart(&entry);
-  Location loc = op->getLoc();
-  Value count = b.create<LLVM::ConstantOp>(loc, b.getI64Type(), elements);
-  return b.create<LLVM::AllocaOp>(loc, LLVM::LLVMPointerType::get(b.getContext()), element, count,
-                                  /*alignment=*/16);
-}
 
 Value LaneOfRun(OpBuilder& b, Location loc, Value first, Type element, Value lane);
 
@@ -122,7 +112,7 @@ class LaneBuffer {
   LaneBuffer(OpBuilder& b, Location loc, Operation* op, Value vector)
       : element_(cast<VectorType>(vector.getType()).getElementType()) {
     if ((scalar_ = SplatScalar(b, loc, vector))) return;
-    buffer_ = EntryBuffer(b, op, MemoryType(element_),
+    buffer_ = buildEntryBuffer(b, op, MemoryType(element_),
                           cast<VectorType>(vector.getType()).getNumElements());
     StoreValue(b, loc, buffer_, vector);
   }
@@ -303,7 +293,7 @@ Value GatherRowInMemory(OpBuilder& b, Location loc, Operation* op, LanePointer p
                         VectorType type, const RunMask& mask, Value other) {
   int64_t width = type.getDimSize(0);
   Type element = type.getElementType();
-  Value buffer = EntryBuffer(b, op, MemoryType(element), width);
+  Value buffer = buildEntryBuffer(b, op, MemoryType(element), width);
   StoreValue(b, loc, buffer, other ? other : Zeros(b, loc, type));
   RunMask lanes = mask ? mask.Buffered(b, loc, op) : RunMask();
   Value lower = b.create<arith::ConstantIndexOp>(loc, 0);
@@ -700,7 +690,7 @@ void StoreMaskedTileInLoop(OpBuilder& b, Location loc, StoreOp op, Value value) 
   auto type = cast<VectorType>(value.getType());
   Type element = type.getElementType();
   int64_t rows = type.getDimSize(0), width = type.getDimSize(1);
-  Value buffer = EntryBuffer(b, op, MemoryType(element), rows * width);
+  Value buffer = buildEntryBuffer(b, op, MemoryType(element), rows * width);
   for (int64_t row = 0; row < rows; ++row) {
     Value index = b.create<LLVM::ConstantOp>(loc, b.getI64Type(), row * width);
     StoreValue(b, loc, BufferPlace(b, loc, buffer, element, index),
@@ -836,7 +826,7 @@ struct LoadConversion : OpConversionPattern<LoadOp> {
     Value some_off = rewriter.create<arith::XOrIOp>(
         loc, all_on, rewriter.create<arith::ConstantIntOp>(loc, 1, 1));
     int64_t elements = positions.size() * width;
-    Value buffer = EntryBuffer(rewriter, op, MemoryType(run_type.getElementType()), elements);
+    Value buffer = buildEntryBuffer(rewriter, op, MemoryType(run_type.getElementType()), elements);
     bool row_loop = MasksInRowLoop(op.getPtr(), op.getMask(), op.getOther(), shape);
     rewriter.create<scf::IfOp>(loc, some_off, [&](OpBuilder& then, Location l) {
       if (row_loop) {

@@ -9,9 +9,11 @@
 //   histogram: one pass over the lanes in order, adding 1 to the bin of each lane whose value
 //           lies in [0, bins) and whose mask is on (other values are not counted).
 // Dimensions are powers of two, as Triton requires.
+#include "StackBuffer.h"
 #include "TypeConverter.h"
 #include "llvm/ADT/STLExtras.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -342,6 +344,10 @@ struct Scan : OpConversionPattern<ScanOp> {
   }
 };
 
+// tt.histogram: a loop over the source's lanes counting each in-range value in its bin. The
+// source, the mask and the counts go through stack buffers (StackBuffer.h): read and updated
+// lane by lane as vectors, each lane stored and reloaded the whole source and counts (126
+// instructions per value of a 256-value, 32-bin histogram).
 struct Histogram : OpConversionPattern<HistogramOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(HistogramOp op, OpAdaptor adaptor,
@@ -352,6 +358,7 @@ struct Histogram : OpConversionPattern<HistogramOp> {
     Type value_type = source_type.getElementType();
     Type count_type = result_type.getElementType();
     int64_t bins = result_type.getNumElements();
+    int64_t lanes = source_type.getNumElements();
     Value zero = rewriter.create<arith::ConstantIntOp>(loc, 0, value_type);
     // Without an upper test when every non-negative value of the type has a bin.
     unsigned width = value_type.getIntOrFloatBitWidth();
@@ -360,42 +367,55 @@ struct Histogram : OpConversionPattern<HistogramOp> {
         needs_limit ? rewriter.create<arith::ConstantIntOp>(loc, bins, value_type).getResult()
                     : Value();
     Value one = rewriter.create<arith::ConstantIntOp>(loc, 1, count_type);
-    Value empty = rewriter.create<arith::ConstantOp>(loc, result_type,
-                                                     rewriter.getZeroAttr(result_type));
+    auto pointer = LLVM::LLVMPointerType::get(rewriter.getContext());
+    auto element = [&](OpBuilder& b, Location l, Value buffer, Type type, Value index) {
+      Value at = b.create<arith::IndexCastOp>(l, b.getI64Type(), index);
+      return b.create<LLVM::GEPOp>(l, pointer, type, buffer, ValueRange{at}).getResult();
+    };
+    Value values = buildEntryBuffer(rewriter, op, value_type, lanes);
+    rewriter.create<LLVM::StoreOp>(loc, adaptor.getSrc(), values);
+    Value mask_bytes;
+    if (Value mask = adaptor.getMask()) {
+      mask_bytes = buildEntryBuffer(rewriter, op, rewriter.getI8Type(), lanes);
+      auto bytes = VectorType::get(source_type.getShape(), rewriter.getI8Type());
+      rewriter.create<LLVM::StoreOp>(loc, rewriter.create<arith::ExtUIOp>(loc, bytes, mask),
+                                     mask_bytes);
+    }
+    Value counts = buildEntryBuffer(rewriter, op, count_type, bins);
+    rewriter.create<LLVM::StoreOp>(
+        loc, rewriter.create<arith::ConstantOp>(loc, result_type, rewriter.getZeroAttr(result_type)),
+        counts);
     Value lower = rewriter.create<arith::ConstantIndexOp>(loc, 0);
-    Value upper = rewriter.create<arith::ConstantIndexOp>(loc, source_type.getNumElements());
+    Value upper = rewriter.create<arith::ConstantIndexOp>(loc, lanes);
     Value step = rewriter.create<arith::ConstantIndexOp>(loc, 1);
-    Value mask = adaptor.getMask();
-    auto loop = rewriter.create<scf::ForOp>(
-        loc, lower, upper, step, ValueRange{empty},
-        [&](OpBuilder& b, Location l, Value lane, ValueRange carried) {
-          Value value = b.create<vector::ExtractOp>(l, adaptor.getSrc(), lane);
+    rewriter.create<scf::ForOp>(
+        loc, lower, upper, step, ValueRange{},
+        [&](OpBuilder& b, Location l, Value lane, ValueRange) {
+          Value value =
+              b.create<LLVM::LoadOp>(l, value_type, element(b, l, values, value_type, lane));
           Value in_range = b.create<arith::CmpIOp>(l, arith::CmpIPredicate::sge, value, zero);
           if (limit) {
             in_range = b.create<arith::AndIOp>(
                 l, in_range, b.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, value, limit));
           }
-          if (mask) {
-            in_range =
-                b.create<arith::AndIOp>(l, in_range, b.create<vector::ExtractOp>(l, mask, lane));
+          if (mask_bytes) {
+            Value byte = b.create<LLVM::LoadOp>(
+                l, b.getI8Type(), element(b, l, mask_bytes, b.getI8Type(), lane));
+            in_range = b.create<arith::AndIOp>(
+                l, in_range,
+                b.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne, byte,
+                                        b.create<arith::ConstantIntOp>(l, 0, 8)));
           }
-          Value counts =
-              b.create<scf::IfOp>(
-                   l, in_range,
-                   [&](OpBuilder& then, Location il) {
-                     Value bin = then.create<arith::IndexCastOp>(il, then.getIndexType(), value);
-                     Value count = then.create<vector::ExtractOp>(il, carried[0], bin);
-                     Value more = then.create<arith::AddIOp>(il, count, one);
-                     then.create<scf::YieldOp>(
-                         il, ValueRange{then.create<vector::InsertOp>(il, more, carried[0], bin)});
-                   },
-                   [&](OpBuilder& otherwise, Location il) {
-                     otherwise.create<scf::YieldOp>(il, carried[0]);
-                   })
-                  .getResult(0);
-          b.create<scf::YieldOp>(l, counts);
+          b.create<scf::IfOp>(l, in_range, [&](OpBuilder& then, Location il) {
+            Value bin = then.create<arith::IndexCastOp>(il, then.getIndexType(), value);
+            Value place = element(then, il, counts, count_type, bin);
+            Value count = then.create<LLVM::LoadOp>(il, count_type, place);
+            then.create<LLVM::StoreOp>(il, then.create<arith::AddIOp>(il, count, one), place);
+            then.create<scf::YieldOp>(il);
+          });
+          b.create<scf::YieldOp>(l);
         });
-    rewriter.replaceOp(op, loop.getResult(0));
+    rewriter.replaceOp(op, rewriter.create<LLVM::LoadOp>(loc, result_type, counts).getResult());
     return success();
   }
 };
