@@ -382,9 +382,9 @@ struct Histogram : OpConversionPattern<HistogramOp> {
                                      mask_bytes);
     }
     Value counts = buildEntryBuffer(rewriter, op, count_type, bins);
-    rewriter.create<LLVM::StoreOp>(
-        loc, rewriter.create<arith::ConstantOp>(loc, result_type, rewriter.getZeroAttr(result_type)),
-        counts);
+    Value empty =
+        rewriter.create<arith::ConstantOp>(loc, result_type, rewriter.getZeroAttr(result_type));
+    rewriter.create<LLVM::StoreOp>(loc, empty, counts);
     Value lower = rewriter.create<arith::ConstantIndexOp>(loc, 0);
     Value upper = rewriter.create<arith::ConstantIndexOp>(loc, lanes);
     Value step = rewriter.create<arith::ConstantIndexOp>(loc, 1);

@@ -540,7 +540,8 @@ DenseMap<int, int64_t> ChooseChunks(Operation* root, Axes& axes, const DenseSet<
         for (DotOp other : dot->getBlock()->getOps<DotOp>()) {
           auto rank = cast<RankedTensorType>(other.getA().getType()).getRank();
           int k = axes.AxisOf(other.getA(), rank - 1);
-          int64_t kChunk = (chunk.count(k) ? chunk[k] : axes.Size(k)) * axes.Unit(other.getA(), rank - 1);
+          int64_t kChunk = (chunk.count(k) ? chunk[k] : axes.Size(k)) *
+                           axes.Unit(other.getA(), rank - 1);
           elements(other.getA(), candidates);
           macs += elements(other.getD(), candidates) * kChunk;
         }
