@@ -287,37 +287,43 @@ Value GatherRowInRegisters(OpBuilder& b, Location loc, LanePointer pointer_of, V
   return loop.getResult(0);
 }
 
-// Lane by lane, each access only if its mask lane is on, into a stack buffer holding `other`
-// (zeros if null) until then; the row is loaded from it whole.
-Value GatherRowInMemory(OpBuilder& b, Location loc, Operation* op, LanePointer pointer_of,
-                        VectorType type, const RunMask& mask, Value other) {
-  int64_t width = type.getDimSize(0);
-  Type element = type.getElementType();
-  Value buffer = buildEntryBuffer(b, op, MemoryType(element), width);
-  StoreValue(b, loc, buffer, other ? other : Zeros(b, loc, type));
-  RunMask lanes = mask ? mask.Buffered(b, loc, op) : RunMask();
+// What a loop over a row's lanes does at one lane (an index).
+using LaneAction = llvm::function_ref<void(OpBuilder&, Location, Value lane)>;
+
+// `body` at each lane of a row `width` wide, in order, under an scf.if of the lane's mask bit
+// when there is a mask.
+void ForEachLaneOfRow(OpBuilder& b, Location loc, int64_t width, const RunMask& mask,
+                      LaneAction body) {
   Value lower = b.create<arith::ConstantIndexOp>(loc, 0);
   Value upper = b.create<arith::ConstantIndexOp>(loc, width);
   Value step = b.create<arith::ConstantIndexOp>(loc, 1);
   b.create<scf::ForOp>(loc, lower, upper, step, ValueRange{},
-                       [&](OpBuilder& body, Location l, Value lane, ValueRange) {
-                         auto load = [&](OpBuilder& inner, Location il) {
-                           Value value =
-                               LoadValue(inner, il, pointer_of(inner, il, lane), element);
-                           StoreValue(inner, il, LaneOfRun(inner, il, buffer, element, lane),
-                                      value);
-                         };
-                         if (!lanes) {
-                           load(body, l);
+                       [&](OpBuilder& loop, Location l, Value lane, ValueRange) {
+                         if (!mask) {
+                           body(loop, l, lane);
                          } else {
-                           body.create<scf::IfOp>(l, lanes.Lane(body, l, lane),
+                           loop.create<scf::IfOp>(l, mask.Lane(loop, l, lane),
                                                   [&](OpBuilder& then, Location il) {
-                                                    load(then, il);
+                                                    body(then, il, lane);
                                                     then.create<scf::YieldOp>(il);
                                                   });
                          }
-                         body.create<scf::YieldOp>(l);
+                         loop.create<scf::YieldOp>(l);
                        });
+}
+
+// Lane by lane, each access only if its mask lane is on, into a stack buffer holding `other`
+// (zeros if null) until then; the row is loaded from it whole.
+Value GatherRowInMemory(OpBuilder& b, Location loc, Operation* op, LanePointer pointer_of,
+                        VectorType type, const RunMask& mask, Value other) {
+  Type element = type.getElementType();
+  Value buffer = buildEntryBuffer(b, op, MemoryType(element), type.getDimSize(0));
+  StoreValue(b, loc, buffer, other ? other : Zeros(b, loc, type));
+  ForEachLaneOfRow(b, loc, type.getDimSize(0), mask ? mask.Buffered(b, loc, op) : RunMask(),
+                   [&](OpBuilder& at, Location l, Value lane) {
+                     Value value = LoadValue(at, l, pointer_of(at, l, lane), element);
+                     StoreValue(at, l, LaneOfRun(at, l, buffer, element, lane), value);
+                   });
   return LoadValue(b, loc, buffer, type);
 }
 
@@ -328,68 +334,24 @@ Value GatherRow(OpBuilder& b, Location loc, Operation* op, LanePointer pointer_o
                               : GatherRowInMemory(b, loc, op, pointer_of, type, mask, other);
 }
 
-// Lane by lane from the row in registers, each store only if its mask lane is on.
-void ScatterRowInRegisters(OpBuilder& b, Location loc, LanePointer pointer_of, Value value,
-                           const RunMask& mask) {
-  int64_t width = cast<VectorType>(value.getType()).getDimSize(0);
-  Value lower = b.create<arith::ConstantIndexOp>(loc, 0);
-  Value upper = b.create<arith::ConstantIndexOp>(loc, width);
-  Value step = b.create<arith::ConstantIndexOp>(loc, 1);
-  b.create<scf::ForOp>(loc, lower, upper, step, ValueRange{},
-                       [&](OpBuilder& body, Location l, Value lane, ValueRange) {
-                         auto store = [&](OpBuilder& inner, Location il) {
-                           Value element = inner.create<vector::ExtractOp>(il, value, lane);
-                           StoreValue(inner, il, pointer_of(inner, il, lane), element);
-                         };
-                         if (!mask) {
-                           store(body, l);
-                         } else {
-                           body.create<scf::IfOp>(l, mask.Lane(body, l, lane),
-                                                  [&](OpBuilder& then, Location il) {
-                                                    store(then, il);
-                                                    then.create<scf::YieldOp>(il);
-                                                  });
-                         }
-                         body.create<scf::YieldOp>(l);
-                       });
-}
-
-// Lane by lane from a stack copy of `value`, each store only if its mask lane is on.
-void ScatterRowInMemory(OpBuilder& b, Location loc, Operation* op, LanePointer pointer_of,
-                        Value value, const RunMask& mask) {
-  int64_t width = cast<VectorType>(value.getType()).getDimSize(0);
-  LaneBuffer values(b, loc, op, value);
-  RunMask lanes = mask ? mask.Buffered(b, loc, op) : RunMask();
-  Value lower = b.create<arith::ConstantIndexOp>(loc, 0);
-  Value upper = b.create<arith::ConstantIndexOp>(loc, width);
-  Value step = b.create<arith::ConstantIndexOp>(loc, 1);
-  b.create<scf::ForOp>(loc, lower, upper, step, ValueRange{},
-                       [&](OpBuilder& body, Location l, Value lane, ValueRange) {
-                         auto store = [&](OpBuilder& inner, Location il) {
-                           StoreValue(inner, il, pointer_of(inner, il, lane),
-                                      values.Lane(inner, il, lane));
-                         };
-                         if (!lanes) {
-                           store(body, l);
-                         } else {
-                           body.create<scf::IfOp>(l, lanes.Lane(body, l, lane),
-                                                  [&](OpBuilder& then, Location il) {
-                                                    store(then, il);
-                                                    then.create<scf::YieldOp>(il);
-                                                  });
-                         }
-                         body.create<scf::YieldOp>(l);
-                       });
-}
-
-// A row scattered lane by lane (`op` is the store being converted).
+// A row scattered lane by lane, each store only if its mask lane is on (`op` is the store being
+// converted): each lane extracted from the row in registers, or loaded from a stack copy of a
+// wider row.
 void ScatterRow(OpBuilder& b, Location loc, Operation* op, LanePointer pointer_of, Value value,
                 const RunMask& mask) {
-  if (RowInRegisters(cast<VectorType>(value.getType()))) {
-    ScatterRowInRegisters(b, loc, pointer_of, value, mask);
-  } else {
-    ScatterRowInMemory(b, loc, op, pointer_of, value, mask);
+  auto type = cast<VectorType>(value.getType());
+  if (RowInRegisters(type)) {
+    ForEachLaneOfRow(b, loc, type.getDimSize(0), mask, [&](OpBuilder& at, Location l, Value lane) {
+      Value element = at.create<vector::ExtractOp>(l, value, lane);
+      StoreValue(at, l, pointer_of(at, l, lane), element);
+    });
+    return;
   }
+  LaneBuffer values(b, loc, op, value);
+  ForEachLaneOfRow(b, loc, type.getDimSize(0), mask ? mask.Buffered(b, loc, op) : RunMask(),
+                   [&](OpBuilder& at, Location l, Value lane) {
+                     StoreValue(at, l, pointer_of(at, l, lane), values.Lane(at, l, lane));
+                   });
 }
 
 // One run of consecutive elements from `pointer`, under `mask` (null: all lanes), other lanes
