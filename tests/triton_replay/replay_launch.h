@@ -18,9 +18,9 @@ namespace tcpu::replay {
 struct LaunchResult {
   std::string stage;
   std::string detail;
-  // The elements of the buffers the GPU's launch wrote (changed, or poisoned and rewritten) and
-  // of the largest buffer, each counted in the element type its pointer argument addresses: the
-  // work a kernel's instructions are divided by.
+  // Of a launch counted in a region (ReplayLaunch): the elements of the buffers the GPU's launch
+  // wrote (changed, or poisoned and rewritten) and of the largest buffer, each counted in the
+  // element type its pointer argument addresses: the work a kernel's instructions are divided by.
   int64_t elements_written = 0;
   int64_t elements_largest = 0;
 };
