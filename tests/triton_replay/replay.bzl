@@ -303,3 +303,41 @@ def triton_replay_test(
         )
         tests.append(":" + name + "_" + variant)
     native.test_suite(name = name, tests = tests, tags = tags)
+
+def _triton_corpus_slice_impl(ctx):
+    manifest = _corpus_manifest(ctx)
+    out = ctx.actions.declare_directory(ctx.label.name)
+    args = ctx.actions.args()
+    args.add(ctx.file._slice_corpus)
+    args.add("--corpus-manifest", manifest)
+    args.add("--launches", ctx.file.launches)
+    args.add("--out", out.path)
+    ctx.actions.run(
+        executable = ctx.executable._python,
+        tools = ctx.files._python_files,
+        arguments = [args],
+        inputs = ctx.files.corpus + [ctx.file._slice_corpus, ctx.file.launches],
+        outputs = [out],
+        mnemonic = "TritonCorpusSlice",
+        progress_message = "Unpacking the launches of %s" % ctx.label,
+    )
+    return [DefaultInfo(files = depset([out]), runfiles = ctx.runfiles(files = [out]))]
+
+triton_corpus_slice = rule(
+    implementation = _triton_corpus_slice_impl,
+    doc = """The folder replay_runner reads (--corpus=) for the launches of a slice file: the
+    corpus's manifest.json and, from its corpus.tar.xz, only those launches' records, TTIRs and
+    buffers (slice_corpus.py).""",
+    attrs = {
+        "corpus": attr.label_list(allow_files = True, mandatory = True),
+        "launches": attr.label(allow_single_file = True, mandatory = True),
+        "_slice_corpus": attr.label(default = "//tests/triton_replay:slice_corpus.py", allow_single_file = True),
+        "_python": attr.label(
+            default = "@python3//:bin/python3",
+            allow_single_file = True,
+            executable = True,
+            cfg = "exec",
+        ),
+        "_python_files": attr.label(default = "@python3//:python3_files", cfg = "exec"),
+    },
+)

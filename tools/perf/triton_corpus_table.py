@@ -15,9 +15,7 @@ import argparse
 import json
 import os
 import re
-import shutil
 import sys
-import tarfile
 import tempfile
 
 import perf_run
@@ -35,23 +33,6 @@ def read_slice(path):
             if text.strip():
                 launches.append((text.strip(), comment.strip()))
     return launches
-
-
-def unpack(manifest, workdir):
-    """The corpus folder replay_runner reads: corpus.tar.xz unpacked beside the manifest."""
-    root = os.path.dirname(manifest)
-    tarball = os.path.join(root, "corpus.tar.xz")
-    if not os.path.exists(tarball):
-        return root
-    target = os.path.join(workdir, "corpus")
-    os.makedirs(target)
-    with tarfile.open(tarball, "r:xz") as archive:
-        members = [m for m in archive.getmembers()
-                   if (m.isfile() or m.isdir()) and not m.name.startswith("/")
-                   and ".." not in m.name.split("/")]
-        archive.extractall(target, members=members)
-    shutil.copy(manifest, os.path.join(target, "manifest.json"))
-    return target
 
 
 def count(runfiles, runner, corpus, slice_path, variant):
@@ -88,13 +69,15 @@ def main(argv):
     parser.add_argument("--variant", action="append", default=[],
                         help="QEMU variant (repeatable; default vl128 and vl256)")
     parser.add_argument("--runner", required=True)
-    parser.add_argument("--manifest", required=True)
+    parser.add_argument("--corpus", required=True,
+                        help="the launches' corpus folder (a triton_corpus_slice)")
     parser.add_argument("--launches", required=True)
     options = parser.parse_args(argv)
     variants = options.variant or ["vl128", "vl256"]
     try:
         runfiles = perf_run.Runfiles.from_environment()
-        manifest = runfiles.path(options.manifest)
+        corpus = runfiles.path(options.corpus)
+        manifest = os.path.join(corpus, "manifest.json")
         slice_path = runfiles.path(options.launches)
         with open(manifest, encoding="utf-8") as f:
             by_id = {l["id"]: l for l in json.load(f)["launches"]}
@@ -102,10 +85,8 @@ def main(argv):
         missing = [launch for launch, _ in launches if launch not in by_id]
         if missing:
             raise perf_run.PerfError(f"launches not in the corpus: {', '.join(missing)}")
-        with tempfile.TemporaryDirectory(prefix="triton-corpus-table-") as tmp:
-            corpus = unpack(manifest, tmp)
-            runner = runfiles.path(options.runner)
-            counts = {v: count(runfiles, runner, corpus, slice_path, v) for v in variants}
+        runner = runfiles.path(options.runner)
+        counts = {v: count(runfiles, runner, corpus, slice_path, v) for v in variants}
         for variant in variants:
             absent = [launch for launch, _ in launches if launch not in counts[variant]]
             if absent:
