@@ -87,18 +87,17 @@ module {
   }
 
   // A 64x64x64 dot, one range shared by every axis (as Triton prints it): the copies of the
-  // index computations keep M, N and K apart; K in 32-deep chunks chained through the
-  // accumulator, inside 16-row by 32-column tiles.
+  // index computations keep M, N and K apart. The accumulator of an outer-product dot stays
+  // within 16 NEON registers: 8-row by 8-column tiles over the whole K (4096 multiply-adds,
+  // within the block's budget), each 64x8 column block of b loaded once for its 8 row chunks.
   // CHECK-LABEL: tt.func @dot_64(
-  // CHECK: scf.for {{.*}} to %c4_i32
-  // CHECK:   scf.for {{.*}} to %c2_i32
-  // CHECK:     %[[D:.*]] = scf.for {{.*}} to %c2_i32 {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (tensor<16x32xf32>)
-  // CHECK:       %[[A:.*]] = tt.load %{{.*}} : tensor<16x32x!tt.ptr<f32>>
-  // CHECK:       %[[B:.*]] = tt.load %{{.*}} : tensor<32x32x!tt.ptr<f32>>
-  // CHECK:       %[[P:.*]] = tt.dot %[[A]], %[[B]], %[[ACC]] : tensor<16x32xf32> * tensor<32x32xf32> -> tensor<16x32xf32>
-  // CHECK:       scf.yield %[[P]] : tensor<16x32xf32>
-  // CHECK:     tt.store %{{.*}}, %[[D]] : tensor<16x32x!tt.ptr<f32>>
-  // CHECK-NOT: tensor<64x
+  // CHECK: scf.for {{.*}} to %c8_i32
+  // CHECK:   %[[B:.*]] = tt.load %{{.*}} : tensor<64x8x!tt.ptr<f32>>
+  // CHECK:   scf.for {{.*}} to %c8_i32
+  // CHECK:     %[[A:.*]] = tt.load %{{.*}} : tensor<8x64x!tt.ptr<f32>>
+  // CHECK:     %[[P:.*]] = tt.dot %[[A]], %[[B]], %{{.*}} : tensor<8x64xf32> * tensor<64x8xf32> -> tensor<8x8xf32>
+  // CHECK:     tt.store %{{.*}}, %[[P]] : tensor<8x8x!tt.ptr<f32>>
+  // CHECK-NOT: tensor<64x64
   // CHECK: tt.return
   tt.func @dot_64(%a: !tt.ptr<f32>, %b: !tt.ptr<f32>, %c: !tt.ptr<f32>, %lda: i32, %ldb: i32, %ldc: i32) {
     %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>

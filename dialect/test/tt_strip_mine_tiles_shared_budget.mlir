@@ -1,6 +1,6 @@
 // tt-strip-mine-tiles: the dots of one block are straight-line code together, so they share
-// the 16x32x32 multiply-add budget (two 16x32x32 dots in one block are over it, though each
-// alone is not). And an axis that cannot be strip-mined (a dot's K when its operand is loaded
+// the 16x32x32 multiply-add budget (two 8x8x256 dots in one block are over it, though each
+// alone is not); an outer-product dot's accumulator stays within 16 NEON registers. And an axis that cannot be strip-mined (a dot's K when its operand is loaded
 // before the loop holding the dot) is refused before any axis is rewritten, so that the others'
 // chunks are chosen without it: attention's key axis is cut once, into one level of chunk loops
 // (max; then sum and P V), not cut for a budget shared with the head dimension and cut again
@@ -8,14 +8,17 @@
 // RUN: tcpu-opt %s --tt-strip-mine-tiles | FileCheck %s
 
 module {
-  // Two 16x32x32 products of the same b in one block (before, each within the budget, left
-  // whole): b's N axis in two chunks of 16, both products per chunk.
+  // Two 16x32x32 products of the same b in one block, each accumulator cut to 8x8 (16 NEON
+  // registers): two chunks of 8 rows, in each four chunks of 8 columns of b, both products per
+  // chunk.
   // CHECK-LABEL: tt.func @two_dots(
   // CHECK: scf.for %{{.*}} = %{{.*}} to %c2_i32{{.*}} step
-  // CHECK:   tt.dot %{{.*}} : tensor<16x32xf32> * tensor<32x16xf32> -> tensor<16x16xf32>
-  // CHECK:   tt.store
-  // CHECK:   tt.dot %{{.*}} : tensor<16x32xf32> * tensor<32x16xf32> -> tensor<16x16xf32>
-  // CHECK:   tt.store
+  // CHECK:   scf.for %{{.*}} = %{{.*}} to %c4_i32{{.*}} step
+  // CHECK:     tt.dot %{{.*}} : tensor<8x32xf32> * tensor<32x8xf32> -> tensor<8x8xf32>
+  // CHECK:     tt.store
+  // CHECK:     tt.dot %{{.*}} : tensor<8x32xf32> * tensor<32x8xf32> -> tensor<8x8xf32>
+  // CHECK:     tt.store
+  // CHECK:   }
   // CHECK: }
   // CHECK-NEXT: tt.return
   tt.func @two_dots(%a: !tt.ptr<f32>, %b: !tt.ptr<f32>, %c: !tt.ptr<f32>, %d: !tt.ptr<f32>) {
@@ -52,27 +55,80 @@ module {
     tt.return
   }
 
+  // Two 8x8x256 products of the same operands in one block: each alone is within the
+  // 16x32x32 multiply-add budget and its 8x8 accumulator within the registers, together they
+  // are over the budget: K in two 128-deep chunks, both products chained through their
+  // accumulators.
+  // CHECK-LABEL: tt.func @two_deep_dots(
+  // CHECK: scf.for %{{.*}} = %{{.*}} to %c2_i32{{.*}} step %{{.*}} iter_args
+  // CHECK:   tt.dot %{{.*}} : tensor<8x128xf32> * tensor<128x8xf32> -> tensor<8x8xf32>
+  // CHECK:   tt.dot %{{.*}} : tensor<8x128xf32> * tensor<128x8xf32> -> tensor<8x8xf32>
+  // CHECK:   scf.yield
+  // CHECK: tt.store
+  // CHECK: tt.store
+  // CHECK-NEXT: tt.return
+  tt.func @two_deep_dots(%a: !tt.ptr<f32>, %b: !tt.ptr<f32>, %c: !tt.ptr<f32>, %d: !tt.ptr<f32>) {
+    %r8 = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
+    %r256 = tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32>
+    %c256 = arith.constant dense<256> : tensor<8x1xi32>
+    %c8 = arith.constant dense<8> : tensor<256x1xi32>
+    %c8m = arith.constant dense<8> : tensor<8x1xi32>
+    %m = tt.expand_dims %r8 {axis = 1 : i32} : tensor<8xi32> -> tensor<8x1xi32>
+    %ma = arith.muli %m, %c256 : tensor<8x1xi32>
+    %mab = tt.broadcast %ma : tensor<8x1xi32> -> tensor<8x256xi32>
+    %k = tt.expand_dims %r256 {axis = 0 : i32} : tensor<256xi32> -> tensor<1x256xi32>
+    %kb = tt.broadcast %k : tensor<1x256xi32> -> tensor<8x256xi32>
+    %oa = arith.addi %mab, %kb : tensor<8x256xi32>
+    %kr = tt.expand_dims %r256 {axis = 1 : i32} : tensor<256xi32> -> tensor<256x1xi32>
+    %ks = arith.muli %kr, %c8 : tensor<256x1xi32>
+    %ksb = tt.broadcast %ks : tensor<256x1xi32> -> tensor<256x8xi32>
+    %n = tt.expand_dims %r8 {axis = 0 : i32} : tensor<8xi32> -> tensor<1x8xi32>
+    %nb = tt.broadcast %n : tensor<1x8xi32> -> tensor<256x8xi32>
+    %ob = arith.addi %ksb, %nb : tensor<256x8xi32>
+    %as = tt.splat %a : !tt.ptr<f32> -> tensor<8x256x!tt.ptr<f32>>
+    %ap = tt.addptr %as, %oa : tensor<8x256x!tt.ptr<f32>>, tensor<8x256xi32>
+    %av = tt.load %ap : tensor<8x256x!tt.ptr<f32>>
+    %bs = tt.splat %b : !tt.ptr<f32> -> tensor<256x8x!tt.ptr<f32>>
+    %bp = tt.addptr %bs, %ob : tensor<256x8x!tt.ptr<f32>>, tensor<256x8xi32>
+    %bv = tt.load %bp : tensor<256x8x!tt.ptr<f32>>
+    %zero = arith.constant dense<0.000000e+00> : tensor<8x8xf32>
+    %p = tt.dot %av, %bv, %zero : tensor<8x256xf32> * tensor<256x8xf32> -> tensor<8x8xf32>
+    %q = tt.dot %av, %bv, %zero : tensor<8x256xf32> * tensor<256x8xf32> -> tensor<8x8xf32>
+    %mc = arith.muli %m, %c8m : tensor<8x1xi32>
+    %mcb = tt.broadcast %mc : tensor<8x1xi32> -> tensor<8x8xi32>
+    %ncb = tt.broadcast %n : tensor<1x8xi32> -> tensor<8x8xi32>
+    %oc = arith.addi %mcb, %ncb : tensor<8x8xi32>
+    %cs = tt.splat %c : !tt.ptr<f32> -> tensor<8x8x!tt.ptr<f32>>
+    %cp = tt.addptr %cs, %oc : tensor<8x8x!tt.ptr<f32>>, tensor<8x8xi32>
+    tt.store %cp, %p : tensor<8x8x!tt.ptr<f32>>
+    %ds = tt.splat %d : !tt.ptr<f32> -> tensor<8x8x!tt.ptr<f32>>
+    %dp = tt.addptr %ds, %oc : tensor<8x8x!tt.ptr<f32>>, tensor<8x8xi32>
+    tt.store %dp, %q : tensor<8x8x!tt.ptr<f32>>
+    tt.return
+  }
+
   // Attention over blocks of 64 keys, q (16 x 64) loaded before the key loop: the head
   // dimension of Q K^T stays whole, the queries run in two chunks of 8, and in the key loop
-  // the key axis is one level of four 16-key chunk loops: the maximum, then the sum and P V
-  // (Q K^T recomputed once), with no chunk loop inside another.
+  // the key axis is one level of eight 8-key chunk loops (Q K^T's 8x8 accumulator within 16
+  // NEON registers): the maximum, then the sum and P V (Q K^T recomputed once), with no chunk
+  // loop inside another.
   // CHECK-LABEL: tt.func @attention(
   // CHECK: scf.for %{{.*}} = %{{.*}} to %c2_i32{{.*}} step
   // CHECK:   tt.load %{{.*}} : tensor<8x64x!tt.ptr<f32>>
   // CHECK:   scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args
-  // CHECK:     scf.for %{{.*}} = %{{.*}} to %c4_i32{{.*}} step
+  // CHECK:     scf.for %{{.*}} = %{{.*}} to %c8_i32{{.*}} step
   // CHECK-NOT:   scf.for
-  // CHECK:       tt.dot %{{.*}} : tensor<8x64xf32> * tensor<64x16xf32> -> tensor<8x16xf32>
+  // CHECK:       tt.dot %{{.*}} : tensor<8x64xf32> * tensor<64x8xf32> -> tensor<8x8xf32>
   // CHECK-NOT:   scf.for
   // CHECK:       "tt.reduce"
   // CHECK:       scf.yield
-  // CHECK:     scf.for %{{.*}} = %{{.*}} to %c4_i32{{.*}} step
+  // CHECK:     scf.for %{{.*}} = %{{.*}} to %c8_i32{{.*}} step
   // CHECK-NOT:   scf.for
-  // CHECK:       tt.dot %{{.*}} : tensor<8x64xf32> * tensor<64x16xf32> -> tensor<8x16xf32>
+  // CHECK:       tt.dot %{{.*}} : tensor<8x64xf32> * tensor<64x8xf32> -> tensor<8x8xf32>
   // CHECK-NOT:   scf.for
   // CHECK:       "tt.reduce"
   // CHECK-NOT:   scf.for
-  // CHECK:       tt.dot %{{.*}} : tensor<8x16xf32> * tensor<16x64xf32> -> tensor<8x64xf32>
+  // CHECK:       tt.dot %{{.*}} : tensor<8x8xf32> * tensor<8x64xf32> -> tensor<8x64xf32>
   // CHECK:       scf.yield
   // CHECK:   tt.store %{{.*}} : tensor<8x!tt.ptr<f32>>
   // CHECK:   tt.store %{{.*}} : tensor<8x64x!tt.ptr<f32>>
