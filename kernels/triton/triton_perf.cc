@@ -15,12 +15,15 @@
 // (NAME__scalar, from tcpu-compile --mattr=-neon), per element;
 // attention forward, tutorial 06 at 128x64 blocks (fp16, descriptors) and the 16-query f32
 // flash_attention.ttir, one head of n_ctx=256, table shapes only (MACs: Q K^T and P V).
+// At the table shapes only, each kernel's peers (peer_regions.h): its computation as a plain C
+// loop (plain_loops.h, region "clang -O3 WHAT") and the project's hand-written kernel where one
+// computes the same (tcpu_gemm_i8; tcpu_flash_attn_decode_bf16 and _prefill_bf16, on bf16
+// copies), each checked against the kernel's results; the gate's regions stay as they are.
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "kernels/triton/attention_fwd.h"
@@ -36,7 +39,10 @@
 #include "kernels/triton/matmul_tutorial_bf16.h"
 #include "kernels/triton/matmul_tutorial_f16.h"
 #include "kernels/triton/matmul_tutorial_f16acc.h"
+#include "kernels/triton/peer_regions.h"
+#include "kernels/triton/plain_loops.h"
 #include "kernels/triton/softmax.h"
+#include "tcpu/attention.h"
 #include "tcpu/bf16.h"
 #include "tcpu/fp16.h"
 #include "tcpu/gemm.h"
@@ -58,6 +64,13 @@ extern "C" void _layer_norm_fwd_fused__scalar(void* x, void* y, void* w, void* b
 
 namespace {
 
+using tcpu::triton_peers::Agree;
+using tcpu::triton_peers::CountPeer;
+using tcpu::triton_peers::CountPlainLoop;
+using tcpu::triton_peers::Decoded;
+using tcpu::triton_peers::kPlainLoop;
+using tcpu::triton_peers::PrintPeer;
+
 bool Check(int status, const char* what) {
   if (status == TCPU_OK) return true;
   std::fprintf(stderr, "%s failed: %s\n", what, tcpu_status_string(status));
@@ -69,10 +82,11 @@ struct Shapes {
   int32_t m, n, k;     // matmul and linear layer; m a multiple of 16, n of 32, k of 32
   int32_t tutorial_k;  // k of the bf16 tutorial matmul (one 128x256 block); a multiple of 64
   int32_t rows, cols;  // softmax and layer norm; cols at most the kernels' block (1024)
+  bool peers;          // count the kernels' clang -O3 and hand-written peers beside them
 };
 
-constexpr Shapes kTableShapes = {16, 512, 2048, 512, 64, 1024};
-constexpr Shapes kGateShapes = {16, 64, 256, 256, 4, 1024};
+constexpr Shapes kTableShapes = {16, 512, 2048, 512, 64, 1024, true};
+constexpr Shapes kGateShapes = {16, 64, 256, 256, 4, 1024, false};
 
 // A region's name: what ran and at which sizes, e.g. "triton matmul_i8 m=16 n=512 k=2048".
 std::string Region(const char* what, const std::string& sizes) {
@@ -134,7 +148,19 @@ bool Matmul(const Shapes& shapes) {
     return false;
   }
   std::printf("matmul: %lld MACs per call\n", static_cast<long long>(m) * n * k);
-  return true;
+  if (!shapes.peers) return true;
+  PrintPeer(triton_matmul_i8_region, "hand", tcpu_gemm_i8_region);
+  PrintPeer(triton_linear_i8_region, "hand", tcpu_gemm_i8_region);
+  const int64_t macs = int64_t{m} * n * k;
+  std::vector<int32_t> c_plain(c_triton.size()), c_plain_linear(c_triton.size());
+  return CountPlainLoop(
+             "matmul_i8 " + sizes, macs, "MACs", {triton_matmul_i8_region},
+             [&] { plain_matmul_i8(a.data(), b.data(), c_plain.data(), m, n, k, k, n, n); },
+             [&] { return Agree("matmul_i8", c_triton, c_plain, 0.0, kPlainLoop); }) &&
+         CountPlainLoop(
+             "linear_i8 " + sizes, macs, "MACs", {triton_linear_i8_region},
+             [&] { plain_linear_i8(a.data(), w.data(), c_plain_linear.data(), m, n, k, k, k, n); },
+             [&] { return Agree("linear_i8", c_linear, c_plain_linear, 0.0, kPlainLoop); });
 }
 
 // The float matmuls' inputs: a[i] = sin(0.7 i), b[i] = cos(0.3 i).
@@ -146,21 +172,57 @@ void FloatInputs(std::vector<float>& a, std::vector<float>& b) {
 // Tutorial 03 on its one 128x256 block (grid 1), in bf16, in f16 and in f16 with an f16
 // accumulator: in the gate too, so that their instructions per MAC (BFMMLA, FMLAL, FMLA .8h
 // where the CPU has bf16, fp16fml, fp16) are held beside the int8 matmul's.
+// The tutorial matmuls' clang -O3 loops on row-major A, B, C holding the element type's bits;
+// `acc`: n floats of scratch.
+using PlainMatmul = void (*)(const uint16_t* a, const uint16_t* b, uint16_t* c, float* acc,
+                             int32_t m, int32_t n, int32_t k);
+
+void PlainMatmulBf16(const uint16_t* a, const uint16_t* b, uint16_t* c, float* acc, int32_t m,
+                     int32_t n, int32_t k) {
+  plain_matmul_bf16(reinterpret_cast<const __bf16*>(a), reinterpret_cast<const __bf16*>(b),
+                    reinterpret_cast<__bf16*>(c), acc, m, n, k, k, n, n);
+}
+
+void PlainMatmulF16(const uint16_t* a, const uint16_t* b, uint16_t* c, float* acc, int32_t m,
+                    int32_t n, int32_t k) {
+  plain_matmul_f16_f32acc(reinterpret_cast<const _Float16*>(a),
+                          reinterpret_cast<const _Float16*>(b), reinterpret_cast<_Float16*>(c), acc,
+                          m, n, k, k, n, n);
+}
+
+void PlainMatmulF16Acc(const uint16_t* a, const uint16_t* b, uint16_t* c, float* /*acc*/, int32_t m,
+                       int32_t n, int32_t k) {
+  plain_matmul_f16_f16acc(reinterpret_cast<const _Float16*>(a),
+                          reinterpret_cast<const _Float16*>(b), reinterpret_cast<_Float16*>(c), m,
+                          n, k, k, n, n);
+}
+
 struct TutorialKernel {
   const char* name;
   int (*launch)(void* a, void* b, void* c, int32_t m, int32_t n, int32_t k, int32_t lda,
                 int32_t ldb, int32_t ldc, int32_t grid_x, int32_t grid_y, int32_t grid_z);
   const char* (*variant)(void);
   uint16_t (*from_f32)(float);  // the element type's bits
+  float (*to_f32)(uint16_t);
+  const char* plain_what;  // its clang -O3 peer: "clang -O3 PLAIN_WHAT m=.. n=.. k=.."
+  PlainMatmul plain;
+  double tolerance;  // of the kernel's C against the clang -O3 loop's (tcpu::triton_peers::Agree)
 };
 
+// Tolerances: f32 sums in other orders, one rounding of C: an ulp of C (bf16 2^-7, f16 2^-10 of
+// max(1, |c|)). With an f16 accumulator every partial sum rounds (matmul_tutorial_test): in
+// another order, a random walk of 512 half-ulp steps, 2^-4 of max(1, |c|) on these inputs (the
+// kernel and the loop both add in k order with f16 FMAs, and agree bit for bit).
 constexpr TutorialKernel kTutorialKernels[] = {
     {"matmul_tutorial_bf16", tcpu_launch_matmul_tutorial_kernel_bf16,
-     tcpu_variant_matmul_tutorial_kernel_bf16, tcpu_f32_to_bf16},
+     tcpu_variant_matmul_tutorial_kernel_bf16, tcpu_f32_to_bf16, tcpu_bf16_to_f32, "matmul_bf16",
+     PlainMatmulBf16, 0x1p-7},
     {"matmul_tutorial_f16", tcpu_launch_matmul_tutorial_kernel_f16,
-     tcpu_variant_matmul_tutorial_kernel_f16, tcpu_f32_to_f16},
+     tcpu_variant_matmul_tutorial_kernel_f16, tcpu_f32_to_f16, tcpu_f16_to_f32, "matmul_f16",
+     PlainMatmulF16, 0x1p-10},
     {"matmul_tutorial_f16acc", tcpu_launch_matmul_tutorial_kernel_f16acc,
-     tcpu_variant_matmul_tutorial_kernel_f16acc, tcpu_f32_to_f16},
+     tcpu_variant_matmul_tutorial_kernel_f16acc, tcpu_f32_to_f16, tcpu_f16_to_f32, "matmul_f16acc",
+     PlainMatmulF16Acc, 0x1p-4},
 };
 
 bool TutorialMatmul(const Shapes& shapes, const TutorialKernel& kernel) {
@@ -178,7 +240,16 @@ bool TutorialMatmul(const Shapes& shapes, const TutorialKernel& kernel) {
   if (!Check(status, kernel.name)) return false;
   std::printf("%s (%s): %lld MACs per call\n", kernel.name, kernel.variant(),
               static_cast<long long>(m) * n * k);
-  return true;
+  if (!shapes.peers) return true;
+  std::vector<uint16_t> c_plain(c.size());
+  std::vector<float> acc(n);
+  return CountPlainLoop(
+      std::string(kernel.plain_what) + " " + MatmulSizes(m, n, k), int64_t{m} * n * k, "MACs",
+      {region}, [&] { kernel.plain(a.data(), b.data(), c_plain.data(), acc.data(), m, n, k); },
+      [&] {
+        return Agree(kernel.name, Decoded(c, kernel.to_f32), Decoded(c_plain, kernel.to_f32),
+                     kernel.tolerance, kPlainLoop);
+      });
 }
 
 bool TutorialMatmuls(const Shapes& shapes) {
@@ -188,7 +259,10 @@ bool TutorialMatmuls(const Shapes& shapes) {
   return true;
 }
 
-// The other float matmuls at m=128 n=256 k=512 (table only).
+// The other float matmuls at m=128 n=256 k=512 (table only), with their peers: f32 and the
+// split-K int8 matmul beside their clang -O3 loops (and the int8 one beside tcpu_gemm_i8); the
+// bf16 kernels' clang -O3 peer is tutorial 03's (the same product of the same bf16 values), which
+// also checks their results here.
 bool FloatMatmul() {
   const int32_t m = 128, n = 256, k = 512;
   const std::string sizes = MatmulSizes(m, n, k);
@@ -209,6 +283,7 @@ bool FloatMatmul() {
     return tcpu_launch_matmul_kernel_bf16(a16.data(), b16.data(), c16.data(), m, n, k, k, n, n,
                                           small_grid, 1, 1);
   });
+  const std::vector<uint16_t> c16_small_tiles = c16;  // the persistent kernel writes c16 next
   ok = ok && timed("triton matmul_persistent_bf16 128x128x64", [&] {
     return tcpu_launch_matmul_persistent_kernel_bf16(a16.data(), b16.data(), c16.data(), m, n, k,
                                                      k, n, n, 1, 1, 1);
@@ -221,8 +296,53 @@ bool FloatMatmul() {
     return tcpu_launch_matmul_splitk_kernel_i8(a8.data(), b8.data(), c8.data(), m, n, k, k, n, n,
                                                (m / 64) * (n / 64), 4, 1);
   });
-  if (ok) std::printf("float matmul: %lld MACs per call\n", static_cast<long long>(m) * n * k);
-  return ok;
+  if (!ok) return false;
+  std::printf("float matmul: %lld MACs per call\n", static_cast<long long>(m) * n * k);
+
+  const int64_t macs = int64_t{m} * n * k;
+  const std::string f32_region = Region("triton matmul_f32 16x32x32", sizes);
+  std::vector<float> c32_plain(c32.size()), acc(n);
+  ok = CountPlainLoop(
+      "matmul_f32 " + sizes, macs, "MACs", {f32_region},
+      [&] { plain_matmul_f32(a32.data(), b32.data(), c32_plain.data(), m, n, k, k, n, n); },
+      // Sums of 512 products of magnitude <= 1 in other orders.
+      [&] { return Agree("matmul_f32", c32, c32_plain, 1e-5, kPlainLoop); });
+
+  // The bf16 kernels' C against the loop's, run here uncounted (its region is tutorial 03's):
+  // f32 sums in other orders, one bf16 rounding (an ulp: 2^-7 of max(1, |c|)).
+  std::vector<uint16_t> c16_plain(c16.size());
+  PlainMatmulBf16(a16.data(), b16.data(), c16_plain.data(), acc.data(), m, n, k);
+  const std::vector<float> bf16_plain = Decoded(c16_plain, tcpu_bf16_to_f32);
+  ok = ok &&
+       Agree("matmul_bf16", Decoded(c16_small_tiles, tcpu_bf16_to_f32), bf16_plain, 0x1p-7,
+             kPlainLoop) &&
+       Agree("matmul_persistent_bf16", Decoded(c16, tcpu_bf16_to_f32), bf16_plain, 0x1p-7,
+             kPlainLoop);
+  for (const char* kernel :
+       {"triton matmul_bf16 16x32x32", "triton matmul_persistent_bf16 128x128x64"}) {
+    PrintPeer(Region(kernel, sizes), "clang", "clang -O3 matmul_bf16 " + sizes);
+  }
+
+  const std::string splitk_region = Region("triton matmul_splitk_i8 64x64x32 split=4", sizes);
+  std::vector<int32_t> c8_plain(c8.size()), c8_gemm(c8.size());
+  std::vector<int8_t> w8(b8.size());  // tcpu_gemm_i8's weights: B transposed, [n, k]
+  for (int32_t p = 0; p < k; ++p) {
+    for (int32_t j = 0; j < n; ++j) w8[static_cast<size_t>(j) * k + p] = b8[p * n + j];
+  }
+  std::vector<uint8_t> packed(static_cast<size_t>(tcpu_packed_weights_size(n, k)));
+  if (!Check(tcpu_pack_weights_i8(w8.data(), n, k, packed.data(), packed.size()),
+             "tcpu_pack_weights_i8")) {
+    return false;
+  }
+  return ok &&
+         CountPlainLoop(
+             "matmul_i8 " + sizes, macs, "MACs", {splitk_region},
+             [&] { plain_matmul_i8(a8.data(), b8.data(), c8_plain.data(), m, n, k, k, n, n); },
+             [&] { return Agree("matmul_splitk_i8", c8, c8_plain, 0.0, kPlainLoop); }) &&
+         CountPeer(
+             "hand", Region("tcpu_gemm_i8", sizes), macs, "MACs", {splitk_region},
+             [&] { return tcpu_gemm_i8(packed.data(), a8.data(), c8_gemm.data(), m, n, k); },
+             [&] { return Agree("matmul_splitk_i8", c8, c8_gemm, 0.0, "from tcpu_gemm_i8"); });
 }
 
 bool Softmax(const Shapes& shapes) {
@@ -253,7 +373,14 @@ bool Softmax(const Shapes& shapes) {
     }
   }
   std::printf("softmax: %d elements per call\n", rows * cols);
-  return true;
+  if (!shapes.peers) return true;
+  std::vector<float> plain(input.size());
+  return CountPlainLoop(
+      "softmax " + sizes, int64_t{rows} * cols, "elements", {triton_softmax_region},
+      [&] { plain_softmax_rows_f32(input.data(), plain.data(), rows, cols, cols, cols); },
+      // exp within an ulp on both sides, sums of 1024 terms in other orders, then a division:
+      // within 1e-5 of each value (relative only: the values are below 1).
+      [&] { return Agree("softmax", vectorized, plain, 1e-5, kPlainLoop, 0.0); });
 }
 
 bool LayerNorm(const Shapes& shapes) {
@@ -290,22 +417,42 @@ bool LayerNorm(const Shapes& shapes) {
     }
   }
   std::printf("layer_norm: %d elements per call\n", rows * n);
-  return true;
+  if (!shapes.peers) return true;
+  std::vector<float> y_plain(x.size()), mean_plain(rows), rstd_plain(rows);
+  return CountPlainLoop(
+      "layer_norm " + sizes, int64_t{rows} * n, "elements", {triton_layer_norm_region},
+      [&] {
+        plain_layer_norm_fwd_f32(x.data(), y_plain.data(), w.data(), b.data(), mean_plain.data(),
+                                 rstd_plain.data(), rows, n, n, eps);
+      },
+      // Two row sums of 1024 terms (|x| <= 3.5) in other orders.
+      [&] {
+        return Agree("layer_norm y", y, y_plain, 1e-5, kPlainLoop) &&
+               Agree("layer_norm mean", mean, mean_plain, 1e-5, kPlainLoop) &&
+               Agree("layer_norm rstd", rstd, rstd_plain, 1e-5, kPlainLoop);
+      });
 }
 
 // Attention forward over one head of 256 queries and keys: tutorial 06 (HEAD_DIM 64, two
 // 128-query programs, non-causal and causal) and flash_attention.ttir (head_dim 32, sixteen
 // 16-query programs). MACs are those of the blocks each computes: 2 n_ctx^2 head_dim
-// non-causal; causal, the blocks up to and on the diagonal.
+// non-causal; causal, the blocks up to and on the diagonal. Their peers: the clang -O3 loops,
+// and tcpu_flash_attn_decode_bf16 (every query a decode head of one KV head: non-causal) or
+// _prefill_bf16 (causal) on bf16 copies of the same values.
 bool Attention() {
   constexpr int32_t n_ctx = 256, tutorial_dim = 64, flash_dim = 32;
   const std::string sizes = "n_ctx=" + std::to_string(n_ctx);
-  std::vector<_Float16> q16(n_ctx * tutorial_dim), k16(q16.size()), v16(q16.size()),
-      o16(q16.size());
-  for (size_t i = 0; i < q16.size(); ++i) {
-    q16[i] = static_cast<_Float16>(std::sin(0.31f * static_cast<float>(i)));
-    k16[i] = static_cast<_Float16>(std::cos(0.17f * static_cast<float>(i)));
-    v16[i] = static_cast<_Float16>(std::sin(0.05f * static_cast<float>(i)));
+  std::vector<float> q(n_ctx * tutorial_dim), k(q.size()), v(q.size());
+  for (size_t i = 0; i < q.size(); ++i) {
+    q[i] = std::sin(0.31f * static_cast<float>(i));
+    k[i] = std::cos(0.17f * static_cast<float>(i));
+    v[i] = std::sin(0.05f * static_cast<float>(i));
+  }
+  std::vector<_Float16> q16(q.size()), k16(q.size()), v16(q.size()), o16(q.size());
+  for (size_t i = 0; i < q.size(); ++i) {
+    q16[i] = static_cast<_Float16>(q[i]);
+    k16[i] = static_cast<_Float16>(k[i]);
+    v16[i] = static_cast<_Float16>(v[i]);
   }
   std::vector<float> m(n_ctx), q32(n_ctx * flash_dim), k32(q32.size()), v32(q32.size()),
       o32(q32.size());
@@ -314,11 +461,16 @@ bool Attention() {
     k32[i] = std::cos(0.17f * static_cast<float>(i));
     v32[i] = std::sin(0.05f * static_cast<float>(i));
   }
+  const std::string tutorial = Region("triton attention_fwd 128x64 d=64", sizes),
+                    tutorial_causal = Region("triton attention_fwd_causal 128x64 d=64", sizes),
+                    flash = Region("triton flash_attention 16x16 d=32", sizes);
   auto counted = [&](const char* what, auto&& launch) { return Counted(what, sizes, launch); };
   bool ok = counted("triton attention_fwd 128x64 d=64", [&] {
     return tcpu_launch__attn_fwd(0.125f, m.data(), 1, 1, q16.data(), k16.data(), v16.data(),
                                  o16.data(), n_ctx, n_ctx / 128, 1, 1);
   });
+  const std::vector<_Float16> o16_non_causal = o16;  // the causal kernel writes o16 and m next
+  const std::vector<float> m_non_causal = m;
   ok = ok && counted("triton attention_fwd_causal 128x64 d=64", [&] {
     return tcpu_launch__attn_fwd_causal(0.125f, m.data(), 1, 1, q16.data(), k16.data(),
                                         v16.data(), o16.data(), n_ctx, n_ctx / 128, 1, 1);
@@ -327,20 +479,107 @@ bool Attention() {
     return tcpu_launch_attn_fwd(q32.data(), k32.data(), v32.data(), o32.data(), 0.17f, n_ctx,
                                 n_ctx / 16, 1, 1);
   });
-  if (ok) {
-    // `work` lines: the MACs of each region, for //tools/perf:triton_table.
-    const long long blocks = n_ctx / 128;  // causal: row block i computes i + 1 128x128 blocks
-    const std::pair<const char*, long long> work[] = {
-        {"triton attention_fwd 128x64 d=64", 2LL * n_ctx * n_ctx * tutorial_dim},
-        {"triton attention_fwd_causal 128x64 d=64",
-         2LL * 128 * 128 * tutorial_dim * blocks * (blocks + 1) / 2},
-        {"triton flash_attention 16x16 d=32", 2LL * n_ctx * n_ctx * flash_dim},
-    };
-    for (const auto& [what, macs] : work) {
-      std::printf("work \"%s\" %lld MACs\n", Region(what, sizes).c_str(), macs);
-    }
+  if (!ok) return false;
+  // `work` lines: the MACs of each region, for //tools/perf:triton_table.
+  const long long blocks = n_ctx / 128;  // causal: row block i computes i + 1 128x128 blocks
+  const long long macs = 2LL * n_ctx * n_ctx * tutorial_dim,
+                  causal_macs = 2LL * 128 * 128 * tutorial_dim * blocks * (blocks + 1) / 2,
+                  flash_macs = 2LL * n_ctx * n_ctx * flash_dim;
+  std::printf("work \"%s\" %lld MACs\n", tutorial.c_str(), macs);
+  std::printf("work \"%s\" %lld MACs\n", tutorial_causal.c_str(), causal_macs);
+  std::printf("work \"%s\" %lld MACs\n", flash.c_str(), flash_macs);
+
+  // The clang -O3 loops. f16: the kernel rounds P to f16 before P V (the loop keeps f32) and O
+  // to f16, |O| <= 1: within 2^-9. M (log2 of the row's sum, up to 9): the kernel's exp2 is
+  // exp(x ln 2), off by |x| ln 2 / 2 ulp: within 1e-5. f32: the same sums in other orders.
+  std::vector<_Float16> o16_plain(q.size()), o16_causal_plain(q.size());
+  std::vector<float> m_plain(n_ctx), m_causal_plain(n_ctx), o32_plain(q32.size()),
+      scratch(n_ctx + tutorial_dim);
+  auto floats = [](const std::vector<_Float16>& v) {
+    return std::vector<float>(v.begin(), v.end());
+  };
+  ok = CountPlainLoop(
+           "attention f16 d=64 " + sizes, macs, "MACs", {tutorial},
+           [&] {
+             plain_attention_f16(q16.data(), k16.data(), v16.data(), o16_plain.data(),
+                                 m_plain.data(), scratch.data(), 1, n_ctx, tutorial_dim, 0.125f, 0);
+           },
+           [&] {
+             return Agree("attention_fwd", floats(o16_non_causal), floats(o16_plain), 0x1p-9,
+                          kPlainLoop) &&
+                    Agree("attention_fwd M", m_non_causal, m_plain, 1e-5, kPlainLoop);
+           }) &&
+       CountPlainLoop(
+           "attention f16 causal d=64 " + sizes, causal_macs, "MACs", {tutorial_causal},
+           [&] {
+             plain_attention_f16(q16.data(), k16.data(), v16.data(), o16_causal_plain.data(),
+                                 m_causal_plain.data(), scratch.data(), 1, n_ctx, tutorial_dim,
+                                 0.125f, 1);
+           },
+           [&] {
+             return Agree("attention_fwd_causal", floats(o16), floats(o16_causal_plain), 0x1p-9,
+                          kPlainLoop) &&
+                    Agree("attention_fwd_causal M", m, m_causal_plain, 1e-5, kPlainLoop);
+           }) &&
+       CountPlainLoop(
+           "attention f32 d=32 " + sizes, flash_macs, "MACs", {flash},
+           [&] {
+             plain_attention_f32(q32.data(), k32.data(), v32.data(), o32_plain.data(),
+                                 scratch.data(), 1, n_ctx, flash_dim, 0.17f);
+           },
+           [&] { return Agree("flash_attention", o32, o32_plain, 1e-5, kPlainLoop); });
+  if (!ok) return false;
+
+  // The hand-written kernels on bf16 copies of the same values, bf16 out: a score moves by up to
+  // 2^-8 of |q||k| and a weight by as much, |O| <= 1: within 2^-5 of the kernels'.
+  std::vector<uint16_t> qb(q.size()), kb(q.size()), vb(q.size()), ob(q.size()), ob_causal(q.size()),
+      qb32(q32.size()), kb32(q32.size()), vb32(q32.size()), ob32(q32.size());
+  for (size_t i = 0; i < q.size(); ++i) {
+    qb[i] = tcpu_f32_to_bf16(q[i]);
+    kb[i] = tcpu_f32_to_bf16(k[i]);
+    vb[i] = tcpu_f32_to_bf16(v[i]);
   }
-  return ok;
+  for (size_t i = 0; i < q32.size(); ++i) {
+    qb32[i] = tcpu_f32_to_bf16(q32[i]);
+    kb32[i] = tcpu_f32_to_bf16(k32[i]);
+    vb32[i] = tcpu_f32_to_bf16(v32[i]);
+  }
+  const std::string keys = " queries=256 keys=256 ";
+  return CountPeer(
+             "hand", "tcpu_flash_attn_decode_bf16" + keys + "d=64", macs, "MACs", {tutorial},
+             [&] {
+               return tcpu_flash_attn_decode_bf16(
+                   qb.data(), kb.data(), vb.data(), ob.data(), n_ctx, 1, tutorial_dim, n_ctx,
+                   n_ctx * tutorial_dim, tutorial_dim, n_ctx * tutorial_dim, tutorial_dim, 0.125f);
+             },
+             [&] {
+               return Agree("attention_fwd", floats(o16_non_causal), Decoded(ob, tcpu_bf16_to_f32),
+                            0x1p-5, "from tcpu_flash_attn_decode_bf16");
+             }) &&
+         CountPeer(
+             "hand", "tcpu_flash_attn_prefill_bf16 causal d=64 " + sizes, causal_macs, "MACs",
+             {tutorial_causal},
+             [&] {
+               return tcpu_flash_attn_prefill_bf16(
+                   qb.data(), kb.data(), vb.data(), ob_causal.data(), n_ctx, 1, 1, tutorial_dim, 0,
+                   n_ctx * tutorial_dim, tutorial_dim, n_ctx * tutorial_dim, tutorial_dim, 0.125f);
+             },
+             [&] {
+               return Agree("attention_fwd_causal", floats(o16),
+                            Decoded(ob_causal, tcpu_bf16_to_f32), 0x1p-5,
+                            "from tcpu_flash_attn_prefill_bf16");
+             }) &&
+         CountPeer(
+             "hand", "tcpu_flash_attn_decode_bf16" + keys + "d=32", flash_macs, "MACs", {flash},
+             [&] {
+               return tcpu_flash_attn_decode_bf16(
+                   qb32.data(), kb32.data(), vb32.data(), ob32.data(), n_ctx, 1, flash_dim, n_ctx,
+                   n_ctx * flash_dim, flash_dim, n_ctx * flash_dim, flash_dim, 0.17f);
+             },
+             [&] {
+               return Agree("flash_attention", o32, Decoded(ob32, tcpu_bf16_to_f32), 0x1p-5,
+                            "from tcpu_flash_attn_decode_bf16");
+             });
 }
 
 }  // namespace

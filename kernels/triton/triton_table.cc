@@ -1,13 +1,15 @@
 // The Triton kernels that triton_perf does not count, each beside the same TTIR compiled without
-// NEON (NAME__scalar, tcpu-compile --variant=scalar --mattr=-neon): one thread, one region per
-// call, and a line `work "<region>" <N> <unit>` per region for //tools/perf:triton_table, which
-// turns the counts into instructions per element (or per MAC, per program) in the kernels'
-// table. The vectorized and scalar results are compared, so a region never counts a wrong run.
+// NEON (NAME__scalar, tcpu-compile --variant=scalar --mattr=-neon), beside its computation as a
+// plain C loop (plain_loops.h, clang -O3; region "clang -O3 WHAT") and, for attention, beside the
+// project's hand-written kernel: one thread, one region per call, and a line `work "<region>" <N>
+// <unit>` per region for //tools/perf:triton_table, which turns the counts into instructions per
+// element (or per MAC, per program) in the kernels' table; `peer` lines pair a kernel with its
+// clang -O3 and hand-written peers (peer_regions.h). Every run's results are compared with the
+// kernel's, bit for bit or within a stated tolerance, so a region never counts a wrong run.
 //   bazel run //tools/perf:triton_table
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <cstring>
 #include <functional>
 #include <string>
 #include <vector>
@@ -27,9 +29,14 @@
 #include "kernels/triton/layer_norm_bwd_dx_4096.h"
 #include "kernels/triton/matmul_f32.h"
 #include "kernels/triton/matmul_fp8.h"
+#include "kernels/triton/peer_regions.h"
+#include "kernels/triton/plain_loops.h"
 #include "kernels/triton/scan.h"
 #include "kernels/triton/vector_add.h"
 #include "kernels/triton/vector_add_hinted.h"
+#include "tcpu/attention.h"
+#include "tcpu/bf16.h"
+#include "tcpu/fp16.h"
 #include "tcpu/perf.h"
 #include "tcpu/status.h"
 #include "tcpu/threads.h"
@@ -98,25 +105,42 @@ bool Measure(const std::string& name, int64_t work, const char* unit,
   return true;
 }
 
-// What the two runs wrote is the same: bit for bit, or within `rel` of the larger magnitude (at
-// least of 1: sums that cancel) where float operations may be contracted differently (NaN equal
-// to NaN).
+using tcpu::triton_peers::CountPeer;
+using tcpu::triton_peers::CountPlainLoop;
+using tcpu::triton_peers::Decoded;
+using tcpu::triton_peers::kPlainLoop;
+
+// What the vectorized and NEON-less runs wrote is the same: bit for bit, or within `rel` (see
+// tcpu::triton_peers::Agree) where float operations may be contracted differently.
 template <typename T>
 bool Same(const char* what, const std::vector<T>& a, const std::vector<T>& b, double rel = 0.0) {
-  for (size_t i = 0; i < a.size(); ++i) {
-    bool equal = std::memcmp(&a[i], &b[i], sizeof(T)) == 0;
-    if (!equal && rel > 0.0) {
-      const double x = static_cast<double>(a[i]), y = static_cast<double>(b[i]);
-      equal = (std::isnan(x) && std::isnan(y)) ||
-              std::fabs(x - y) <= rel * std::fmax(1.0, std::fmax(std::fabs(x), std::fabs(y)));
-    }
-    if (!equal) {
-      std::fprintf(stderr, "%s: element %zu is %.9g vectorized, %.9g without NEON\n", what, i,
-                   static_cast<double>(a[i]), static_cast<double>(b[i]));
-      return false;
-    }
+  return tcpu::triton_peers::Agree(what, a, b, rel, "without NEON");
+}
+
+// Against the clang -O3 loop: bit for bit; within `rel`; equal as numbers (a NaN's payload or a
+// zero's sign aside).
+template <typename T>
+bool SameAsPlain(const char* what, const std::vector<T>& a, const std::vector<T>& b) {
+  return tcpu::triton_peers::Agree(what, a, b, 0.0, kPlainLoop);
+}
+
+template <typename T>
+bool NearPlain(const char* what, const std::vector<T>& a, const std::vector<T>& b, double rel) {
+  return tcpu::triton_peers::Agree(what, a, b, rel, kPlainLoop);
+}
+
+template <typename T>
+bool SameValues(const char* what, const std::vector<T>& a, const std::vector<T>& b) {
+  return tcpu::triton_peers::AgreeAsValues(what, a, b, kPlainLoop);
+}
+
+// The values of e5m2 codes (an f16's top byte).
+std::vector<float> E5m2Values(const std::vector<uint8_t>& codes) {
+  std::vector<float> values(codes.size());
+  for (size_t i = 0; i < codes.size(); ++i) {
+    values[i] = tcpu_f16_to_f32(static_cast<uint16_t>(codes[i] << 8));
   }
-  return true;
+  return values;
 }
 
 std::vector<float> Wave(size_t n, float step, float scale) {
@@ -134,11 +158,14 @@ std::vector<uint8_t> Bytes(size_t n, uint32_t multiplier) {
 constexpr int32_t kN = 16384;  // elementwise kernels: elements per call
 
 bool VectorAdd() {
-  std::vector<float> x = Wave(kN, 0.37f, 6.0f), y = Wave(kN, 0.11f, 2.0f), out(kN), ref(kN);
+  std::vector<float> x = Wave(kN, 0.37f, 6.0f), y = Wave(kN, 0.11f, 2.0f), out(kN), ref(kN),
+                     plain(kN);
   const Grid grid{kN / 1024, 1, 1}, hinted{kN / 128, 1, 1};
   return Measure(
              "triton add_kernel n=16384", kN, "elements",
-             [&] { return tcpu_launch_add_kernel(x.data(), y.data(), out.data(), kN, grid.x, 1, 1); },
+             [&] {
+               return tcpu_launch_add_kernel(x.data(), y.data(), out.data(), kN, grid.x, 1, 1);
+             },
              [&] { RunPrograms(add_kernel__scalar, grid, x.data(), y.data(), ref.data(), kN); }) &&
          Same("add_kernel", out, ref) &&
          Measure(
@@ -150,25 +177,42 @@ bool VectorAdd() {
              [&] {
                RunPrograms(add_kernel_hinted__scalar, hinted, x.data(), y.data(), ref.data(), kN);
              }) &&
-         Same("add_kernel_hinted", out, ref);
+         Same("add_kernel_hinted", out, ref) &&
+         CountPlainLoop(
+             "add n=16384", kN, "elements",
+             {"triton add_kernel n=16384", "triton add_kernel_hinted n=16384"},
+             [&] { plain_add_f32(x.data(), y.data(), plain.data(), kN); },
+             [&] { return SameAsPlain("add", out, plain); });
 }
 
 bool Exp() {
-  std::vector<float> x = Wave(kN, 0.013f, 80.0f), e(kN), e2(kN), ref_e(kN), ref_e2(kN);
+  std::vector<float> x = Wave(kN, 0.013f, 80.0f), e(kN), e2(kN), ref_e(kN), ref_e2(kN), plain_e(kN),
+                     plain_e2(kN);
   const Grid grid{kN / 256, 1, 1};
   return Measure(
              "triton exp_kernel n=16384", kN, "elements",
-             [&] { return tcpu_launch_exp_kernel(x.data(), e.data(), e2.data(), kN, grid.x, 1, 1); },
+             [&] {
+               return tcpu_launch_exp_kernel(x.data(), e.data(), e2.data(), kN, grid.x, 1, 1);
+             },
              [&] {
                RunPrograms(exp_kernel__scalar, grid, x.data(), ref_e.data(), ref_e2.data(), kN);
              }) &&
-         Same("exp", e, ref_e, 1e-6) && Same("exp2", e2, ref_e2, 1e-6);
+         Same("exp", e, ref_e, 1e-6) && Same("exp2", e2, ref_e2, 1e-6) &&
+         CountPlainLoop(
+             "exp+exp2 n=16384", kN, "elements", {"triton exp_kernel n=16384"},
+             [&] { plain_exp_exp2_f32(x.data(), plain_e.data(), plain_e2.data(), kN); },
+             [&] {
+               // exp: both within 1 ulp (the kernel's polynomial, glibc's expf). exp2: the kernel's
+               // is exp(x ln 2), off by up to |x| ln 2 / 2 ulp (exp_test), 28 ulp at |x| = 80:
+               // within 4e-6.
+               return NearPlain("exp", e, plain_e, 1e-6) && NearPlain("exp2", e2, plain_e2, 4e-6);
+             });
 }
 
 bool Argmax() {
   constexpr int32_t rows = 32, cols = 512;
-  std::vector<float> x = Wave(rows * cols, 0.71f, 5.0f), max(rows), ref_max(rows);
-  std::vector<int32_t> index(rows), ref_index(rows);
+  std::vector<float> x = Wave(rows * cols, 0.71f, 5.0f), max(rows), ref_max(rows), plain_max(rows);
+  std::vector<int32_t> index(rows), ref_index(rows), plain_index(rows);
   const Grid grid{rows, 1, 1};
   return Measure(
              "triton argmax_kernel rows=32 cols=512", rows * cols, "elements",
@@ -180,34 +224,63 @@ bool Argmax() {
                RunPrograms(argmax_kernel__scalar, grid, x.data(), ref_index.data(),
                            ref_max.data(), cols, cols);
              }) &&
-         Same("argmax index", index, ref_index) && Same("argmax max", max, ref_max);
+         Same("argmax index", index, ref_index) && Same("argmax max", max, ref_max) &&
+         CountPlainLoop(
+             "argmax rows=32 cols=512", rows * cols, "elements",
+             {"triton argmax_kernel rows=32 cols=512"},
+             [&] {
+               plain_argmax_rows_f32(x.data(), plain_index.data(), plain_max.data(), rows, cols,
+                                     cols);
+             },
+             [&] {
+               return SameAsPlain("argmax index", index, plain_index) &&
+                      SameAsPlain("argmax max", max, plain_max);
+             });
 }
 
 bool Scan() {
-  std::vector<float> x = Wave(kN, 0.29f, 3.0f), y(kN), ref(kN);
+  std::vector<float> x = Wave(kN, 0.29f, 3.0f), y(kN), ref(kN), plain(kN);
   const Grid grid{kN / 256, 1, 1};
   constexpr int32_t stride = 200;  // row_suffix_max: 8 rows of 64, values at +0, indices at +64
-  std::vector<int32_t> xi(8 * stride), yi(8 * stride, -1), ref_yi(8 * stride, -1);
+  std::vector<int32_t> xi(8 * stride), yi(8 * stride, -1), ref_yi(8 * stride, -1),
+      plain_yi(8 * stride, -1);
   for (size_t i = 0; i < xi.size(); ++i) xi[i] = static_cast<int32_t>((i * 7919) % 1000) - 500;
   return Measure(
              "triton cumsum_kernel n=16384", kN, "elements",
              [&] { return tcpu_launch_cumsum_kernel(x.data(), y.data(), kN, grid.x, 1, 1); },
              [&] { RunPrograms(cumsum_kernel__scalar, grid, x.data(), ref.data(), kN); }) &&
          Same("cumsum", y, ref, 1e-5) &&
+         CountPlainLoop(
+             "cumsum n=16384", kN, "elements", {"triton cumsum_kernel n=16384"},
+             [&] { plain_cumsum_blocks_f32(x.data(), plain.data(), kN, 256); },
+             [&] {
+               // Sums of up to 256 terms (|x| <= 3) in other orders: each off by up to 2^-24 times
+               // the sum of its partial sums' magnitudes (~1e-4 here; scan_test allows 1e-6 sum
+               // |x|).
+               return NearPlain("cumsum", y, plain, 2e-4);
+             }) &&
          Measure(
              "triton row_suffix_max_kernel rows=8 cols=64", 8 * 64, "elements",
-             [&] { return tcpu_launch_row_suffix_max_kernel(xi.data(), yi.data(), stride, 1, 1, 1); },
+             [&] {
+               return tcpu_launch_row_suffix_max_kernel(xi.data(), yi.data(), stride, 1, 1, 1);
+             },
              [&] {
                RunPrograms(row_suffix_max_kernel__scalar, Grid{1, 1, 1}, xi.data(),
                            ref_yi.data(), stride);
              }) &&
-         Same("row_suffix_max", yi, ref_yi);
+         Same("row_suffix_max", yi, ref_yi) &&
+         CountPlainLoop(
+             "row_suffix_max rows=8 cols=64", 8 * 64, "elements",
+             {"triton row_suffix_max_kernel rows=8 cols=64"},
+             [&] { plain_row_suffix_max_i32(xi.data(), plain_yi.data(), 8, 64, stride); },
+             [&] { return SameAsPlain("row_suffix_max", yi, plain_yi); });
 }
 
 bool Histogram() {
   constexpr int32_t bins = 16, programs = kN / 64;
   std::vector<int32_t> x(kN), all(programs * bins), valid(programs * bins),
-      ref_all(programs * bins), ref_valid(programs * bins);
+      ref_all(programs * bins), ref_valid(programs * bins), plain_all(programs * bins),
+      plain_valid(programs * bins);
   for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<int32_t>((i * 37) % 21) - 2;
   return Measure(
              "triton histogram_kernel n=16384", kN, "elements",
@@ -219,14 +292,24 @@ bool Histogram() {
                RunPrograms(histogram_kernel__scalar, Grid{programs, 1, 1}, x.data(),
                            ref_all.data(), ref_valid.data(), kN);
              }) &&
-         Same("histogram", all, ref_all) && Same("histogram (masked)", valid, ref_valid);
+         Same("histogram", all, ref_all) && Same("histogram (masked)", valid, ref_valid) &&
+         CountPlainLoop(
+             "histogram n=16384", kN, "elements", {"triton histogram_kernel n=16384"},
+             [&] {
+               plain_histogram_blocks_i32(x.data(), plain_all.data(), plain_valid.data(), kN, 64,
+                                          bins);
+             },
+             [&] {
+               return SameAsPlain("histogram", all, plain_all) &&
+                      SameAsPlain("histogram (masked)", valid, plain_valid);
+             });
 }
 
 bool BlockPointers() {
   constexpr int32_t m = 64, n = 256, ld = 260;  // the copy's source is m x n inside rows of ld
-  std::vector<float> src = Wave(m * ld, 0.05f, 9.0f), dst(m * n), ref(m * n);
+  std::vector<float> src = Wave(m * ld, 0.05f, 9.0f), dst(m * n), ref(m * n), plain(m * n);
   constexpr int32_t tiles_m = m / 4, tiles_n = n / 8;  // descriptor_scale's blocks are 4x8
-  std::vector<float> y(m * n), ref_y(m * n);
+  std::vector<float> y(m * n), ref_y(m * n), plain_y(m * n);
   return Measure(
              "triton block_copy_kernel 64x256", m * n, "elements",
              [&] {
@@ -238,6 +321,10 @@ bool BlockPointers() {
                            m, n, ld, m, n);
              }) &&
          Same("block_copy", dst, ref) &&
+         CountPlainLoop(
+             "copy 64x256", m * n, "elements", {"triton block_copy_kernel 64x256"},
+             [&] { plain_copy_2d_f32(src.data(), plain.data(), m, n, ld); },
+             [&] { return SameAsPlain("block_copy", dst, plain); }) &&
          Measure(
              "triton descriptor_scale_kernel 64x256", m * n, "elements",
              [&] {
@@ -249,7 +336,14 @@ bool BlockPointers() {
                            src.data(), int64_t{m}, int64_t{n}, int64_t{ld}, int64_t{1},
                            ref_y.data(), m, n);
              }) &&
-         Same("descriptor_scale", y, ref_y);
+         Same("descriptor_scale", y, ref_y) &&
+         CountPlainLoop(
+             "2x+1 64x256", m * n, "elements", {"triton descriptor_scale_kernel 64x256"},
+             [&] { plain_scale_2d_f32(src.data(), plain_y.data(), m, n, ld); },
+             [&] {
+               // x * 2 is exact: one rounding, fused or not.
+               return SameAsPlain("descriptor_scale", y, plain_y);
+             });
 }
 
 bool Fp8() {
@@ -264,6 +358,13 @@ bool Fp8() {
   std::vector<uint16_t> wide_h(kN), wide_b(kN), ref_wide_h(kN), ref_wide_b(kN);
   std::vector<uint8_t> scaled8(kN), ref_scaled8(kN);
   std::vector<uint16_t> scaled16(kN), ref_scaled16(kN);
+  // The clang -O3 loops' results (f16 and bf16 as bits, like the kernels').
+  std::vector<uint16_t> plain_h(kN), plain_h_rtz(kN), plain_b(kN), plain_b_rtz(kN),
+      plain_wide_h(kN), plain_wide_b(kN), plain_scaled16(kN);
+  std::vector<uint8_t> plain_e4(kN), plain_e4_rtz(kN), plain_i8(kN), plain_scaled8(kN);
+  std::vector<float> plain_wide(kN);
+  auto f16 = [](std::vector<uint16_t>& v) { return reinterpret_cast<_Float16*>(v.data()); };
+  auto bf16 = [](std::vector<uint16_t>& v) { return reinterpret_cast<__bf16*>(v.data()); };
   return Measure(
              "triton half_narrow n=16384", kN, "elements",
              [&] {
@@ -276,6 +377,18 @@ bool Fp8() {
              }) &&
          Same("f16 rtne", h, ref_h) && Same("f16 rtz", h_rtz, ref_h_rtz) &&
          Same("bf16 rtne", b, ref_b) && Same("bf16 rtz", b_rtz, ref_b_rtz) &&
+         CountPlainLoop(
+             "half_narrow n=16384", kN, "elements", {"triton half_narrow n=16384"},
+             [&] {
+               plain_half_narrow(x.data(), f16(plain_h), plain_h_rtz.data(), bf16(plain_b),
+                                 plain_b_rtz.data(), kN);
+             },
+             [&] {
+               return SameAsPlain("f16 rtne", h, plain_h) &&
+                      SameAsPlain("f16 rtz", h_rtz, plain_h_rtz) &&
+                      SameAsPlain("bf16 rtne", b, plain_b) &&
+                      SameAsPlain("bf16 rtz", b_rtz, plain_b_rtz);
+             }) &&
          Measure(
              "triton e4m3fn_narrow n=16384", kN, "elements",
              [&] {
@@ -287,6 +400,13 @@ bool Fp8() {
                            ref_e4_rtz.data(), kN);
              }) &&
          Same("e4m3fn rtne", e4, ref_e4) && Same("e4m3fn rtz", e4_rtz, ref_e4_rtz) &&
+         CountPlainLoop(
+             "e4m3fn_narrow n=16384", kN, "elements", {"triton e4m3fn_narrow n=16384"},
+             [&] { plain_e4m3fn_narrow(x.data(), plain_e4.data(), plain_e4_rtz.data(), kN); },
+             [&] {
+               return SameAsPlain("e4m3fn rtne", e4, plain_e4) &&
+                      SameAsPlain("e4m3fn rtz", e4_rtz, plain_e4_rtz);
+             }) &&
          Measure(
              "triton e4m3fn_widen n=16384", kN, "elements",
              [&] {
@@ -299,6 +419,21 @@ bool Fp8() {
              }) &&
          Same("e4m3fn to f32", wide, ref_wide) && Same("e4m3fn to f16", wide_h, ref_wide_h) &&
          Same("e4m3fn to bf16", wide_b, ref_wide_b) && Same("e4m3fn bits", i8, ref_i8) &&
+         CountPlainLoop(
+             "e4m3fn_widen n=16384", kN, "elements", {"triton e4m3fn_widen n=16384"},
+             [&] {
+               plain_e4m3fn_widen(codes.data(), plain_wide.data(), f16(plain_wide_h),
+                                  bf16(plain_wide_b), plain_i8.data(), kN);
+             },
+             [&] {
+               // The codes include 0x7f, e4m3fn's NaN: its f16/bf16 may be another NaN.
+               return SameValues("e4m3fn to f32", wide, plain_wide) &&
+                      SameValues("e4m3fn to f16", Decoded(wide_h, tcpu_f16_to_f32),
+                                 Decoded(plain_wide_h, tcpu_f16_to_f32)) &&
+                      SameValues("e4m3fn to bf16", Decoded(wide_b, tcpu_bf16_to_f32),
+                                 Decoded(plain_wide_b, tcpu_bf16_to_f32)) &&
+                      SameAsPlain("e4m3fn bits", i8, plain_i8);
+             }) &&
          Measure(
              "triton fp8_scale_kernel n=16384", kN, "elements",
              [&] {
@@ -309,13 +444,25 @@ bool Fp8() {
                RunPrograms(fp8_scale_kernel__scalar, Grid{kN / 256, 1, 1}, codes.data(), 0.75f,
                            ref_scaled8.data(), ref_scaled16.data(), kN);
              }) &&
-         Same("fp8_scale e5m2", scaled8, ref_scaled8) && Same("fp8_scale f16", scaled16, ref_scaled16);
+         Same("fp8_scale e5m2", scaled8, ref_scaled8) &&
+         Same("fp8_scale f16", scaled16, ref_scaled16) &&
+         CountPlainLoop(
+             "fp8_scale n=16384", kN, "elements", {"triton fp8_scale_kernel n=16384"},
+             [&] {
+               plain_fp8_scale(codes.data(), 0.75f, plain_scaled8.data(), f16(plain_scaled16), kN);
+             },
+             [&] {
+               // e4m3fn NaN codes scale to NaN: e5m2 and f16 NaNs of any payload.
+               return SameValues("fp8_scale f16", Decoded(scaled16, tcpu_f16_to_f32),
+                                 Decoded(plain_scaled16, tcpu_f16_to_f32)) &&
+                      SameValues("fp8_scale e5m2", E5m2Values(scaled8), E5m2Values(plain_scaled8));
+             });
 }
 
 bool LayerNormBackwardDwDb() {
   constexpr int32_t m = 64, n = 1024;  // 64 partial rows (GROUP_SIZE_M) of 1024 columns
   std::vector<float> dw = Wave(m * n, 0.07f, 1.0f), db = Wave(m * n, 0.19f, 1.0f), final_dw(n),
-                     final_db(n), ref_dw(n), ref_db(n);
+                     final_db(n), ref_dw(n), ref_db(n), plain_dw(n), plain_db(n);
   const Grid grid{n / 256, 1, 1};
   return Measure(
              "triton _layer_norm_bwd_dwdb m=64 n=1024", m * n, "elements",
@@ -327,13 +474,26 @@ bool LayerNormBackwardDwDb() {
                RunPrograms(_layer_norm_bwd_dwdb__scalar, grid, dw.data(), db.data(),
                            ref_dw.data(), ref_db.data(), m, n);
              }) &&
-         Same("dw", final_dw, ref_dw, 1e-6) && Same("db", final_db, ref_db, 1e-6);
+         Same("dw", final_dw, ref_dw, 1e-6) && Same("db", final_db, ref_db, 1e-6) &&
+         CountPlainLoop(
+             "layer_norm_bwd_dwdb m=64 n=1024", m * n, "elements",
+             {"triton _layer_norm_bwd_dwdb m=64 n=1024"},
+             [&] {
+               plain_layer_norm_bwd_dwdb_f32(dw.data(), db.data(), plain_dw.data(), plain_db.data(),
+                                             m, n);
+             },
+             [&] {
+               // Column sums of 64 terms of magnitude <= 1 in another order (2e-6 apart here;
+               // the worst case, 64^2 2^-24 each, is 2.4e-4).
+               return NearPlain("dw", final_dw, plain_dw, 1e-5) &&
+                      NearPlain("db", final_db, plain_db, 1e-5);
+             });
 }
 
 // fp16_arith.ttir: nine f16 ops per element, each plane of OUT one op's results.
 bool Fp16Arith() {
   constexpr int32_t planes = 9;
-  std::vector<_Float16> x(kN), y(kN), z(kN), out(planes * kN), ref(planes * kN);
+  std::vector<_Float16> x(kN), y(kN), z(kN), out(planes * kN), ref(planes * kN), plain(planes * kN);
   for (int32_t i = 0; i < kN; ++i) {
     x[i] = static_cast<_Float16>(std::sin(0.37f * static_cast<float>(i)) * 6.0f);
     y[i] = static_cast<_Float16>(std::cos(0.11f * static_cast<float>(i)) * 2.0f);
@@ -350,19 +510,40 @@ bool Fp16Arith() {
                RunPrograms(fp16_arith_kernel__scalar, grid, x.data(), y.data(), z.data(),
                            ref.data(), kN);
              }) &&
-         Same("fp16_arith", out, ref);
+         Same("fp16_arith", out, ref) &&
+         CountPlainLoop(
+             "fp16_arith n=16384", kN, "elements", {"triton fp16_arith_kernel n=16384"},
+             [&] { plain_fp16_arith(x.data(), y.data(), z.data(), plain.data(), kN); },
+             [&] {
+               // Single f16 operations but fma and the chain (0 - |x| may be -|x|: a zero's
+               // sign). fma, rounded twice, is within an f16 ulp (2^-10 of max(1, |r|)); the
+               // chain (x * y + z) * y - x, |x| <= 6, |y| <= 2, |z| <= 1, may be fused where the
+               // kernel rounds each op: a few f16 ulps of 32, within 2^-5.
+               auto plane = [](const std::vector<_Float16>& v, int32_t p) {
+                 return std::vector<_Float16>(v.begin() + p * kN, v.begin() + (p + 1) * kN);
+               };
+               for (int32_t p : {0, 1, 2, 4, 5, 6, 7}) {
+                 const std::string what = "fp16_arith (plane " + std::to_string(p) + ")";
+                 if (!SameValues(what.c_str(), plane(out, p), plane(plain, p))) return false;
+               }
+               return NearPlain("fp16_arith (fma)", plane(out, 3), plane(plain, 3), 0x1p-10) &&
+                      NearPlain("fp16_arith (chain)", plane(out, 8), plane(plain, 8), 0x1p-5);
+             });
 }
 
 // Tutorial 05's dx kernel at one configuration: one program per row of n, its partial dW/dB
-// added into row `row % group` of the partial buffers under that row's lock.
-bool LayerNormBackwardDx(const char* region, decltype(&tcpu_launch__layer_norm_bwd_dx_fused) launch,
+// added into row `row % group` of the partial buffers under that row's lock; its clang -O3 loop
+// in "clang -O3 PLAIN_WHAT".
+bool LayerNormBackwardDx(const char* region, const char* plain_what,
+                         decltype(&tcpu_launch__layer_norm_bwd_dx_fused) launch,
                          decltype(&_layer_norm_bwd_dx_fused__scalar) scalar, int32_t n,
                          int32_t group) {
   constexpr int32_t rows = 64;
   const std::vector<float> dy = Wave(rows * n, 0.13f, 1.0f), x = Wave(rows * n, 0.07f, 2.0f),
                            w = Wave(n, 0.3f, 1.0f), mean = Wave(rows, 0.9f, 0.1f);
   std::vector<float> rstd(rows, 1.25f), dx(rows * n), ref_dx(rows * n), dw(group * n),
-      db(group * n), ref_dw(group * n), ref_db(group * n);
+      db(group * n), ref_dw(group * n), ref_db(group * n), plain_dx(rows * n),
+      plain_dw(group * n, 0.0f), plain_db(group * n, 0.0f);
   std::vector<int32_t> locks(2 * group, 0), ref_locks(2 * group, 0);
   const Grid grid{rows, 1, 1};
   auto in = [](const std::vector<float>& v) { return const_cast<float*>(v.data()); };
@@ -377,20 +558,42 @@ bool LayerNormBackwardDx(const char* region, decltype(&tcpu_launch__layer_norm_b
                            in(w), in(mean), rstd.data(), ref_locks.data(), n, n);
              }) &&
          Same("dx", dx, ref_dx, 1e-6) && Same("partial dw", dw, ref_dw, 1e-6) &&
-         Same("partial db", db, ref_db, 1e-6) && Same("locks", locks, ref_locks);
+         Same("partial db", db, ref_db, 1e-6) && Same("locks", locks, ref_locks) &&
+         CountPlainLoop(
+             plain_what, rows * n, "elements", {region},
+             [&] {
+               plain_layer_norm_bwd_dx_f32(dy.data(), x.data(), w.data(), mean.data(), rstd.data(),
+                                           plain_dx.data(), plain_dw.data(), plain_db.data(), rows,
+                                           n, n, group);
+             },
+             [&] {
+               // dx through two row sums of n terms in another order; the partial rows are one
+               // product each (maybe fused differently).
+               return NearPlain("dx", dx, plain_dx, 1e-5) &&
+                      NearPlain("partial dw", dw, plain_dw, 1e-6) &&
+                      NearPlain("partial db", db, plain_db, 1e-6);
+             });
 }
 
 bool Attention() {
   constexpr int32_t heads = 2, n_ctx = 128, head_dim = 32;
   const size_t size = static_cast<size_t>(heads) * n_ctx * head_dim;
   std::vector<float> q = Wave(size, 0.31f, 1.0f), k = Wave(size, 0.53f, 1.0f),
-                     v = Wave(size, 0.17f, 1.0f), out(size), ref(size);
+                     v = Wave(size, 0.17f, 1.0f), out(size), ref(size), plain(size), scratch(n_ctx);
   const float scale = 1.0f / std::sqrt(static_cast<float>(head_dim));
   const Grid grid{n_ctx / 16, heads, 1};
   // Q K^T and P V: two n_ctx x n_ctx x head_dim products per head.
   const int64_t macs = int64_t{2} * heads * n_ctx * n_ctx * head_dim;
+  // The hand-written peer reads bf16: the same values rounded, bf16 out.
+  std::vector<uint16_t> q16(size), k16(size), v16(size), hand16(size);
+  for (size_t i = 0; i < size; ++i) {
+    q16[i] = tcpu_f32_to_bf16(q[i]);
+    k16[i] = tcpu_f32_to_bf16(k[i]);
+    v16[i] = tcpu_f32_to_bf16(v[i]);
+  }
+  const char* region = "triton attn_fwd heads=2 n_ctx=128 d=32";
   return Measure(
-             "triton attn_fwd heads=2 n_ctx=128 d=32", macs, "MACs",
+             region, macs, "MACs",
              [&] {
                return tcpu_launch_attn_fwd(q.data(), k.data(), v.data(), out.data(), scale, n_ctx,
                                            grid.x, grid.y, 1);
@@ -399,7 +602,30 @@ bool Attention() {
                RunPrograms(attn_fwd__scalar, grid, q.data(), k.data(), v.data(), ref.data(), scale,
                            n_ctx);
              }) &&
-         Same("attn_fwd", out, ref, 1e-5);
+         Same("attn_fwd", out, ref, 1e-5) &&
+         CountPlainLoop(
+             "attention f32 heads=2 n_ctx=128 d=32", macs, "MACs", {region},
+             [&] {
+               plain_attention_f32(q.data(), k.data(), v.data(), plain.data(), scratch.data(),
+                                   heads, n_ctx, head_dim, scale);
+             },
+             [&] { return NearPlain("attn_fwd", out, plain, 1e-5); }) &&
+         // Every query row of both heads as a decode head over its head's 128 keys (GQA: 128
+         // query heads per KV head): the same attention, non-causal.
+         CountPeer(
+             "hand", "tcpu_flash_attn_decode_bf16 queries=256 keys=128 d=32", macs, "MACs",
+             {region},
+             [&] {
+               return tcpu_flash_attn_decode_bf16(
+                   q16.data(), k16.data(), v16.data(), hand16.data(), heads * n_ctx, heads,
+                   head_dim, n_ctx, n_ctx * head_dim, head_dim, n_ctx * head_dim, head_dim, scale);
+             },
+             [&] {
+               // bf16 inputs move a score by up to 2^-8 of |q||k| and a weight by as much; the
+               // output is a bf16 of magnitude <= 1: within 2^-5.
+               return tcpu::triton_peers::Agree("attn_fwd", out, Decoded(hand16, tcpu_bf16_to_f32),
+                                                0x1p-5, "from tcpu_flash_attn_decode_bf16");
+             });
 }
 
 // Both runs start from the same buffers; the atomics' totals and the lock's count must agree.
@@ -445,9 +671,9 @@ bool Matmuls() {
   const Grid grid{(m / 16) * (n / 32), 1, 1};
   const int64_t macs = int64_t{m} * n * k;
   std::vector<float> a = Wave(m * k, 0.37f, 1.0f), b = Wave(k * n, 0.23f, 1.0f), c(m * n),
-                     ref(m * n);
+                     ref(m * n), plain(m * n), scratch(n);
   std::vector<uint8_t> a8 = Bytes(m * k, 29), b8 = Bytes(k * n, 31);
-  std::vector<_Float16> c16(m * n), ref16(m * n);
+  std::vector<_Float16> c16(m * n), ref16(m * n), plain16(m * n);
   return Measure(
              "triton matmul_kernel_f32 m=64 n=128 k=256", macs, "MACs",
              [&] {
@@ -459,6 +685,12 @@ bool Matmuls() {
                            k, k, n, n);
              }) &&
          Same("matmul_f32", c, ref, 1e-5) &&
+         CountPlainLoop(
+             "matmul_f32 m=64 n=128 k=256", macs, "MACs",
+             {"triton matmul_kernel_f32 m=64 n=128 k=256"},
+             [&] { plain_matmul_f32(a.data(), b.data(), plain.data(), m, n, k, k, n, n); },
+             // Sums of 256 products of magnitude <= 1 in another order.
+             [&] { return NearPlain("matmul_f32", c, plain, 1e-5); }) &&
          Measure(
              "triton matmul_kernel_fp8 m=64 n=128 k=256", macs, "MACs",
              [&] {
@@ -469,7 +701,16 @@ bool Matmuls() {
                RunPrograms(matmul_kernel_fp8__scalar, grid, a8.data(), b8.data(), ref16.data(), m,
                            n, k, k, n, n);
              }) &&
-         Same("matmul_fp8", c16, ref16, 1e-3);
+         Same("matmul_fp8", c16, ref16, 1e-3) &&
+         CountPlainLoop(
+             "matmul_fp8 m=64 n=128 k=256", macs, "MACs",
+             {"triton matmul_kernel_fp8 m=64 n=128 k=256"},
+             [&] {
+               plain_matmul_fp8(a8.data(), b8.data(), plain16.data(), scratch.data(), m, n, k, k, n,
+                                n);
+             },
+             // f32 sums in another order, then one f16 rounding: within an f16 ulp (2^-10).
+             [&] { return NearPlain("matmul_fp8", c16, plain16, 1e-3); });
 }
 
 }  // namespace
@@ -480,14 +721,16 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (tcpu_set_num_threads(1) != TCPU_OK) return 1;
-  const bool ok = VectorAdd() && Exp() && Argmax() && Scan() && Histogram() && BlockPointers() &&
-                  Fp8() && Fp16Arith() && LayerNormBackwardDwDb() &&
-                  LayerNormBackwardDx("triton _layer_norm_bwd_dx_fused m=64 n=1024",
-                                      tcpu_launch__layer_norm_bwd_dx_fused,
-                                      _layer_norm_bwd_dx_fused__scalar, 1024, 256) &&
-                  LayerNormBackwardDx("triton _layer_norm_bwd_dx_fused_4096 m=64 n=4096",
-                                      tcpu_launch__layer_norm_bwd_dx_fused_4096,
-                                      _layer_norm_bwd_dx_fused_4096__scalar, 4096, 128) &&
-                  Attention() && Atomics() && Matmuls();
+  const bool ok =
+      VectorAdd() && Exp() && Argmax() && Scan() && Histogram() && BlockPointers() && Fp8() &&
+      Fp16Arith() && LayerNormBackwardDwDb() &&
+      LayerNormBackwardDx("triton _layer_norm_bwd_dx_fused m=64 n=1024",
+                          "layer_norm_bwd_dx m=64 n=1024", tcpu_launch__layer_norm_bwd_dx_fused,
+                          _layer_norm_bwd_dx_fused__scalar, 1024, 256) &&
+      LayerNormBackwardDx("triton _layer_norm_bwd_dx_fused_4096 m=64 n=4096",
+                          "layer_norm_bwd_dx m=64 n=4096",
+                          tcpu_launch__layer_norm_bwd_dx_fused_4096,
+                          _layer_norm_bwd_dx_fused_4096__scalar, 4096, 128) &&
+      Attention() && Atomics() && Matmuls();
   return ok ? 0 : 1;
 }

@@ -5,9 +5,15 @@ The table of every Triton kernel in kernels/triton/, in Markdown:
   compares with): tcpu-compile's CPU time (user + system seconds) and the object's size. The
   tool compiled with -c opt is the optimized host tcpu-compile the budgets speak of; without
   -c opt the table refuses to time a slower build.
-- each counted region of triton_perf (table shapes) and triton_table: guest instructions under
-  the counting plugin in one QEMU variant, per MAC, element or program, beside its peer (the
-  same TTIR without NEON, or tcpu_gemm_i8 at the same sizes) and the ratio.
+- each Triton kernel's counted region of triton_perf (table shapes) and triton_table: guest
+  instructions under the counting plugin in one QEMU variant, per MAC, element or program,
+  beside its peers, each with the ratio kernel / peer (above 1: Triton runs more instructions):
+  the project's hand-written kernel computing the same (`peer "<kernel>" hand "<region>"` on the
+  program's stdout), the same computation as a plain C loop compiled by clang -O3
+  (kernels/triton/plain_loops.h; `peer "<kernel>" clang "<region>"`), and the same TTIR
+  compiled without NEON (the region "<kernel region> without NEON", or "triton KERNEL without
+  NEON SIZES"). A peer's work is its kernel's (the same problem), so the ratio is one of
+  instructions.
 CPU seconds vary with the machine and its load a little; sizes and counts are exact.
 """
 
@@ -22,6 +28,7 @@ import tempfile
 import perf_run
 
 WITHOUT_NEON = " without NEON"
+PEER_KINDS = ("hand", "clang")  # a peer line's kinds: hand-written kernel, clang -O3 loop
 
 
 def compile_object(tcpu_compile, src, flags, out):
@@ -65,6 +72,8 @@ def work_of(region, work_lines):
 
 
 def counted_regions(runfiles, program, args, variant):
+    """The program's kernel and peer regions as (name, instructions, work, unit), and its peer
+    lines as {kernel region: {kind: peer region}}."""
     with tempfile.TemporaryFile("w+") as out:
         counts = perf_run.run_counted(runfiles, runfiles.path(program), args, variant, stdout=out)
         out.seek(0)
@@ -75,25 +84,45 @@ def counted_regions(runfiles, program, args, variant):
         m.group(1): (int(m.group(2)), m.group(3))
         for m in re.finditer(r'^work "([^"]+)" (\d+) (\S+)$', stdout, re.MULTILINE)
     }
-    # The kernels' regions; the runtime's own (tcpu.parallel_for, ...) nest inside them.
-    return [(r.name, r.instructions, *work_of(r.name, work_lines)) for r in counts.regions.values()
-            if r.name.startswith(("triton ", "tcpu_gemm_i8 "))]
+    peers = {}
+    for m in re.finditer(r'^peer "([^"]+)" (\S+) "([^"]+)"$', stdout, re.MULTILINE):
+        kernel, kind, peer = m.groups()
+        if kind not in PEER_KINDS:
+            raise perf_run.PerfError(f"{program}: peer of '{kernel}' of kind '{kind}' (not one of "
+                                     f"{', '.join(PEER_KINDS)})")
+        if peers.setdefault(kernel, {}).setdefault(kind, peer) != peer:
+            raise perf_run.PerfError(f"{program}: '{kernel}' has two {kind} peers: "
+                                     f"'{peers[kernel][kind]}' and '{peer}'")
+    for kernel, kinds in peers.items():
+        for region in [kernel, *kinds.values()]:
+            if region not in counts.regions:
+                raise perf_run.PerfError(f"{program}: its peer line names '{region}', which it "
+                                         "did not count")
+    # The kernels' regions and their peers; the runtime's own (tcpu.parallel_for, ...) nest
+    # inside them.
+    named = {peer for kinds in peers.values() for peer in kinds.values()}
+    regions = [(r.name, r.instructions, *work_of(r.name, work_lines))
+               for r in counts.regions.values() if r.name.startswith("triton ") or r.name in named]
+    return regions, peers
 
 
-def peer_of(name, by_name):
-    """The region a kernel's region is compared with: the same TTIR without NEON (named
-    "NAME without NEON", or "triton KERNEL without NEON SIZES"), or for an int8 kernel
-    tcpu_gemm_i8 at the same sizes."""
+def without_neon_of(name, by_name):
+    """The same TTIR without NEON: the region "NAME without NEON", or "triton KERNEL without NEON
+    SIZES"."""
     kernel, _, sizes = name.removeprefix("triton ").partition(" ")
     for candidate in (name + WITHOUT_NEON, f"triton {kernel}{WITHOUT_NEON} {sizes}"):
         if candidate in by_name:
             return candidate
-    gemm = "tcpu_gemm_i8 " + sizes
-    return gemm if kernel.endswith("_i8") and gemm in by_name else None
+    return None
 
 
-def is_peer(name):
-    return WITHOUT_NEON in name or name.startswith("tcpu_gemm_i8 ")
+def peer_cells(kernel_per_unit, peer, by_name):
+    """A peer's instructions per unit and kernel / peer, or dashes."""
+    if peer is None:
+        return "– | –"
+    instructions, work, _ = by_name[peer]
+    per_unit = instructions / work
+    return f"{per_unit:.4f} | {kernel_per_unit / per_unit:.2f}x"
 
 
 def main(argv):
@@ -112,11 +141,13 @@ def main(argv):
                 "`bazel run -c opt //tools/perf:triton_table` to time the optimized one")
         runfiles = perf_run.Runfiles.from_environment()
         objects = object_rows(runfiles, options.manifest, runfiles.path(options.tcpu_compile))
-        regions = []
+        regions, peers = [], {}
         for spec in options.program:
             path, _, args = spec.partition("=")
-            regions += counted_regions(runfiles, path, [a for a in args.split(",") if a],
-                                       options.variant)
+            program_regions, program_peers = counted_regions(
+                runfiles, path, [a for a in args.split(",") if a], options.variant)
+            regions += program_regions
+            peers.update(program_peers)
     except perf_run.PerfError as e:
         print(f"triton_table: {e}", file=sys.stderr)
         return 1
@@ -129,22 +160,21 @@ def main(argv):
           f"{max(o[3] for o in objects) / 1024:.1f} KiB, {len(objects)} objects\n")
 
     by_name = {name: (instructions, work, unit) for name, instructions, work, unit in regions}
-    print(f"| region ({options.variant}, one thread) | instructions | per unit | peer | "
-          "peer per unit | peer / kernel |")
-    print("|---|---|---|---|---|---|")
+    print(f"| region ({options.variant}, one thread) | instructions | per unit | hand-written "
+          "peer | hand per unit | kernel / hand | clang -O3 per unit | kernel / clang | "
+          "without NEON per unit | kernel / without NEON |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for name, (instructions, work, unit) in by_name.items():
-        if is_peer(name):
-            continue
+        if not name.startswith("triton ") or WITHOUT_NEON in name:
+            continue  # a peer
         per = instructions / work
-        unit = unit.rstrip("s")
-        peer = peer_of(name, by_name)
-        if peer:
-            peer_per = by_name[peer][0] / by_name[peer][1]
-            label = "without NEON" if WITHOUT_NEON in peer else "`tcpu_gemm_i8`"
-            print(f"| {name} | {instructions:,} | {per:.4f} / {unit} | {label} | {peer_per:.4f} "
-                  f"| {peer_per / per:.2f}x |")
-        else:
-            print(f"| {name} | {instructions:,} | {per:.4f} / {unit} | – | – | – |")
+        kinds = peers.get(name, {})
+        hand = kinds.get("hand")
+        hand_name = f"`{hand.split()[0]}`" if hand else "–"
+        print(f"| {name} | {instructions:,} | {per:.4f} / {unit.rstrip('s')} | {hand_name} | "
+              f"{peer_cells(per, hand, by_name)} | "
+              f"{peer_cells(per, kinds.get('clang'), by_name)} | "
+              f"{peer_cells(per, without_neon_of(name, by_name), by_name)} |")
     return 0
 
 
