@@ -129,6 +129,14 @@ def _impl(ctx):
                 _flags(_LINK_ACTIONS, ["-Wl,--gc-sections"], ["opt"]),
             ],
         ),
+        # A binary with no ASan-instrumented code links no ASan runtime, even where the
+        # configuration's --linkopt asks for one (the host-tool configuration: tcpu-compile and
+        # tcpu-opt, platforms/host_tool.bzl). Features come after the user's link flags, so
+        # this -fno-sanitize is the last word.
+        feature(
+            name = "no_asan_runtime",
+            flag_sets = [_flags(_LINK_ACTIONS, ["-fno-sanitize=address"])],
+        ),
     ]
 
     return cc_common.create_cc_toolchain_config_info(
