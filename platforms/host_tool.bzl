@@ -23,7 +23,10 @@ The dialect opts out of ASan and UBSan (COVERAGE_ONLY_COPTS): instrumented, its 
 units took 1.6x as long to compile (33.6 s against 20.7 s of CPU for one unit), and the dialect
 was the largest cost of a cold `bazel test //...`. It keeps the coverage instrumentation, so
 its fuzzers still steer by the dialect's branches; like the prebuilt MLIR libraries under it,
-it runs unchecked by the sanitizers, whose runtimes the tools still link.
+it runs unchecked by the sanitizers. So tcpu-opt and tcpu-compile link no ASan runtime (the
+toolchain feature `no_asan_runtime`): its allocator, an mmap for every large block, had cost
+each compile of CI's kernels about half its time. UBSan's runtime stays (the coverage
+callbacks).
 
 `host_tool` forwards a tool built that way to rules that take files (sh_test data).
 Tools still run on the exec platform, which is the build host (//platforms:linux_x86_64 is
