@@ -28,6 +28,17 @@ load("//platforms:aarch64_binary.bzl", "to_aarch64")
 load("//tests/qemu:variants.bzl", "QEMU_VARIANTS")
 load("//platforms:runfiles.bzl", "runfiles_path", "shell_quote")
 
+# The pinned Python that the build actions run (compile_corpus.py, slice_corpus.py).
+_PYTHON_ATTRS = {
+    "_python": attr.label(
+        default = "@python3//:bin/python3",
+        allow_single_file = True,
+        executable = True,
+        cfg = "exec",
+    ),
+    "_python_files": attr.label(default = "@python3//:python3_files", cfg = "exec"),
+}
+
 def _corpus_manifest(ctx):
     manifests = [f for f in ctx.files.corpus if f.basename == "manifest.json"]
     if len(manifests) != 1:
@@ -99,7 +110,7 @@ def _replay_kernels_impl(ctx):
 _replay_kernels = rule(
     cfg = to_aarch64,
     implementation = _replay_kernels_impl,
-    attrs = dict(TCPU_COMPILE_ATTRS, **{
+    attrs = dict(TCPU_COMPILE_ATTRS, **dict(_PYTHON_ATTRS, **{
         "corpus": attr.label_list(allow_files = True, mandatory = True),
         "launches": attr.label(allow_single_file = True),
         "target": attr.string(doc = "A #tcpu.target<...> for the baseline objects."),
@@ -109,14 +120,7 @@ _replay_kernels = rule(
             doc = "Actions the TTIRs are compiled in (each takes every N-th, in first-use order).",
         ),
         "_compile_corpus": attr.label(default = "//tests/triton_replay:compile_corpus.py", allow_single_file = True),
-        "_python": attr.label(
-            default = "@python3//:bin/python3",
-            allow_single_file = True,
-            executable = True,
-            cfg = "exec",
-        ),
-        "_python_files": attr.label(default = "@python3//:python3_files", cfg = "exec"),
-    }),
+    })),
 )
 
 def _replay_test_impl(ctx):
@@ -316,7 +320,7 @@ def _triton_corpus_slice_impl(ctx):
         executable = ctx.executable._python,
         tools = ctx.files._python_files,
         arguments = [args],
-        inputs = ctx.files.corpus + [ctx.file._slice_corpus, ctx.file.launches],
+        inputs = ctx.files.corpus + [ctx.file._slice_corpus, ctx.file._compile_corpus, ctx.file.launches],
         outputs = [out],
         mnemonic = "TritonCorpusSlice",
         progress_message = "Unpacking the launches of %s" % ctx.label,
@@ -328,16 +332,10 @@ triton_corpus_slice = rule(
     doc = """The folder replay_runner reads (--corpus=) for the launches of a slice file: the
     corpus's manifest.json and, from its corpus.tar.xz, only those launches' records, TTIRs and
     buffers (slice_corpus.py).""",
-    attrs = {
+    attrs = dict(_PYTHON_ATTRS, **{
         "corpus": attr.label_list(allow_files = True, mandatory = True),
         "launches": attr.label(allow_single_file = True, mandatory = True),
         "_slice_corpus": attr.label(default = "//tests/triton_replay:slice_corpus.py", allow_single_file = True),
-        "_python": attr.label(
-            default = "@python3//:bin/python3",
-            allow_single_file = True,
-            executable = True,
-            cfg = "exec",
-        ),
-        "_python_files": attr.label(default = "@python3//:python3_files", cfg = "exec"),
-    },
+        "_compile_corpus": attr.label(default = "//tests/triton_replay:compile_corpus.py", allow_single_file = True),
+    }),
 )

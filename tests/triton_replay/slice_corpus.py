@@ -15,6 +15,8 @@ import shutil
 import sys
 import tarfile
 
+import compile_corpus
+
 TARBALL = "corpus.tar.xz"
 BLOB = re.compile(r'"(blobs/[^"/]+)"')
 
@@ -24,14 +26,11 @@ class SliceError(Exception):
 
 
 def read_slice(path):
-    chosen = []
-    with open(path, encoding="utf-8") as f:
-        for number, line in enumerate(f, 1):
-            launch = line.split("#", 1)[0].strip()
-            if launch and launch not in chosen:
-                if not re.fullmatch(r"[A-Za-z0-9_.-]+", launch):
-                    raise SliceError("%s:%d: '%s' is not a launch id" % (path, number, launch))
-                chosen.append(launch)
+    """The slice's launch ids (compile_corpus.py reads them), each checked to be one."""
+    chosen = compile_corpus.read_slice(path)
+    for launch in chosen:
+        if not re.fullmatch(r"[A-Za-z0-9_.-]+", launch):
+            raise SliceError("%s: '%s' is not a launch id" % (path, launch))
     if not chosen:
         raise SliceError("%s names no launch" % path)
     return chosen
