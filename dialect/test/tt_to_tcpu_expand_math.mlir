@@ -1,4 +1,4 @@
-// tcpu-expand-math: exp, exp2, log and tanh on vectors become polynomial approximations
+// tcpu-expand-math: exp, exp2, log, sin, cos and tanh on vectors become polynomial approximations
 // (chains of math.fma on the vector, no libm call per element); sqrt stays, a single
 // instruction. The whole pipeline then lowers with no call to expf/logf/tanhf.
 // RUN: tcpu-opt %s --tcpu-expand-math | FileCheck %s
@@ -61,6 +61,65 @@ func.func @math(%x: vector<8xf32>) -> (vector<8xf32>, vector<8xf32>, vector<8xf3
 func.func @exp_f32(%x: vector<4xf32>) -> vector<4xf32> {
   %e = math.exp %x : vector<4xf32>
   return %e : vector<4xf32>
+}
+
+// f32 exp2: x - k is exact (k = roundeven(x), its top clamped), then r = (x - k) ln2 goes
+// through exp's polynomial and scale; no exp(x ln 2), which rounds x ln 2.
+// CHECK-LABEL: func.func @exp2_f32(
+// CHECK: %[[LOW:.*]] = arith.maximumf %arg0, %{{.*}} : vector<4xf32>
+// CHECK: %[[X:.*]] = arith.minimumf %[[LOW]], %{{.*}} : vector<4xf32>
+// CHECK: %[[K0:.*]] = math.roundeven %[[X]] : vector<4xf32>
+// CHECK: %[[K:.*]] = arith.minimumf %[[K0]], %{{.*}} : vector<4xf32>
+// CHECK: %[[F:.*]] = arith.subf %[[X]], %[[K]] : vector<4xf32>
+// CHECK: %[[R:.*]] = arith.mulf %[[F]], %{{.*}} : vector<4xf32>
+// CHECK: %[[R2:.*]] = arith.mulf %[[R]], %[[R]] : vector<4xf32>
+// CHECK: %[[SCALE:.*]] = arith.bitcast %{{.*}} : vector<4xi32> to vector<4xf32>
+// CHECK: %[[E:.*]] = math.fma %{{.*}}, %[[SCALE]], %[[SCALE]] : vector<4xf32>
+// CHECK: return %[[E]]
+func.func @exp2_f32(%x: vector<4xf32>) -> vector<4xf32> {
+  %e = math.exp2 %x : vector<4xf32>
+  return %e : vector<4xf32>
+}
+
+// f32 sin and cos: m = roundeven(x / pi) (cos: of x / pi + 1/2, and n = m - 1/2), r = x - n pi
+// in three FMAs against pi's three parts, clamped, one odd polynomial, and m's parity XORed
+// into the sign bit.
+// CHECK-LABEL: func.func @sin_cos_f32(
+// CHECK: %[[XS:.*]] = arith.mulf %arg0, %{{.*}} : vector<4xf32>
+// CHECK: %[[MS:.*]] = math.roundeven %[[XS]] : vector<4xf32>
+// CHECK: %[[RS0:.*]] = math.fma %[[MS]], %{{.*}}, %arg0 : vector<4xf32>
+// CHECK: %[[RS1:.*]] = math.fma %[[MS]], %{{.*}}, %[[RS0]] : vector<4xf32>
+// CHECK: %[[RS2:.*]] = math.fma %[[MS]], %{{.*}}, %[[RS1]] : vector<4xf32>
+// CHECK: arith.maximumf %[[RS2]], %{{.*}} : vector<4xf32>
+// CHECK: %[[IS:.*]] = arith.fptosi %[[MS]] : vector<4xf32> to vector<4xi32>
+// CHECK: %[[SIGNS:.*]] = arith.shli %[[IS]], %{{.*}} : vector<4xi32>
+// CHECK: %[[SIN:.*]] = arith.xori %{{.*}}, %[[SIGNS]] : vector<4xi32>
+// CHECK: %[[XC:.*]] = math.fma %arg0, %{{.*}}, %{{.*}} : vector<4xf32>
+// CHECK: %[[MC:.*]] = math.roundeven %[[XC]] : vector<4xf32>
+// CHECK: %[[NC:.*]] = arith.subf %[[MC]], %{{.*}} : vector<4xf32>
+// CHECK: %[[RC0:.*]] = math.fma %[[NC]], %{{.*}}, %arg0 : vector<4xf32>
+// CHECK: arith.fptosi %[[MC]] : vector<4xf32> to vector<4xi32>
+// CHECK-NOT: math.sin
+// CHECK-NOT: math.cos
+// CHECK: return
+func.func @sin_cos_f32(%x: vector<4xf32>) -> (vector<4xf32>, vector<4xf32>) {
+  %s = math.sin %x : vector<4xf32>
+  %c = math.cos %x : vector<4xf32>
+  return %s, %c : vector<4xf32>, vector<4xf32>
+}
+
+// f32 log: an argument below 2^-126 (a subnormal has no exponent field to read) is scaled by
+// 2^23 before the polynomial, and 23 ln 2 subtracted from its result.
+// CHECK-LABEL: func.func @log_f32(
+// CHECK: %[[SUB:.*]] = arith.cmpf olt, %arg0, %{{.*}} : vector<4xf32>
+// CHECK: %[[SCALED:.*]] = arith.mulf %arg0, %{{.*}} : vector<4xf32>
+// CHECK: %[[X:.*]] = arith.select %[[SUB]], %[[SCALED]], %arg0 : vector<4xi1>, vector<4xf32>
+// CHECK-NOT: math.log
+// CHECK: %[[L:.*]] = arith.select %[[SUB]], %[[SHIFTED:.*]], %{{.*}} : vector<4xi1>, vector<4xf32>
+// CHECK-NEXT: return %[[L]]
+func.func @log_f32(%x: vector<4xf32>) -> vector<4xf32> {
+  %l = math.log %x : vector<4xf32>
+  return %l : vector<4xf32>
 }
 
 // A select against a constant: unordered predicates keep a NaN (maximumf/minimumf), ordered

@@ -18,6 +18,30 @@ void plain_exp_exp2_f32(const float* x, float* e, float* e2, int64_t n) {
   }
 }
 
+void plain_log_f32(const float* x, float* y, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) y[i] = logf(x[i]);
+}
+
+void plain_sin_f32(const float* x, float* y, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) y[i] = sinf(x[i]);
+}
+
+void plain_cos_f32(const float* x, float* y, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) y[i] = cosf(x[i]);
+}
+
+void plain_rsqrt_f32(const float* x, float* y, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) y[i] = 1.0f / sqrtf(x[i]);
+}
+
+void plain_erf_f32(const float* x, float* y, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) y[i] = erff(x[i]);
+}
+
+void plain_tanh_f32(const float* x, float* y, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) y[i] = tanhf(x[i]);
+}
+
 void plain_softmax_rows_f32(const float* in, float* out, int64_t rows, int64_t cols,
                             int64_t in_stride, int64_t out_stride) {
   for (int64_t r = 0; r < rows; ++r) {

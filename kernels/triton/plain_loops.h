@@ -9,7 +9,7 @@
  *    contract to one FMA, math functions do not set errno. It also lets clang assume no NaN
  *    or infinity reaches float arithmetic, so no loop here starts a max at -infinity; NaN codes
  *    are made and tested on integer bits. No vector math library: the sysroot's glibc (2.36)
- *    has no AArch64 libmvec, so exp/exp2 stay calls to glibc's expf/exp2f, one per element.
+ *    has no AArch64 libmvec, so exp, exp2, log, sin, ... stay calls to glibc, one per element.
  *  - -march: the features the Triton objects run with under the table's QEMU (-cpu max):
  *    their per-target variants use dotprod, i8mm, bf16, fp16 and fp16fml; none uses SVE, so
  *    neither do these loops (their counts do not change with the SVE vector length).
@@ -31,6 +31,15 @@ void plain_add_f32(const float* x, const float* y, float* out, int64_t n);
 
 /* exp.ttir: e[i] = expf(x[i]), e2[i] = exp2f(x[i]) for i < n. */
 void plain_exp_exp2_f32(const float* x, float* e, float* e2, int64_t n);
+
+/* math.ttir: y[i] = f(x[i]) for i < n through glibc's logf, sinf, cosf, erff and tanhf, and
+ * 1 / sqrtf (FSQRT and FDIV once vectorized). */
+void plain_log_f32(const float* x, float* y, int64_t n);
+void plain_sin_f32(const float* x, float* y, int64_t n);
+void plain_cos_f32(const float* x, float* y, int64_t n);
+void plain_rsqrt_f32(const float* x, float* y, int64_t n);
+void plain_erf_f32(const float* x, float* y, int64_t n);
+void plain_tanh_f32(const float* x, float* y, int64_t n);
 
 /* softmax.ttir: each of `rows` rows of `cols` >= 1 values, out = exp(x - max) / sum. */
 void plain_softmax_rows_f32(const float* in, float* out, int64_t rows, int64_t cols,

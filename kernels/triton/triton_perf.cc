@@ -490,8 +490,8 @@ bool Attention() {
   std::printf("work \"%s\" %lld MACs\n", flash.c_str(), flash_macs);
 
   // The clang -O3 loops. f16: the kernel rounds P to f16 before P V (the loop keeps f32) and O
-  // to f16, |O| <= 1: within 2^-9. M (log2 of the row's sum, up to 9): the kernel's exp2 is
-  // exp(x ln 2), off by |x| ln 2 / 2 ulp: within 1e-5. f32: the same sums in other orders.
+  // to f16, |O| <= 1: within 2^-9. M (log2 of the row's sum, up to 9): sums in other orders,
+  // within 1e-5. f32: the same sums in other orders.
   std::vector<_Float16> o16_plain(q.size()), o16_causal_plain(q.size());
   std::vector<float> m_plain(n_ctx), m_causal_plain(n_ctx), o32_plain(q32.size()),
       scratch(n_ctx + tutorial_dim);

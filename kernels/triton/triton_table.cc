@@ -27,6 +27,7 @@
 #include "kernels/triton/layer_norm_bwd_dwdb.h"
 #include "kernels/triton/layer_norm_bwd_dx.h"
 #include "kernels/triton/layer_norm_bwd_dx_4096.h"
+#include "kernels/triton/math.h"
 #include "kernels/triton/matmul_f32.h"
 #include "kernels/triton/matmul_fp8.h"
 #include "kernels/triton/peer_regions.h"
@@ -47,6 +48,12 @@
 SCALAR_PROGRAM(add_kernel)
 SCALAR_PROGRAM(add_kernel_hinted)
 SCALAR_PROGRAM(exp_kernel)
+SCALAR_PROGRAM(log_kernel)
+SCALAR_PROGRAM(sin_kernel)
+SCALAR_PROGRAM(cos_kernel)
+SCALAR_PROGRAM(rsqrt_kernel)
+SCALAR_PROGRAM(erf_kernel)
+SCALAR_PROGRAM(tanh_kernel)
 SCALAR_PROGRAM(argmax_kernel)
 SCALAR_PROGRAM(cumsum_kernel)
 SCALAR_PROGRAM(row_suffix_max_kernel)
@@ -202,11 +209,55 @@ bool Exp() {
              "exp+exp2 n=16384", kN, "elements", {"triton exp_kernel n=16384"},
              [&] { plain_exp_exp2_f32(x.data(), plain_e.data(), plain_e2.data(), kN); },
              [&] {
-               // exp: both within 1 ulp (the kernel's polynomial, glibc's expf). exp2: the kernel's
-               // is exp(x ln 2), off by up to |x| ln 2 / 2 ulp (exp_test), 28 ulp at |x| = 80:
-               // within 4e-6.
-               return NearPlain("exp", e, plain_e, 1e-6) && NearPlain("exp2", e2, plain_e2, 4e-6);
+               // exp and exp2: the kernel's polynomials and glibc's functions within about an ulp
+               // each (math_test).
+               return NearPlain("exp", e, plain_e, 1e-6) && NearPlain("exp2", e2, plain_e2, 1e-6);
              });
+}
+
+// The math functions of math.ttir, each over kN inputs of its domain, beside the scalar
+// programs (the same polynomials: bit for bit) and glibc's functions in a plain loop, within the
+// ulps math_test measures (relative to the larger of 1 and the values).
+bool MathFunctions() {
+  struct Function {
+    const char* name;
+    int (*launch)(void*, void*, int32_t, int32_t, int32_t, int32_t);
+    void (*scalar)(void*, void*, int32_t, int32_t, int32_t, int32_t, int32_t, int32_t, int32_t);
+    void (*plain)(const float*, float*, int64_t);
+    float low, high;  // the inputs: a wave over [low, high]
+    double rel;       // the difference allowed against glibc, relative to max(1, |values|)
+  };
+  const Function functions[] = {
+      {"log", tcpu_launch_log_kernel, log_kernel__scalar, plain_log_f32, 1e-3f, 1e4f, 3e-7},
+      {"sin", tcpu_launch_sin_kernel, sin_kernel__scalar, plain_sin_f32, -100.0f, 100.0f, 4e-7},
+      {"cos", tcpu_launch_cos_kernel, cos_kernel__scalar, plain_cos_f32, -100.0f, 100.0f, 4e-7},
+      {"rsqrt", tcpu_launch_rsqrt_kernel, rsqrt_kernel__scalar, plain_rsqrt_f32, 1e-3f, 1e4f,
+       2e-7},
+      {"erf", tcpu_launch_erf_kernel, erf_kernel__scalar, plain_erf_f32, -4.0f, 4.0f, 6e-7},
+      {"tanh", tcpu_launch_tanh_kernel, tanh_kernel__scalar, plain_tanh_f32, -8.0f, 8.0f, 6e-7},
+  };
+  const Grid grid{kN / 256, 1, 1};
+  for (const Function& f : functions) {
+    std::vector<float> x(kN), y(kN), ref(kN), plain(kN);
+    for (int32_t i = 0; i < kN; ++i) {
+      const float t = 0.5f + 0.5f * std::sin(0.37f * static_cast<float>(i));
+      x[i] = f.low + (f.high - f.low) * t;
+    }
+    const std::string region = std::string("triton ") + f.name + "_kernel n=16384";
+    const std::string plain_what = std::string(f.name) + " n=16384";
+    const bool ok =
+        Measure(
+            region, kN, "elements",
+            [&] { return f.launch(x.data(), y.data(), kN, grid.x, 1, 1); },
+            [&] { RunPrograms(f.scalar, grid, x.data(), ref.data(), kN); }) &&
+        Same(f.name, y, ref) &&
+        CountPlainLoop(
+            plain_what.c_str(), kN, "elements", {region},
+            [&] { f.plain(x.data(), plain.data(), kN); },
+            [&] { return NearPlain(f.name, y, plain, f.rel); });
+    if (!ok) return false;
+  }
+  return true;
 }
 
 bool Argmax() {
@@ -722,8 +773,8 @@ int main(int argc, char** argv) {
   }
   if (tcpu_set_num_threads(1) != TCPU_OK) return 1;
   const bool ok =
-      VectorAdd() && Exp() && Argmax() && Scan() && Histogram() && BlockPointers() && Fp8() &&
-      Fp16Arith() && LayerNormBackwardDwDb() &&
+      VectorAdd() && Exp() && MathFunctions() && Argmax() && Scan() && Histogram() &&
+      BlockPointers() && Fp8() && Fp16Arith() && LayerNormBackwardDwDb() &&
       LayerNormBackwardDx("triton _layer_norm_bwd_dx_fused m=64 n=1024",
                           "layer_norm_bwd_dx m=64 n=1024", tcpu_launch__layer_norm_bwd_dx_fused,
                           _layer_norm_bwd_dx_fused__scalar, 1024, 256) &&

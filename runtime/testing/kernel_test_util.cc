@@ -79,6 +79,21 @@ double Bf16UlpError(uint16_t actual, double expected) {
   return std::fabs(static_cast<double>(a) - expected) / ulp;
 }
 
+double F32UlpError(float actual, double expected) {
+  if (std::isnan(actual) || std::isnan(expected)) {
+    return std::isnan(actual) && std::isnan(expected) ? 0.0
+                                                      : std::numeric_limits<double>::infinity();
+  }
+  if (std::isinf(actual) || std::isinf(expected)) {
+    return actual == expected ? 0.0 : std::numeric_limits<double>::infinity();
+  }
+  const double mag = std::fabs(expected);
+  int exponent = 0;
+  std::frexp(mag == 0.0 ? std::ldexp(1.0, -126) : mag, &exponent);
+  const double ulp = std::ldexp(1.0, std::max(exponent - 24, -149));
+  return std::fabs(static_cast<double>(actual) - expected) / ulp;
+}
+
 std::string QemuVariant() {
   const char* v = std::getenv("TCPU_QEMU_VARIANT");
   return v ? v : "";

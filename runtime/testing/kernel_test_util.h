@@ -1,5 +1,5 @@
-// Shared helpers of the kernel tests: deterministic random data, poisoned outputs, bf16
-// error measured in ulps against a float64 reference, the QEMU variant being run, and
+// Shared helpers of the kernel tests: deterministic random data, poisoned outputs, bf16 and
+// fp32 error measured in ulps against a float64 reference, the QEMU variant being run, and
 // thread-count sweeps.
 #ifndef TCPU_RUNTIME_TESTING_KERNEL_TEST_UTIL_H_
 #define TCPU_RUNTIME_TESTING_KERNEL_TEST_UTIL_H_
@@ -48,6 +48,9 @@ constexpr uint16_t kPoisonBf16 = 0x7fa5;  // A NaN payload the kernels never wri
 // `actual` is the correctly rounded value (at most 0.5), about 1 for a neighbour, ...
 // Infinity/NaN mismatches give a huge distance.
 double Bf16UlpError(uint16_t actual, double expected);
+
+// The same for an fp32 `actual` (24 significant bits; the ulp of a subnormal is 2^-149).
+double F32UlpError(float actual, double expected);
 
 // TCPU_QEMU_VARIANT ("vl512", "a53", ...) or "" when not run by the QEMU matrix.
 std::string QemuVariant();
