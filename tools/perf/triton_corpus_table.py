@@ -9,6 +9,11 @@ region markers, the launch's second run, so that nothing a process does once is 
 element written (of the buffers the GPU's launch wrote) and per element of its largest buffer
 (what a reduction reads), elements counted in the type their pointer argument addresses. Every
 launch must replay `ok` (its output compared with the GPU's); one that does not stops the table.
+
+With --peers (corpus_peers_main.cc), each Inductor launch also gets its clang -O3 peer: the same
+computation as a plain C loop run on the launch's own bytes, counted in a region of its own,
+checked against the GPU's output; its instructions per element written (the kernel's elements)
+and kernel / clang (above 1: Triton runs more instructions). A launch without a peer shows dashes.
 """
 
 import argparse
@@ -22,6 +27,7 @@ import perf_run
 
 REGION = re.compile(r'^work "triton launch (\S+)" (\d+) elements written, (\d+) in the largest '
                     r'buffer$', re.MULTILINE)
+PEER = re.compile(r'^peer "triton launch (\S+)" clang "([^"]+)"$', re.MULTILINE)
 
 
 def read_slice(path):
@@ -63,6 +69,45 @@ def count(runfiles, runner, corpus, slice_path, variant):
     return result
 
 
+def clang_peers(stdout, regions):
+    """{launch id: instructions of its clang -O3 peer}, from the peer program's `peer` lines and
+    the plugin's regions ({name: Region}); a line naming a region that was not counted, or a
+    second peer of one launch, is an error."""
+    peers = {}
+    for m in PEER.finditer(stdout):
+        launch, region = m.groups()
+        if launch in peers:
+            raise perf_run.PerfError(f"launch {launch} has two clang peers")
+        counted = regions.get(region)
+        if counted is None:
+            raise perf_run.PerfError(f"launch {launch}: its peer line names '{region}', which "
+                                     "was not counted")
+        peers[launch] = counted.instructions
+    return peers
+
+
+def count_peers(runfiles, program, corpus, variant):
+    """{launch id: instructions of its clang -O3 peer} in one variant; a peer that disagrees
+    with the GPU stops the table (PerfError)."""
+    with tempfile.TemporaryFile("w+") as out:
+        # A disagreement is on the program's stderr (inherited): launch, buffer and element.
+        counts = perf_run.run_counted(runfiles, program, [f"--corpus={corpus}"], variant,
+                                      stdout=out)
+        out.seek(0)
+        stdout = out.read()
+    if counts.errors:
+        raise perf_run.PerfError("; ".join(counts.errors))
+    return clang_peers(stdout, counts.regions)
+
+
+def peer_cells(kernel_instructions, written, peer_instructions):
+    """The clang peer's instructions per element written and kernel / clang, or dashes."""
+    if peer_instructions is None:
+        return "– | –"
+    return (f"{peer_instructions / max(1, written):.2f} | "
+            f"{kernel_instructions / peer_instructions:.2f}x")
+
+
 def main(argv):
     parser = argparse.ArgumentParser(prog="triton_corpus_table",
                                      description=__doc__.split("\n\n")[1])
@@ -72,6 +117,7 @@ def main(argv):
     parser.add_argument("--corpus", required=True,
                         help="the launches' corpus folder (a triton_corpus_slice)")
     parser.add_argument("--launches", required=True)
+    parser.add_argument("--peers", help="the clang -O3 peers' program (corpus_peers_main.cc)")
     options = parser.parse_args(argv)
     variants = options.variant or ["vl128", "vl256"]
     try:
@@ -87,6 +133,8 @@ def main(argv):
             raise perf_run.PerfError(f"launches not in the corpus: {', '.join(missing)}")
         runner = runfiles.path(options.runner)
         counts = {v: count(runfiles, runner, corpus, slice_path, v) for v in variants}
+        peers = {v: (count_peers(runfiles, runfiles.path(options.peers), corpus, v)
+                     if options.peers else {}) for v in variants}
         for variant in variants:
             absent = [launch for launch, _ in launches if launch not in counts[variant]]
             if absent:
@@ -97,9 +145,10 @@ def main(argv):
         return 1
 
     print("| launch | workload | kernel | what | elements written / largest buffer | "
-          + " | ".join(f"instructions ({v}) | per element written / largest ({v})"
+          + " | ".join(f"instructions ({v}) | per element written / largest ({v}) | "
+                       f"clang -O3 per element written ({v}) | kernel / clang ({v})"
                        for v in variants) + " |")
-    print("|---|---|---|---|---|" + "---|---|" * len(variants))
+    print("|---|---|---|---|---|" + "---|---|---|---|" * len(variants))
     for launch, comment in launches:
         entry = by_id[launch]
         kernel = entry["kernel"]
@@ -110,7 +159,8 @@ def main(argv):
         for v in variants:
             instructions, _, _ = counts[v][launch]
             cells.append(f"{instructions:,} | {instructions / max(1, written):.2f} / "
-                         f"{instructions / max(1, largest):.2f}")
+                         f"{instructions / max(1, largest):.2f} | "
+                         + peer_cells(instructions, written, peers[v].get(launch)))
         print(f"| {launch} | {entry['workload']} | `{kernel}` | {comment} | {written:,} / "
               f"{largest:,} | " + " | ".join(cells) + " |")
     return 0
