@@ -109,13 +109,24 @@ func.func @sin_cos_f32(%x: vector<4xf32>) -> (vector<4xf32>, vector<4xf32>) {
 }
 
 // f32 log: an argument below 2^-126 (a subnormal has no exponent field to read) is scaled by
-// 2^23 before the polynomial, and 23 ln 2 subtracted from its result.
+// 2^23; k and 1 + f in [2/3, 4/3) come from its bits less those of 2/3 (shift, mask, add),
+// log1p(f) is a polynomial, k ln2 is added in one FMA, and 0, negatives, NaN and +inf get
+// their values by selects.
 // CHECK-LABEL: func.func @log_f32(
 // CHECK: %[[SUB:.*]] = arith.cmpf olt, %arg0, %{{.*}} : vector<4xf32>
 // CHECK: %[[SCALED:.*]] = arith.mulf %arg0, %{{.*}} : vector<4xf32>
 // CHECK: %[[X:.*]] = arith.select %[[SUB]], %[[SCALED]], %arg0 : vector<4xi1>, vector<4xf32>
+// CHECK: %[[BITS:.*]] = arith.bitcast %[[X]] : vector<4xf32> to vector<4xi32>
+// CHECK: %[[U:.*]] = arith.subi %[[BITS]], %{{.*}} : vector<4xi32>
+// CHECK: arith.andi %[[U]], %{{.*}} : vector<4xi32>
+// CHECK: arith.shrsi %[[U]], %{{.*}} : vector<4xi32>
 // CHECK-NOT: math.log
-// CHECK: %[[L:.*]] = arith.select %[[SUB]], %[[SHIFTED:.*]], %{{.*}} : vector<4xi1>, vector<4xf32>
+// CHECK: math.fma
+// CHECK: arith.cmpf oeq, %arg0
+// CHECK: arith.cmpf ogt, %arg0
+// CHECK: arith.select
+// CHECK: arith.cmpf oeq, %arg0
+// CHECK: %[[L:.*]] = arith.select
 // CHECK-NEXT: return %[[L]]
 func.func @log_f32(%x: vector<4xf32>) -> vector<4xf32> {
   %l = math.log %x : vector<4xf32>

@@ -1,9 +1,9 @@
 // tcpu-expand-math: transcendental math on vectors becomes polynomial approximations, so the
-// backend emits vector code instead of one libm call per element: f32 exp, exp2, sin and cos our
-// own (MathPolynomials.h), the rest MLIR's (log, log2, log1p, expm1, tanh, erf, atan, ...; log's
-// subnormal arguments scaled first); pow becomes exp and log. sqrt, fma, abs, floor and the like
-// stay: they are single instructions. The approximations clamp with cmpf + select (two
-// instructions, FCMGT + BIT); a clamp to a constant is one FMAX/FMIN.
+// backend emits vector code instead of one libm call per element: f32 exp, exp2, log, sin and cos
+// our own (MathPolynomials.h), the rest MLIR's (log2, log1p, expm1, tanh, erf, atan, ...); pow
+// becomes exp and log. sqrt, fma, abs, floor and the like stay: they are single instructions.
+// The approximations clamp with cmpf + select (two instructions, FCMGT + BIT); a clamp to a
+// constant is one FMAX/FMIN.
 #include "MathPolynomials.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -64,7 +64,6 @@ struct SelectOfCompareAsMinMax : OpRewritePattern<arith::SelectOp> {
 
 struct TcpuExpandMath : impl::TcpuExpandMathBase<TcpuExpandMath> {
   void runOnOperation() override {
-    scaleSubnormalLogArguments(getOperation());
     RewritePatternSet patterns(&getContext());
     populateMathPolynomialPatterns(patterns);
     populateExpandExp2FPattern(patterns);

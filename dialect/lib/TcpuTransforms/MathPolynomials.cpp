@@ -1,8 +1,10 @@
-// exp, exp2, sin and cos on f32 as polynomials, and log's subnormal arguments (MathPolynomials.h).
+// exp, exp2, log, sin and cos on f32 as polynomials (MathPolynomials.h).
 // Each is written for NEON's destructive FMLA, whose addend is overwritten: a Horner step adds a
 // coefficient, so each costs a copy of it; Estrin's scheme adds computed values at all but its
 // leaves. New constants are hexadecimal floats, the values the code computes with.
 #include "MathPolynomials.h"
+
+#include <limits>
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -34,6 +36,16 @@ class F32Builder {
   Value shl(Value a, int32_t bits) { return b_.create<arith::ShLIOp>(loc_, a, i(bits)); }
   Value addi(Value a, Value b) { return b_.create<arith::AddIOp>(loc_, a, b); }
   Value xori(Value a, Value b) { return b_.create<arith::XOrIOp>(loc_, a, b); }
+  Value subi(Value a, Value b) { return b_.create<arith::SubIOp>(loc_, a, b); }
+  Value andi(Value a, Value b) { return b_.create<arith::AndIOp>(loc_, a, b); }
+  Value shrsi(Value a, int32_t bits) { return b_.create<arith::ShRSIOp>(loc_, a, i(bits)); }
+  Value toFloat(Value a) { return b_.create<arith::SIToFPOp>(loc_, type_, a); }
+  Value compare(arith::CmpFPredicate predicate, Value a, Value b) {
+    return b_.create<arith::CmpFOp>(loc_, predicate, a, b);
+  }
+  Value select(Value condition, Value a, Value b) {
+    return b_.create<arith::SelectOp>(loc_, condition, a, b);
+  }
   Value asInt(Value a) { return b_.create<arith::BitcastOp>(loc_, int_type_, a); }
   Value asFloat(Value a) { return b_.create<arith::BitcastOp>(loc_, type_, a); }
 
@@ -146,42 +158,54 @@ struct SinCosAsPolynomial : OpRewritePattern<Op> {
   }
 };
 
+// log(x) = k ln2 + log1p(f), x = 2^k (1 + f) with 1 + f in [2/3, 4/3), read from the bits:
+// subtracting the bits of 2/3 puts the exponent's boundary at 2/3, so k is the difference
+// shifted right (arithmetic) and 1 + f its low 23 bits plus 2/3's. f in [-1/3, 1/3):
+// log1p(f) = f + f^2 (f Q(f) - 1/2), Q of degree 7 fitted (Chebyshev) on that interval: 0.30
+// ulp before rounding; one FMA adds k ln2. A subnormal x is scaled by 2^23 first (k less 23).
+// 0 gives -inf, negatives and NaN give NaN, +inf gives +inf. MLIR's form (Cephes' polynomial,
+// its special values in three selects) took 47 instructions per four lanes and read a
+// subnormal's exponent field as it is.
+struct LogAsPolynomial : OpRewritePattern<math::LogOp> {
+  LogAsPolynomial(MLIRContext* context) : OpRewritePattern<math::LogOp>(context, /*benefit=*/2) {}
+
+  LogicalResult matchAndRewrite(math::LogOp log, PatternRewriter& rewriter) const override {
+    if (!getElementTypeOrSelf(log.getType()).isF32()) return failure();
+    using P = arith::CmpFPredicate;
+    F32Builder b(rewriter, log.getLoc(), log.getType());
+    Value x = log.getOperand();
+    Value subnormal = b.compare(P::OLT, x, b.f(0x1p-126f));
+    Value scaled = b.select(subnormal, b.mul(x, b.f(0x1p+23f)), x);
+    Value u = b.subi(b.asInt(scaled), b.i(0x3f2aaaab));
+    Value mantissa = b.addi(b.andi(u, b.i(0x007fffff)), b.i(0x3f2aaaab));
+    Value f = b.sub(b.asFloat(mantissa), b.f(1.0f));
+    Value k = b.sub(b.toFloat(b.shrsi(u, 23)), b.select(subnormal, b.f(23.0f), b.f(0.0f)));
+    Value f2 = b.mul(f, f);
+    Value q01 = b.fma(f, b.f(-0x1.fffff0p-3f), b.f(0x1.55554cp-2f));
+    Value q23 = b.fma(f, b.f(-0x1.55678cp-3f), b.f(0x1.99ad6cp-3f));
+    Value q45 = b.fma(f, b.f(-0x1.f9b330p-4f), b.f(0x1.21249ap-3f));
+    Value q67 = b.fma(f, b.f(-0x1.f0a9eep-4f), b.f(0x1.12f598p-3f));
+    Value q03 = b.fma(f2, q23, q01);
+    Value q47 = b.fma(f2, q67, q45);
+    Value q = b.fma(b.mul(f2, f2), q47, q03);
+    Value y = b.fma(f2, b.fma(f, q, b.f(-0.5f)), f);
+    y = b.fma(k, b.f(0x1.62e430p-1f), y);
+    const float inf = std::numeric_limits<float>::infinity();
+    Value special =
+        b.select(b.compare(P::OEQ, x, b.f(0.0f)), b.f(-inf),
+                 b.f(std::numeric_limits<float>::quiet_NaN()));
+    y = b.select(b.compare(P::OGT, x, b.f(0.0f)), y, special);
+    y = b.select(b.compare(P::OEQ, x, b.f(inf)), b.f(inf), y);
+    rewriter.replaceOp(log, y);
+    return success();
+  }
+};
+
 }  // namespace
 
 void populateMathPolynomialPatterns(RewritePatternSet& patterns) {
-  patterns.add<ExpAsPolynomial, Exp2AsPolynomial, SinCosAsPolynomial<math::SinOp>,
+  patterns.add<ExpAsPolynomial, Exp2AsPolynomial, LogAsPolynomial, SinCosAsPolynomial<math::SinOp>,
                SinCosAsPolynomial<math::CosOp>>(patterns.getContext());
-}
-
-void scaleSubnormalLogArguments(Operation* root) {
-  SmallVector<math::LogOp> logs;
-  root->walk([&](math::LogOp log) {
-    if (getElementTypeOrSelf(log.getType()).isF32()) logs.push_back(log);
-  });
-  for (math::LogOp log : logs) {
-    OpBuilder builder(log);
-    Location loc = log.getLoc();
-    Type type = log.getType();
-    auto f = [&](float value) -> Value {
-      TypedAttr attr = builder.getF32FloatAttr(value);
-      if (auto shaped = dyn_cast<ShapedType>(type)) attr = SplatElementsAttr::get(shaped, attr);
-      return builder.create<arith::ConstantOp>(loc, type, attr);
-    };
-    Value x = log.getOperand();
-    // Below 2^-126 and not below zero (log of a negative is NaN either way).
-    Value subnormal =
-        builder.create<arith::CmpFOp>(loc, arith::CmpFPredicate::OLT, x, f(0x1p-126f));
-    Value scaled = builder.create<arith::SelectOp>(
-        loc, subnormal, builder.create<arith::MulFOp>(loc, x, f(0x1p+23f)), x);
-    log.getOperandMutable().assign(scaled);
-    builder.setInsertionPointAfter(log);
-    Value result = log.getResult();
-    Value shifted = builder.create<arith::SubFOp>(loc, result, f(0x1.fe2804p+3f));
-    auto select = builder.create<arith::SelectOp>(loc, subnormal, shifted, result);
-    result.replaceUsesWithIf(select, [&](OpOperand& use) {
-      return use.getOwner() != select && use.getOwner() != shifted.getDefiningOp();
-    });
-  }
 }
 
 }  // namespace mlir::tt::expand_math
