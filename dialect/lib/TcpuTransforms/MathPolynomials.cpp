@@ -5,6 +5,7 @@
 #include "MathPolynomials.h"
 
 #include <limits>
+#include <type_traits>
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -26,7 +27,6 @@ class F32Builder {
   Value i(int32_t value) { return constant(int_type_, b_.getI32IntegerAttr(value)); }
   Value fma(Value a, Value b, Value c) { return b_.create<math::FmaOp>(loc_, a, b, c); }
   Value mul(Value a, Value b) { return b_.create<arith::MulFOp>(loc_, a, b); }
-  Value add(Value a, Value b) { return b_.create<arith::AddFOp>(loc_, a, b); }
   Value sub(Value a, Value b) { return b_.create<arith::SubFOp>(loc_, a, b); }
   Value max(Value a, Value b) { return b_.create<arith::MaximumFOp>(loc_, a, b); }
   Value min(Value a, Value b) { return b_.create<arith::MinimumFOp>(loc_, a, b); }
@@ -99,8 +99,9 @@ struct ExpAsPolynomial : OpRewritePattern<math::ExpOp> {
 
 // exp2(x) = 2^k e^r with k = roundeven(x) and r = (x - k) ln 2: x - k is exact, so the only
 // rounding before the polynomial is r's, relative 2^-24 of |r| <= 0.35 (MLIR's form, exp(x ln 2),
-// rounds x ln 2 and is off by |x| ln2 / 2 ulp: 44 ulp near x = -126). x is clamped to
-// [-127, 128.5]: k = -127 gives 0 (results below 2^-126 may flush), x >= 128 gives +inf.
+// rounds x ln 2 and is off by up to |x| ln2 / 2 ulp: 62 ulp measured near x = -123). x is
+// clamped to [-127, 128.5]: k = -127 gives 0 (results below 2^-126 may flush); from 127.5 k
+// stops at 127 and r runs to ln 2 (x = 128 gives the largest float), x >= 128.25 gives +inf.
 struct Exp2AsPolynomial : OpRewritePattern<math::Exp2Op> {
   Exp2AsPolynomial(MLIRContext* context)
       : OpRewritePattern<math::Exp2Op>(context, /*benefit=*/2) {}
