@@ -8,6 +8,8 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
+#include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -124,5 +126,18 @@ void ExpectAttention(Launch launch, bool causal) {
 TEST(TritonAttentionTutorialTest, NonCausal) { ExpectAttention(tcpu_launch__attn_fwd, false); }
 
 TEST(TritonAttentionTutorialTest, Causal) { ExpectAttention(tcpu_launch__attn_fwd_causal, true); }
+
+// Both kernels are also compiled for FEAT_FHM (their f16 dots on FMLAL): the launchers must run
+// that object wherever the QEMU variant's CPU has fp16fml (TCPU_EXPECT_FEATURES, set by the
+// matrix), the baseline elsewhere.
+TEST(TritonAttentionTutorialTest, RunsFmlalWhereTheCpuHasFp16fml) {
+  const char* features = std::getenv("TCPU_EXPECT_FEATURES");
+  if (features == nullptr) GTEST_SKIP() << "not run by the QEMU matrix";
+  const bool fp16fml =
+      (std::string(",") + features + ",").find(",fp16fml,") != std::string::npos;
+  const std::string variant = fp16fml ? "fp16fml" : "baseline";
+  EXPECT_EQ(tcpu_variant__attn_fwd(), "_attn_fwd:" + variant);
+  EXPECT_EQ(tcpu_variant__attn_fwd_causal(), "_attn_fwd_causal:" + variant);
+}
 
 }  // namespace
