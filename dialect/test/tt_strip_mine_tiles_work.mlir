@@ -2,7 +2,8 @@
 // straight-line work is large: a 1024-lane pointwise kernel computing math functions of every
 // lane (Inductor's rotary embedding: cos, sin and pow of each lane) runs as a loop over chunks,
 // of 128 lanes here (about 70 ops a lane: at most 16 K element-ops a chunk). A pure tt.extern_elementwise (libdevice) is an elementwise op like any other there; a
-// cheap 1024-lane kernel (vector add) stays whole.
+// cheap 1024-lane kernel (vector add) is only cut to register-sized rows of 64 lanes
+// (tt_strip_mine_tiles_register_rows.mlir).
 // RUN: tcpu-opt %s --tt-strip-mine-tiles | FileCheck %s
 
 module {
@@ -39,8 +40,10 @@ module {
   }
 
   // CHECK-LABEL: tt.func public @add_like(
-  // CHECK-NOT: scf.for
-  // CHECK: tt.store {{.*}} : tensor<1024x!tt.ptr<f32>>
+  // CHECK: scf.for
+  // CHECK: tt.store {{.*}} : tensor<64x!tt.ptr<f32>>
+  // CHECK-NOT: tensor<1024xf32>
+  // CHECK: tt.return
   tt.func public @add_like(%x_ptr: !tt.ptr<f32>, %y_ptr: !tt.ptr<f32>, %n: i32) {
     %c1024 = arith.constant 1024 : i32
     %pid = tt.get_program_id x : i32

@@ -447,6 +447,11 @@ constexpr int64_t kMinRowChunk = 32;
 // reduced or contracted stay whole (softmax would reload its row for each pass), and short
 // chains over wide rows (layer norm's normalization) keep their straight-line code.
 constexpr int64_t kRegisterRowChunk = 16;
+// A function within the budgets that loads a row wider than this many lanes (16 NEON registers
+// of f32) has its parallel rows cut to it: LLVM issues every load of a straight-line row first
+// and spills what does not fit (tutorial 01's add over 1024 lanes: 3,966 instructions, most of
+// them spills and reloads, for 2 x 256 loads and 256 adds and stores).
+constexpr int64_t kRegisterRow = 64;
 
 // The axes of the dots on 2x2 matrix-multiply blocks.
 struct MmlaDotAxes {
@@ -1211,26 +1216,39 @@ bool OverBudget(FuncOp func, int64_t work) {
   return over || work > kMaxStraightLineWork;
 }
 
-// Whether `func` computes a polynomial math function over a row wider than
-// kRegisterRowChunk lanes (see kRegisterRowChunk).
-bool SpillsRows(FuncOp func) {
-  return func
-      .walk([&](Operation* op) {
-        if (op->getNumResults() != 1) return WalkResult::advance();
-        auto tensor = dyn_cast<RankedTensorType>(op->getResult(0).getType());
-        bool polynomial =
-            isa<ExternElementwiseOp>(op) ||
-            (op->getDialect() && op->getDialect()->getNamespace() == "math" &&
-             !isa<math::SqrtOp, math::FmaOp, math::AbsFOp, math::AbsIOp, math::FloorOp,
-                  math::CeilOp, math::RoundOp, math::RoundEvenOp, math::TruncOp,
-                  math::CopySignOp, math::CountLeadingZerosOp, math::CountTrailingZerosOp,
-                  math::CtPopOp>(op));
-        return polynomial && tensor && tensor.getRank() == 1 &&
-                       tensor.getNumElements() > kRegisterRowChunk
-                   ? WalkResult::interrupt()
-                   : WalkResult::advance();
-      })
-      .wasInterrupted();
+// The lanes a row of `func` within the budgets is cut to, or 0 to keep its rows whole:
+// kRegisterRowChunk where it computes a polynomial math function over a wider row,
+// kRegisterRow where it is pointwise and loads a wider row (see both).
+int64_t RegisterRowChunk(FuncOp func) {
+  // Only a pointwise function's rows are cut for their loads: with a loop, a reduction, a scan
+  // or a dot (layer norm's passes over its row) the cut rows are reloaded or their chunks'
+  // bookkeeping costs more than the spills (layer norm +31%).
+  const bool pointwise = !func.walk([](Operation* op) {
+                               return isa<scf::ForOp, scf::WhileOp, ReduceOp, ScanOp, DotOp,
+                                          HistogramOp>(op)
+                                          ? WalkResult::interrupt()
+                                          : WalkResult::advance();
+                             })
+                              .wasInterrupted();
+  int64_t chunk = 0;
+  func.walk([&](Operation* op) {
+    if (op->getNumResults() != 1) return;
+    auto tensor = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    if (!tensor || tensor.getRank() != 1) return;
+    bool polynomial =
+        isa<ExternElementwiseOp>(op) ||
+        (op->getDialect() && op->getDialect()->getNamespace() == "math" &&
+         !isa<math::SqrtOp, math::FmaOp, math::AbsFOp, math::AbsIOp, math::FloorOp,
+              math::CeilOp, math::RoundOp, math::RoundEvenOp, math::TruncOp, math::CopySignOp,
+              math::CountLeadingZerosOp, math::CountTrailingZerosOp, math::CtPopOp>(op));
+    if (polynomial && tensor.getNumElements() > kRegisterRowChunk) {
+      chunk = kRegisterRowChunk;
+    } else if (pointwise && isa<LoadOp>(op) && tensor.getNumElements() > kRegisterRow &&
+               chunk == 0) {
+      chunk = kRegisterRow;
+    }
+  });
+  return chunk;
 }
 
 // Gives each use of an index computation its own copy: ranges, splats, splat constants and
@@ -1341,9 +1359,10 @@ struct TTStripMineTiles : impl::TTStripMineTilesBase<TTStripMineTiles> {
     getOperation().walk([&](FuncOp func) {
       const int64_t work = StraightLineWork(func);
       const bool over = OverBudget(func, work);
-      if (!over && !SpillsRows(func)) return;
+      const int64_t register_row = over ? 0 : RegisterRowChunk(func);
+      if (!over && register_row == 0) return;
       // Over the budgets, every axis may shrink; within them, parallel rows to registers.
-      const int64_t row_budget = over ? RowBudget(func, work) : kRegisterRowChunk;
+      const int64_t row_budget = over ? RowBudget(func, work) : register_row;
       const int64_t tile_budget = over ? TileBudget(func, work) : kMaxTileElements;
       const bool parallel_only = !over;
       EraseDeadOps(func);
