@@ -18,21 +18,6 @@ void corpus_rms_norm_f32(const float* x, const float* w, float* y, int64_t rows,
   }
 }
 
-void corpus_layer_norm_f32(const float* x, const float* w, const float* b, float* y, int64_t rows,
-                           int64_t n, float eps) {
-  for (int64_t r = 0; r < rows; ++r) {
-    const float* xr = x + r * n;
-    float* yr = y + r * n;
-    float sum = 0.0f;
-    for (int64_t j = 0; j < n; ++j) sum += xr[j];
-    const float mean = sum / (float)n;
-    float squares = 0.0f;
-    for (int64_t j = 0; j < n; ++j) squares += (xr[j] - mean) * (xr[j] - mean);
-    const float inverse_std = 1.0f / sqrtf(squares / (float)n + eps);
-    for (int64_t j = 0; j < n; ++j) yr[j] = (xr[j] - mean) * inverse_std * w[j] + b[j];
-  }
-}
-
 void corpus_rope_f32(const float* x, const float* angles, float* y, int64_t tokens, int64_t heads,
                      int64_t dim, int64_t positions) {
   const int64_t half = dim / 2;

@@ -23,9 +23,8 @@ extern "C" {
 void corpus_rms_norm_f32(const float* x, const float* w, float* y, int64_t rows, int64_t n,
                          float eps);
 
-/* 0030 (LayerNorm): per row of n, y = (x - mean) * (1 / sqrt(var + eps)) * w + b, var biased. */
-void corpus_layer_norm_f32(const float* x, const float* w, const float* b, float* y, int64_t rows,
-                           int64_t n, float eps);
+/* 0030 (LayerNorm): kernels/triton/plain_loops.h's plain_layer_norm_fwd_f32 (the same loop;
+ * its mean and rstd rows are scratch there). */
 
 /* Rotary embedding (rotate-half): x is [tokens][heads][dim]; token t is at position
  * t % positions; angles is [dim / 2][positions] (the transposed inv_freq x position product the
