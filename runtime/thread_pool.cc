@@ -5,14 +5,21 @@
 // counter the caller waits on. Worker t is pinned to cpus_[t]; the calling thread only
 // waits, so a caller on a little core never becomes the straggler.
 //
+// Shrinking (tcpu_set_num_threads to fewer threads) keeps the workers beyond the new count,
+// asleep: a Triton launcher's `threads` hint sets its count and restores the caller's around
+// every launch, and stopping and starting threads each time cost more than a small grid's
+// work (90 k guest instructions for two threads). Only growing past the started workers
+// starts the pool again.
+//
 // Each parallel region is marked for tools/perf's counting plugin (tcpu/perf.h): the caller's
-// wait as kParallelRegion, every worker's range (empty ones too: an idle core is part of the
-// balance) as kShareRegion. Without the plugin a marker is a call of three instructions.
+// wait as kParallelRegion, every active worker's range (empty ones too: an idle core is part
+// of the balance) as kShareRegion. Without the plugin a marker is a call of three instructions.
 #include "runtime/thread_pool.h"
 
 #include <pthread.h>
 #include <sched.h>
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <cstdlib>
@@ -115,6 +122,11 @@ class Pool {
 
   int Resize(int threads) {
     std::lock_guard<std::mutex> lock(run_mutex_);
+    if (started_.load(std::memory_order_relaxed) && status_ == TCPU_OK &&
+        threads <= static_cast<int>(placement_.cpus.size())) {
+      active_.store(threads, std::memory_order_relaxed);  // The first `threads`, as placed.
+      return status_;
+    }
     StopLocked();
     StartLocked(threads);
     return status_;
@@ -130,17 +142,18 @@ class Pool {
     }
     if (int status = EnsureStarted(); status != TCPU_OK) return status;
     std::unique_lock<std::mutex> lock(run_mutex_, std::try_to_lock);
-    if (!lock.owns_lock() || workers_.size() <= 1) {  // Busy, or a single thread.
+    const int active = active_.load(std::memory_order_relaxed);
+    if (!lock.owns_lock() || active <= 1) {  // Busy, or a single thread.
       fn(context, 0, count);
       return TCPU_OK;
     }
-    const int64_t threads = static_cast<int64_t>(workers_.size());
+    const int64_t threads = active;
     fn_ = fn;
     context_ = context;
     count_ = count;
     ranges_ = static_cast<int>(max_ranges < threads ? max_ranges : threads);
     tcpu_perf_region_begin(kParallelRegion);
-    pending_.store(static_cast<int>(threads), std::memory_order_relaxed);
+    pending_.store(static_cast<int>(workers_.size()), std::memory_order_relaxed);
     {
       std::lock_guard<std::mutex> sleep_lock(sleep_mutex_);
       generation_.fetch_add(1, std::memory_order_release);
@@ -160,13 +173,13 @@ class Pool {
   int Threads() {
     const int status = EnsureStarted();
     if (status != TCPU_OK) return status;
-    return workers_.empty() ? 1 : static_cast<int>(workers_.size());
+    return active_.load(std::memory_order_relaxed);
   }
 
   int Cpus(int* out, int capacity) {
     const int status = EnsureStarted();
     if (status != TCPU_OK) return status;
-    const int n = static_cast<int>(placement_.cpus.size());
+    const int n = active_.load(std::memory_order_relaxed);
     for (int i = 0; i < n && i < capacity; ++i) out[i] = placement_.cpus[i];
     return n;
   }
@@ -177,6 +190,8 @@ class Pool {
   void StartLocked(int threads) {
     placement_ = Plan(threads);
     status_ = placement_.status;
+    active_.store(std::max<int>(1, static_cast<int>(placement_.cpus.size())),
+                  std::memory_order_relaxed);
     stop_.store(false, std::memory_order_relaxed);
     if (status_ == TCPU_OK && placement_.cpus.size() > 1) {
       try {
@@ -236,13 +251,15 @@ class Pool {
       }
       if (stop_.load(std::memory_order_acquire)) return;
       seen = now;
-      tcpu_perf_region_begin(kShareRegion);
-      if (t < ranges_) {
-        const int64_t begin = count_ * t / ranges_;
-        const int64_t end = count_ * (t + 1) / ranges_;
-        if (begin < end) fn_(context_, begin, end);
+      if (t < active_.load(std::memory_order_relaxed)) {  // Kept past a shrink: count down.
+        tcpu_perf_region_begin(kShareRegion);
+        if (t < ranges_) {
+          const int64_t begin = count_ * t / ranges_;
+          const int64_t end = count_ * (t + 1) / ranges_;
+          if (begin < end) fn_(context_, begin, end);
+        }
+        tcpu_perf_region_end(kShareRegion);
       }
-      tcpu_perf_region_end(kShareRegion);
       pending_.fetch_sub(1, std::memory_order_acq_rel);
     }
   }
@@ -250,8 +267,11 @@ class Pool {
   std::mutex run_mutex_;  // One parallel region (or resize) at a time.
   std::atomic<bool> started_{false};
   int status_ = TCPU_OK;
-  Placement placement_;
+  Placement placement_;  // of every started worker
   std::vector<std::thread> workers_;
+  // Workers that take ranges, the first active_: written between regions (under run_mutex_),
+  // read by workers during one and by tcpu_get_num_threads at any time.
+  std::atomic<int> active_{1};
 
   std::mutex sleep_mutex_;
   std::condition_variable wake_;

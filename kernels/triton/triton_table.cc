@@ -168,6 +168,14 @@ bool VectorAdd() {
   std::vector<float> x = Wave(kN, 0.37f, 6.0f), y = Wave(kN, 0.11f, 2.0f), out(kN), ref(kN),
                      plain(kN);
   const Grid grid{kN / 1024, 1, 1}, hinted{kN / 128, 1, 1};
+  // The `threads = 2` hint's second worker starts at the first launch and is kept (the pool
+  // keeps the workers of a shrink): launched once before counting, as a program launching it
+  // repeatedly sees it.
+  if (tcpu_launch_add_kernel_hinted(x.data(), y.data(), out.data(), kN, hinted.x, 1, 1) !=
+      TCPU_OK) {
+    std::fprintf(stderr, "add_kernel_hinted: %s\n", tcpu_last_error_detail());
+    return false;
+  }
   return Measure(
              "triton add_kernel n=16384", kN, "elements",
              [&] {

@@ -1,5 +1,6 @@
 // The thread pool: every index is covered exactly once with static ranges, for 1, 2 and 4
-// threads (and under qemu-user), nested regions run inline, and bad settings are errors.
+// threads (and under qemu-user), nested regions run inline, shrinking keeps the workers, and
+// bad settings are errors.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -101,6 +102,53 @@ TEST(ThreadPoolTest, ThreadCpusArePinnedToAllowedCpus) {
   EXPECT_EQ(tcpu_get_thread_cpus(nullptr, 0), 2);
   EXPECT_EQ(tcpu_get_thread_cpus(nullptr, 1), TCPU_ERR_NULL_POINTER);
   EXPECT_EQ(tcpu_get_thread_cpus(cpus, -1), TCPU_ERR_INVALID_SIZE);
+}
+
+// Shrinking keeps the started workers (a launcher's `threads` hint shrinks and restores the
+// count around every launch): the region then runs on exactly the first N of them, and
+// growing back within them uses them all again, from the same threads.
+TEST(ThreadPoolTest, ShrinkingRunsOnTheFirstWorkersAndGrowingBackReusesThem) {
+  auto threads_of_region = [](int64_t count) {
+    std::vector<std::thread::id> ids(count);
+    EXPECT_EQ(tcpu::ParallelFor(count, 1,
+                                [&](int64_t begin, int64_t end) {
+                                  for (int64_t i = begin; i < end; ++i) {
+                                    ids[i] = std::this_thread::get_id();
+                                  }
+                                }),
+              TCPU_OK);
+    std::vector<std::thread::id> distinct;
+    for (const std::thread::id& id : ids) {
+      bool seen = false;
+      for (const std::thread::id& d : distinct) seen = seen || d == id;
+      if (!seen) distinct.push_back(id);
+    }
+    return distinct;
+  };
+  ASSERT_EQ(tcpu_set_num_threads(4), TCPU_OK);
+  const std::vector<std::thread::id> four = threads_of_region(64);
+  ASSERT_EQ(four.size(), 4u);
+  int cpus[4];
+  ASSERT_EQ(tcpu_get_thread_cpus(cpus, 4), 4);
+
+  ASSERT_EQ(tcpu_set_num_threads(2), TCPU_OK);
+  EXPECT_EQ(tcpu_get_num_threads(), 2);
+  int two_cpus[4];
+  ASSERT_EQ(tcpu_get_thread_cpus(two_cpus, 4), 2);
+  EXPECT_EQ(two_cpus[0], cpus[0]);
+  EXPECT_EQ(two_cpus[1], cpus[1]);
+  const std::vector<std::thread::id> two = threads_of_region(64);
+  ASSERT_EQ(two.size(), 2u);
+  EXPECT_EQ(two[0], four[0]);
+  EXPECT_EQ(two[1], four[1]);
+
+  ASSERT_EQ(tcpu_set_num_threads(1), TCPU_OK);
+  const std::vector<std::thread::id> one = threads_of_region(64);
+  ASSERT_EQ(one.size(), 1u);
+  EXPECT_EQ(one[0], std::this_thread::get_id()) << "one thread runs inline";
+
+  ASSERT_EQ(tcpu_set_num_threads(4), TCPU_OK);
+  EXPECT_EQ(threads_of_region(64), four);
 }
 
 TEST(ThreadPoolTest, RejectsBadThreadCounts) {

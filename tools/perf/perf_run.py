@@ -77,6 +77,16 @@ class Region:
     max: int
     parallel: Parallel = None  # None: no parallel region ran inside
 
+    @property
+    def work_instructions(self):
+        """The instructions of the region's work on every thread: with several workers, its own
+        thread's outside the parallel regions plus every worker's share, not the calling
+        thread's wait for them (spinning, as long as the workers take: no measure of the code).
+        On one thread, `instructions`."""
+        if self.parallel is None or self.parallel.shares <= self.parallel.groups:
+            return self.instructions
+        return self.parallel.serial + self.parallel.work
+
 
 @dataclasses.dataclass
 class Counts:

@@ -101,7 +101,9 @@ def counted_regions(runfiles, program, args, variant):
     # The kernels' regions and their peers; the runtime's own (tcpu.parallel_for, ...) nest
     # inside them.
     named = {peer for kinds in peers.values() for peer in kinds.values()}
-    regions = [(r.name, r.instructions, *work_of(r.name, work_lines))
+    # A kernel launched on several threads (a `threads` hint) counts its workers' shares, not
+    # the caller's wait.
+    regions = [(r.name, r.work_instructions, *work_of(r.name, work_lines))
                for r in counts.regions.values() if r.name.startswith("triton ") or r.name in named]
     return regions, peers
 

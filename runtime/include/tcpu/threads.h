@@ -13,8 +13,10 @@
 extern "C" {
 #endif
 
-/* Sets the number of threads kernels use (1..1024), restarting the pool. Not to be
- * called while a kernel runs on another thread. */
+/* Sets the number of threads kernels use (1..1024). Fewer than the pool has started keeps
+ * them (the first num_threads take the work, on the same CPUs); more restarts the pool with
+ * a new placement (TCPU_CPUS read again). Not to be called while a kernel runs on another
+ * thread. */
 int tcpu_set_num_threads(int num_threads);
 
 /* The number of threads kernels use (starts the pool if needed); <0 is a tcpu_status. */
