@@ -143,6 +143,36 @@ module {
     %v = tt.load %x_1 {tcpu.hints = {vector_width = 4 : i64}} : tensor<8x!tt.ptr<f32>>
     tt.return %v : tensor<8xf32>
   }
+  // vector_width = 1 on a contiguous masked row: one element per access, every address a
+  // constant step from the row's first (one base register, immediate offsets), all under one
+  // whole-mask test instead of a test per lane.
+  // CHECK-LABEL: tt.func public @lane_by_lane(
+  // CHECK: %[[SOME_OFF:[0-9]+]] = arith.xori
+  // CHECK: scf.if %[[SOME_OFF]] {
+  // CHECK: } else {
+  // CHECK: }
+  // CHECK: %[[FIRST:[0-9]+]] = builtin.unrealized_conversion_cast %{{[0-9]+}} : !tt.ptr<f32> to !llvm.ptr
+  // CHECK: arith.select %[[SOME_OFF]], %{{[0-9]+}}, %[[FIRST]] : !llvm.ptr
+  // CHECK: llvm.load %{{[0-9]+}} {alignment = 4 : i64} : !llvm.ptr -> vector<1xf32>
+  // CHECK: %[[C2:[0-9]+]] = llvm.mlir.constant(2 : i64) : i64
+  // CHECK-NEXT: %[[THIRD:[0-9]+]] = llvm.getelementptr %[[FIRST]][%[[C2]]] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+  // CHECK: arith.select %[[SOME_OFF]], %{{[0-9]+}}, %[[THIRD]] : !llvm.ptr
+  // CHECK-NOT: -> vector<4xf32>
+  // CHECK: llvm.store %{{.*}} : vector<1xf32>, !llvm.ptr
+  // CHECK-NOT: vector<4xf32>, !llvm.ptr
+  // CHECK: tt.return
+  tt.func public @lane_by_lane(%in: !tt.ptr<f32>, %out: !tt.ptr<f32>, %n: i32) {
+    %offsets = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>
+    %bound = tt.splat %n : i32 -> tensor<4xi32>
+    %mask = arith.cmpi slt, %offsets, %bound : tensor<4xi32>
+    %x = tt.splat %in : !tt.ptr<f32> -> tensor<4x!tt.ptr<f32>>
+    %x_1 = tt.addptr %x, %offsets : tensor<4x!tt.ptr<f32>>, tensor<4xi32>
+    %v = tt.load %x_1, %mask {tcpu.hints = {vector_width = 1 : i64}} : tensor<4x!tt.ptr<f32>>
+    %y = tt.splat %out : !tt.ptr<f32> -> tensor<4x!tt.ptr<f32>>
+    %y_1 = tt.addptr %y, %offsets : tensor<4x!tt.ptr<f32>>, tensor<4xi32>
+    tt.store %y_1, %v, %mask {tcpu.hints = {vector_width = 1 : i64}} : tensor<4x!tt.ptr<f32>>
+    tt.return
+  }
   // A masked scalar load reads only under its mask and takes `other` otherwise.
   // CHECK-LABEL: tt.func public @scalar(
   // CHECK: %[[S:[0-9]+]] = scf.if %{{.*}} -> (f32) {
@@ -305,11 +335,18 @@ module {
   // A tile of 32 rows or more, masked: when some lane is off, the copy into the stack buffer
   // (load) and the lane-by-lane write (store) are loops over rows and lanes, each lane's mask
   // bit and address built from the TTIR's scalars, so the code does not grow with the rows.
-  // The whole tile on is still one vector access per row.
+  // A tile wholly past the bound (its first row at or past %m) is filled with `other` by rows
+  // (load) or writes nothing (store). The whole tile on is still one vector access per row.
   // CHECK-LABEL: tt.func public @tall_tile_mask(
   // CHECK: %[[STORED:[0-9]+]] = llvm.alloca %{{.*}} x f32
   // CHECK: %[[LOADED:[0-9]+]] = llvm.alloca %{{.*}} x f32
   // CHECK: scf.if
+  // CHECK: %[[NONE_ON:[0-9]+]] = arith.cmpi sge, %c0_i64, %{{[0-9]+}} : i64
+  // CHECK: scf.if %[[NONE_ON]] {
+  // CHECK: scf.for %{{.*}} = %c0 to %c32 step %c1 {
+  // CHECK: llvm.getelementptr %[[LOADED]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+  // CHECK-NEXT: llvm.store %{{.*}} : vector<8xf32>, !llvm.ptr
+  // CHECK: } else {
   // CHECK: scf.for %{{.*}} = %c0 to %c32 step %c1 {
   // CHECK-NEXT: scf.for %{{.*}} = %c0 to %c8 step %c1 {
   // CHECK: arith.cmpi slt, %{{.*}}, %arg2 : i32
@@ -322,6 +359,9 @@ module {
   // CHECK: scf.if
   // CHECK-COUNT-32: llvm.store %{{.*}} : vector<8xf32>, !llvm.ptr
   // CHECK: } else {
+  // CHECK: %[[OFF:[0-9]+]] = arith.cmpi sge, %c0_i64, %{{[0-9]+}} : i64
+  // CHECK: %[[SOME_ON:[0-9]+]] = arith.xori %[[OFF]], %{{.*}} : i1
+  // CHECK: scf.if %[[SOME_ON]] {
   // CHECK-COUNT-32: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : vector<8xf32>, !llvm.ptr
   // CHECK: scf.for %{{.*}} = %c0 to %c32 step %c1 {
   // CHECK-NEXT: scf.for %{{.*}} = %c0 to %c8 step %c1 {

@@ -12,8 +12,9 @@
 // branches (a tile wider than the registers would be spilled at the join). A tall tile (32
 // rows or more) whose addresses and mask are Triton's index arithmetic goes through that
 // buffer by a loop over rows and lanes instead (a store: from a buffer of its values), so its
-// code does not grow with its rows. Runs of one element (irregular addresses) become a loop
-// of scalar accesses, each under its own mask.
+// code does not grow with its rows. Runs narrowed by a vector_width hint are accesses of that
+// width from their run's start, under the same whole-mask test. Scattered elements (irregular
+// addresses) become a loop of scalar accesses, each under its own mask.
 // Memory holds i1 as one byte, as Triton. (NEON has no masked loads; an SVE target could use
 // predicated ones: not done yet.)
 #include <algorithm>
@@ -149,6 +150,15 @@ class LaneBuffer {
 
 Value LaneOfRun(OpBuilder& b, Location loc, Value first, Type element, Value lane) {
   Value index = b.create<arith::IndexCastOp>(loc, b.getI64Type(), lane);
+  return b.create<LLVM::GEPOp>(loc, first.getType(), MemoryType(element), first, ValueRange{index});
+}
+
+// `elements` elements past `first`: the start of an access narrower than its run (a
+// vector_width hint), stepped from the run's start so that the accesses of one run share one
+// base register and differ by immediate offsets.
+Value StepInRun(OpBuilder& b, Location loc, Value first, Type element, int64_t elements) {
+  if (elements == 0) return first;
+  Value index = b.create<LLVM::ConstantOp>(loc, b.getI64Type(), elements);
   return b.create<LLVM::GEPOp>(loc, first.getType(), MemoryType(element), first, ValueRange{index});
 }
 
@@ -446,11 +456,13 @@ Value AllOn(OpBuilder& b, Location loc, Value mask) {
 
 // A masked access of vector runs first asks whether the whole mask is on (inside a tensor,
 // away from its edges): then every run is one plain vector access, with no per-run test.
-// Worth it for several runs, or for one when the question is a scalar one.
-bool WantsWholeMaskTest(Value tt_mask, Value mask, int64_t run, ArrayRef<int64_t> shape) {
+// Worth it for several runs, or for one when the question is a scalar one; not for scattered
+// elements (`contiguous` 1), each tested on its own.
+bool WantsWholeMaskTest(Value tt_mask, Value mask, int64_t contiguous, int64_t run,
+                        ArrayRef<int64_t> shape) {
   int64_t elements = 1;
   for (int64_t size : shape) elements *= size;
-  return mask && run > 1 && (elements > run || hasScalarAllOn(tt_mask));
+  return mask && contiguous > 1 && (elements > run || hasScalarAllOn(tt_mask));
 }
 
 // Whether every lane of a masked access is on: one scalar condition when the mask's TTIR form
@@ -646,6 +658,48 @@ void CopyMaskedTileInLoop(OpBuilder& b, Location loc, LoadOp op, VectorType type
               });
 }
 
+// Whether a load's `other` is the same in every lane: absent (zero) or a splat constant.
+bool UniformOther(LoadOp op) {
+  if (!op.getOther()) return true;
+  DenseElementsAttr dense;
+  return matchPattern(op.getOther(), m_Constant(&dense)) && dense.isSplat();
+}
+
+// Whether `op` is inside a loop holding a tt.dot (a K loop). Its tiles are masked at K's edge,
+// never wholly past it (the loop runs over K's tiles), and a fill branch in its body cost the
+// tutorial matmuls up to 29% (a53) in spills; outside, a chunk of a GPU-sized block
+// (tt-strip-mine-tiles) often lies wholly past a short tensor's bound.
+bool InDotLoop(Operation* op) {
+  for (Operation* loop = op->getParentOp(); loop; loop = loop->getParentOp()) {
+    if (!isa<scf::ForOp, scf::WhileOp>(loop)) continue;
+    bool has_dot = false;
+    loop->walk([&](DotOp) {
+      has_dot = true;
+      return WalkResult::interrupt();
+    });
+    if (has_dot) return true;
+  }
+  return false;
+}
+
+// `rows` rows of `buffer`, row-major, each set to `row`, by a loop over the rows.
+void FillBufferRows(OpBuilder& b, Location loc, Value buffer, Value row, int64_t rows) {
+  auto row_type = cast<VectorType>(row.getType());
+  Value zero = b.create<arith::ConstantIndexOp>(loc, 0);
+  Value one = b.create<arith::ConstantIndexOp>(loc, 1);
+  Value count = b.create<arith::ConstantIndexOp>(loc, rows);
+  Value width = b.create<arith::ConstantIndexOp>(loc, row_type.getNumElements());
+  b.create<scf::ForOp>(loc, zero, count, one, ValueRange{},
+                       [&](OpBuilder& body, Location l, Value index, ValueRange) {
+                         Value first = body.create<arith::IndexCastOp>(
+                             l, body.getI64Type(), body.create<arith::MulIOp>(l, index, width));
+                         StoreValue(body, l,
+                                    BufferPlace(body, l, buffer, row_type.getElementType(), first),
+                                    row);
+                         body.create<scf::YieldOp>(l);
+                       });
+}
+
 // A masked store's tile (MasksInRowLoop): `value` goes to a stack buffer, then each lane whose
 // mask bit is on is written from there.
 void StoreMaskedTileInLoop(OpBuilder& b, Location loc, StoreOp op, Value value) {
@@ -679,8 +733,22 @@ Value Scalar(OpBuilder& b, Location loc, Value value) {
   return b.create<vector::ExtractElementOp>(loc, value);
 }
 
-// Run length along the last dimension, proven before the conversion changes the IR.
-using RunLengths = llvm::DenseMap<Operation*, int64_t>;
+// Along the last dimension, proven before the conversion changes the IR: how many elements
+// are consecutive in memory, and how many one access takes (fewer where a vector_width hint
+// asks). Runs narrower than their contiguity still take their addresses from the run's start
+// and share one whole-mask test; only scattered elements go lane by lane under their masks.
+struct AccessRuns {
+  int64_t contiguous = 1;
+  int64_t width = 1;
+};
+using RunLengths = llvm::DenseMap<Operation*, AccessRuns>;
+
+// The contiguity and the access width of `op`'s rows of `width` elements.
+std::pair<int64_t, int64_t> RowRuns(const RunLengths& runs, Operation* op, int64_t width) {
+  AccessRuns access = runs.lookup(op);
+  int64_t contiguous = std::max<int64_t>(1, std::gcd(access.contiguous, width));
+  return {contiguous, std::max<int64_t>(1, std::gcd(access.width, contiguous))};
+}
 
 struct LoadConversion : OpConversionPattern<LoadOp> {
   LoadConversion(const TypeConverter& converter, MLIRContext* context, const RunLengths& runs)
@@ -725,8 +793,7 @@ struct LoadConversion : OpConversionPattern<LoadOp> {
     }
     ArrayRef<int64_t> shape = vector_type.getShape();
     int64_t width = shape.back();
-    int64_t run = std::gcd(runs_.lookup(op), width);
-    if (run < 1) run = 1;
+    auto [contiguous, run] = RowRuns(runs_, op, width);
     auto row_type = VectorType::get({width}, vector_type.getElementType());
     auto run_type = VectorType::get({run}, vector_type.getElementType());
     Value other = adaptor.getOther() ? adaptor.getOther() : Zeros(rewriter, loc, result_type);
@@ -735,9 +802,14 @@ struct LoadConversion : OpConversionPattern<LoadOp> {
     // in `copy` (row i's run at offset o at element i * width + o).
     Value copy, copied;
     PreviousRow previous;
+    Value run_start;  // the start of the contiguous run holding the current access
     auto run_pointer = [&](OpBuilder& b, Value addresses, size_t row, ArrayRef<int64_t> position,
                            int64_t offset) {
-      Value pointer = RunStart(b, loc, op, op.getPtr(), addresses, position, offset, &previous);
+      if (offset % contiguous == 0) {
+        run_start = RunStart(b, loc, op, op.getPtr(), addresses, position, offset, &previous);
+      }
+      Value pointer =
+          StepInRun(b, loc, run_start, run_type.getElementType(), offset % contiguous);
       if (!copy) return pointer;
       Value index = b.create<LLVM::ConstantOp>(loc, b.getI64Type(),
                                                static_cast<int64_t>(row) * width + offset);
@@ -753,7 +825,7 @@ struct LoadConversion : OpConversionPattern<LoadOp> {
         Value mask = Row(b, loc, whole_mask, position);
         Value other_row = Row(b, loc, other, position);
         Value row;
-        if (run == 1) {
+        if (contiguous == 1) {
           LaneAddresses address_lanes(b, loc, op, op.getPtr(), addresses, position, row_type);
           auto lane_pointer = [&](OpBuilder& inner, Location l, Value lane) {
             return address_lanes.Lane(inner, l, lane);
@@ -779,7 +851,7 @@ struct LoadConversion : OpConversionPattern<LoadOp> {
       return result;
     };
     Value mask = adaptor.getMask();
-    if (!WantsWholeMaskTest(op.getMask(), mask, run, shape)) {
+    if (!WantsWholeMaskTest(op.getMask(), mask, contiguous, run, shape)) {
       rewriter.replaceOp(op, load_rows(rewriter, mask));
       return success();
     }
@@ -793,6 +865,23 @@ struct LoadConversion : OpConversionPattern<LoadOp> {
         buildEntryBuffer(rewriter, op, MemoryType(run_type.getElementType()), elements);
     bool row_loop = MasksInRowLoop(op.getPtr(), op.getMask(), op.getOther(), shape);
     rewriter.create<scf::IfOp>(loc, some_off, [&](OpBuilder& then, Location l) {
+      if (row_loop && UniformOther(op) && hasScalarAllOn(op.getMask()) && !InDotLoop(op)) {
+        // A tile wholly past a bound (a GPU-sized block over a short tensor) is `other`
+        // throughout: filled by rows, not tested lane by lane.
+        Value row = Row(then, l, other, positions.front());
+        then.create<scf::IfOp>(
+            l, buildScalarAllOff(then, l, op.getMask()),
+            [&](OpBuilder& off, Location ol) {
+              FillBufferRows(off, ol, buffer, row, vector_type.getDimSize(0));
+              off.create<scf::YieldOp>(ol);
+            },
+            [&](OpBuilder& some, Location sl) {
+              CopyMaskedTileInLoop(some, sl, op, vector_type, buffer);
+              some.create<scf::YieldOp>(sl);
+            });
+        then.create<scf::YieldOp>(l);
+        return;
+      }
       if (row_loop) {
         CopyMaskedTileInLoop(then, l, op, vector_type, buffer);
         then.create<scf::YieldOp>(l);
@@ -849,13 +938,13 @@ struct StoreConversion : OpConversionPattern<StoreOp> {
     }
     ArrayRef<int64_t> shape = vector_type.getShape();
     int64_t width = shape.back();
-    int64_t run = std::max<int64_t>(1, std::gcd(runs_.lookup(op), width));
+    auto [contiguous, run] = RowRuns(runs_, op, width);
     auto store_rows = [&](OpBuilder& b, Value whole_mask) {
       for (const SmallVector<int64_t>& position : RowPositions(shape)) {
         Value addresses = Row(b, loc, adaptor.getPtr(), position);
         Value mask = Row(b, loc, whole_mask, position);
         Value values = Row(b, loc, adaptor.getValue(), position);
-        if (run == 1) {
+        if (contiguous == 1) {
           LaneAddresses address_lanes(b, loc, op, op.getPtr(), addresses, position,
                                       cast<VectorType>(values.getType()));
           auto lane_pointer = [&](OpBuilder& inner, Location l, Value lane) {
@@ -865,15 +954,20 @@ struct StoreConversion : OpConversionPattern<StoreOp> {
                      MaskOfRun(b, loc, op.getMask(), mask, position, 0, width));
           continue;
         }
+        Value run_start;
         for (int64_t offset = 0; offset < width; offset += run) {
-          StoreRun(b, loc, op, RunStart(b, loc, op, op.getPtr(), addresses, position, offset),
+          if (offset % contiguous == 0) {
+            run_start = RunStart(b, loc, op, op.getPtr(), addresses, position, offset);
+          }
+          StoreRun(b, loc, op,
+                   StepInRun(b, loc, run_start, vector_type.getElementType(), offset % contiguous),
                    Slice(b, loc, values, offset, run),
                    MaskOfRun(b, loc, op.getMask(), mask, position, offset, run));
         }
       }
     };
     Value mask = adaptor.getMask();
-    if (!WantsWholeMaskTest(op.getMask(), mask, run, shape)) {
+    if (!WantsWholeMaskTest(op.getMask(), mask, contiguous, run, shape)) {
       store_rows(rewriter, mask);
     } else {
       rewriter.create<scf::IfOp>(
@@ -884,7 +978,18 @@ struct StoreConversion : OpConversionPattern<StoreOp> {
           },
           [&](OpBuilder& otherwise, Location l) {
             if (MasksInRowLoop(op.getPtr(), op.getMask(), Value(), shape)) {
-              StoreMaskedTileInLoop(otherwise, l, op, adaptor.getValue());
+              if (!hasScalarAllOn(op.getMask())) {
+                StoreMaskedTileInLoop(otherwise, l, op, adaptor.getValue());
+              } else {
+                // A tile wholly past a bound writes nothing.
+                Value some_on = otherwise.create<arith::XOrIOp>(
+                    l, buildScalarAllOff(otherwise, l, op.getMask()),
+                    otherwise.create<arith::ConstantIntOp>(l, 1, 1));
+                otherwise.create<scf::IfOp>(l, some_on, [&](OpBuilder& on, Location ol) {
+                  StoreMaskedTileInLoop(on, ol, op, adaptor.getValue());
+                  on.create<scf::YieldOp>(ol);
+                });
+              }
             } else {
               store_rows(otherwise, mask);
             }
@@ -909,14 +1014,15 @@ struct TTToTcpuMemory : impl::TTToTcpuMemoryBase<TTToTcpuMemory> {
       if (auto load = dyn_cast<LoadOp>(op)) pointer = load.getPtr();
       if (auto store = dyn_cast<StoreOp>(op)) pointer = store.getPtr();
       if (!pointer) return;
-      int64_t run = analysis.lastDimContiguity(pointer);
+      int64_t contiguous = analysis.lastDimContiguity(pointer);
+      int64_t width = contiguous;
       // tcpu.hints = {vector_width = N}: at most N elements per access (a power of two).
       if (auto hints = op->getAttrOfType<DictionaryAttr>(tcpu::TcpuDialect::kHintsAttrName)) {
-        if (auto width = hints.getAs<IntegerAttr>("vector_width")) {
-          run = std::gcd(run, width.getValue().getSExtValue());
+        if (auto hint = hints.getAs<IntegerAttr>("vector_width")) {
+          width = std::gcd(contiguous, hint.getValue().getSExtValue());
         }
       }
-      runs[op] = run;
+      runs[op] = {contiguous, width};
     });
     TensorToVectorTypeConverter converter(context);
     ConversionTarget target(*context);

@@ -209,6 +209,19 @@ class ConditionBuilder {
     return b_.create<arith::AndIOp>(loc_, lhs, rhs);
   }
 
+  Value Or(Value lhs, Value rhs) {
+    if (IsFalse(lhs)) return rhs;
+    if (IsFalse(rhs)) return lhs;
+    return b_.create<arith::OrIOp>(loc_, lhs, rhs);
+  }
+
+  Value Not(Value value) { return b_.create<arith::XOrIOp>(loc_, value, True()); }
+
+  Value False() {
+    if (!false_) false_ = b_.create<arith::ConstantIntOp>(loc_, 0, 1);
+    return false_;
+  }
+
   Value True() {
     if (!true_) true_ = b_.create<arith::ConstantIntOp>(loc_, 1, 1);
     return true_;
@@ -217,10 +230,12 @@ class ConditionBuilder {
  private:
   Value Constant(int64_t value) { return b_.create<arith::ConstantIntOp>(loc_, value, 64); }
   bool IsTrue(Value value) const { return value == true_; }
+  bool IsFalse(Value value) const { return value == false_; }
 
   OpBuilder& b_;
   Location loc_;
   Value true_;
+  Value false_;
 };
 
 // Whether the mask is analysable at all, before anything is built.
@@ -282,6 +297,45 @@ Value Build(ConditionBuilder& builder, Value mask, const Box& box) {
   return holds;
 }
 
+// True only when every lane of the mask is off: one of its ANDed terms is off in every lane
+// (a comparison false at the ranges' extremes, a false splat). False when it cannot tell.
+Value BuildOff(ConditionBuilder& builder, Value mask, const Box& box) {
+  Operation* op = mask.getDefiningOp();
+  if (auto splat = dyn_cast<SplatOp>(op)) return builder.Not(splat.getSrc());
+  if (auto broadcast = dyn_cast<BroadcastOp>(op)) {
+    return BuildOff(builder, broadcast.getSrc(), SourceBox(broadcast, box));
+  }
+  if (auto expand = dyn_cast<ExpandDimsOp>(op)) {
+    return BuildOff(builder, expand.getSrc(), SourceBox(expand, box));
+  }
+  if (auto both = dyn_cast<arith::AndIOp>(op)) {
+    return builder.Or(BuildOff(builder, both.getLhs(), box), BuildOff(builder, both.getRhs(), box));
+  }
+  if (isa<arith::ConstantOp>(op)) return builder.False();
+  auto compare = cast<arith::CmpIOp>(op);
+  Interval lhs = *IntervalOf(compare.getLhs(), box), rhs = *IntervalOf(compare.getRhs(), box);
+  Value fails;
+  switch (compare.getPredicate()) {
+    case arith::CmpIPredicate::slt:  // every lhs >= every rhs
+      fails = builder.Compare(arith::CmpIPredicate::sge, lhs.low, rhs.high);
+      break;
+    case arith::CmpIPredicate::sle:
+      fails = builder.Compare(arith::CmpIPredicate::sgt, lhs.low, rhs.high);
+      break;
+    case arith::CmpIPredicate::sgt:
+      fails = builder.Compare(arith::CmpIPredicate::sle, lhs.high, rhs.low);
+      break;
+    default:  // sge
+      fails = builder.Compare(arith::CmpIPredicate::slt, lhs.high, rhs.low);
+      break;
+  }
+  for (const Interval* side : {&lhs, &rhs}) {
+    fails = builder.And(fails, builder.InInt32(side->low));
+    fails = builder.And(fails, builder.InInt32(side->high));
+  }
+  return fails;
+}
+
 }  // namespace
 }  // namespace mask_bounds
 
@@ -299,6 +353,11 @@ Value buildScalarAllOn(OpBuilder& b, Location loc, Value mask, ArrayRef<int64_t>
   box.push_back({first, last});
   mask_bounds::ConditionBuilder builder(b, loc);
   return mask_bounds::Build(builder, mask, box);
+}
+
+Value buildScalarAllOff(OpBuilder& b, Location loc, Value mask) {
+  mask_bounds::ConditionBuilder builder(b, loc);
+  return mask_bounds::BuildOff(builder, mask, {});
 }
 
 }  // namespace mlir::tt

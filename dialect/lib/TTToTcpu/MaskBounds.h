@@ -1,4 +1,4 @@
-// Whether a whole Triton mask is on, as one scalar condition. Triton programs build masks by
+// Whether a whole Triton mask is on (or off), as one scalar condition. Triton programs build masks by
 // comparing index ranges (tt.make_range plus splat offsets, through expand_dims and broadcast)
 // with splat bounds and ANDing the comparisons: `offs_k[None, :] < K - k * BLOCK_K`. Such a
 // mask is all on exactly when the comparison holds for the ranges' extreme values, a few scalar
@@ -23,6 +23,12 @@ Value buildScalarAllOn(OpBuilder& b, Location loc, Value mask);
 // dimensions' coordinates) only: a run of a partial tile.
 Value buildScalarAllOn(OpBuilder& b, Location loc, Value mask, ArrayRef<int64_t> position,
                        int64_t first, int64_t last);
+
+// An i1 that is true only when every lane of `mask` is off (hasScalarAllOn(mask) must hold):
+// one of the ANDed comparisons fails at the ranges' extremes. It may be false for a mask that
+// is off in every lane for other reasons (one comparison failing in some lanes, another in the
+// rest); it is never true for a mask with a lane on.
+Value buildScalarAllOff(OpBuilder& b, Location loc, Value mask);
 
 }  // namespace mlir::tt
 
