@@ -24,6 +24,7 @@ void buildTritonToTcpuPipeline(OpPassManager& pm) {
   // tt -> tt (lib/TTTransforms/).
   pm.addPass(createTTLowerBlockPointers());     // 1
   pm.addPass(createTTLoopPointersToOffsets());  // 2
+  pm.addPass(createTTSinkLoopReductions());     // 2b
   pm.addPass(createTTStripMineTiles());         // 3
   pm.addPass(createTTSplitWideLoops());         // 4
   pm.addPass(createTTVersionMaskedLoops());     // 5

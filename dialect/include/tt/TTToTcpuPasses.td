@@ -5,6 +5,7 @@
 //  tt -> tt (lib/TTTransforms/)
 //   1. tt-lower-block-pointers       block pointers and tensor descriptors as tensors of pointers
 //   2. tt-loop-pointers-to-offsets   loop-carried pointer tensors as a base and a scalar offset
+//  2b. tt-sink-loop-reductions       tiles summed in a loop, then reduced: each iteration's reduced
 //   3. tt-strip-mine-tiles           tiles over the registers as loops over chunks of an axis
 //   4. tt-split-wide-loops           a loop over rows wider than the registers, one per slice
 //   5. tt-version-masked-loops       loop bodies twice: every mask on (no masks) or the original
@@ -80,6 +81,19 @@ def TTLoopPointersToOffsets : TTToTcpuPass<"tt-loop-pointers-to-offsets",
     attention's `offs_n += BLOCK_N`) carries a scalar of its element type: %t is
     `%t0 + splat(%offset)` in the body, so its lanes are %t0's and tt-strip-mine-tiles can cut
     them.
+  }];
+}
+
+// 2b. tt -> tt: lib/TTTransforms/SinkLoopReductions.cpp
+def TTSinkLoopReductions : TTToTcpuPass<"tt-sink-loop-reductions",
+    "A loop accumulating tiles only to reduce them along an outer axis reduces each iteration's tile"> {
+  let description = [{
+    `%acc = scf.for ... iter_args(%a = splat(0)) { %n = arith.addf %a, %x; scf.yield %n }`
+    whose only use is a `tt.reduce` of %acc along an axis other than the last, combining
+    with the same operation (addition from zero; max or min from any splat), carries the
+    reduced row instead: each iteration adds `tt.reduce(%x)` to it. Tutorial 05's dw/db
+    kernel carried two 256x256 tiles through memory; it now carries two 256-lane rows. The
+    sum is reassociated (each tile's rows first), which a reduction's unspecified order allows.
   }];
 }
 
