@@ -978,18 +978,7 @@ struct StoreConversion : OpConversionPattern<StoreOp> {
           },
           [&](OpBuilder& otherwise, Location l) {
             if (MasksInRowLoop(op.getPtr(), op.getMask(), Value(), shape)) {
-              if (!hasScalarAllOn(op.getMask())) {
-                StoreMaskedTileInLoop(otherwise, l, op, adaptor.getValue());
-              } else {
-                // A tile wholly past a bound writes nothing.
-                Value some_on = otherwise.create<arith::XOrIOp>(
-                    l, buildScalarAllOff(otherwise, l, op.getMask()),
-                    otherwise.create<arith::ConstantIntOp>(l, 1, 1));
-                otherwise.create<scf::IfOp>(l, some_on, [&](OpBuilder& on, Location ol) {
-                  StoreMaskedTileInLoop(on, ol, op, adaptor.getValue());
-                  on.create<scf::YieldOp>(ol);
-                });
-              }
+              StoreMaskedTileInLoop(otherwise, l, op, adaptor.getValue());
             } else {
               store_rows(otherwise, mask);
             }
