@@ -1216,6 +1216,17 @@ bool OverBudget(FuncOp func, int64_t work) {
   return over || work > kMaxStraightLineWork;
 }
 
+// A tt.fp_to_fp from f32 to f16 or bf16: its rounding (toward zero, or bf16 to nearest without
+// BFCVT), NaN and overflow handling are several integer ops on the bits with values live across
+// them, as a polynomial's are (half_narrow's four conversions of a 64-lane row: a third of its
+// instructions were spills).
+bool IsNarrowingConversion(Operation* op) {
+  auto convert = dyn_cast<FpToFpOp>(op);
+  if (!convert) return false;
+  return getElementTypeOrSelf(convert.getSrc().getType()).isF32() &&
+         getElementTypeOrSelf(convert.getResult().getType()).getIntOrFloatBitWidth() == 16;
+}
+
 // The lanes a row of `func` within the budgets is cut to, or 0 to keep its rows whole:
 // kRegisterRowChunk where it computes a polynomial math function over a wider row,
 // kRegisterRow where it is pointwise and loads a wider row (see both).
@@ -1236,7 +1247,7 @@ int64_t RegisterRowChunk(FuncOp func) {
     auto tensor = dyn_cast<RankedTensorType>(op->getResult(0).getType());
     if (!tensor || tensor.getRank() != 1) return;
     bool polynomial =
-        isa<ExternElementwiseOp>(op) ||
+        isa<ExternElementwiseOp>(op) || IsNarrowingConversion(op) ||
         (op->getDialect() && op->getDialect()->getNamespace() == "math" &&
          !isa<math::SqrtOp, math::FmaOp, math::AbsFOp, math::AbsIOp, math::FloorOp,
               math::CeilOp, math::RoundOp, math::RoundEvenOp, math::TruncOp, math::CopySignOp,
