@@ -265,75 +265,45 @@ bool Analysable(Value mask) {
   }
 }
 
-Value Build(ConditionBuilder& builder, Value mask, const Box& box) {
-  Operation* op = mask.getDefiningOp();
-  if (auto splat = dyn_cast<SplatOp>(op)) return splat.getSrc();
-  if (auto broadcast = dyn_cast<BroadcastOp>(op)) {
-    return Build(builder, broadcast.getSrc(), SourceBox(broadcast, box));
-  }
-  if (auto expand = dyn_cast<ExpandDimsOp>(op)) {
-    return Build(builder, expand.getSrc(), SourceBox(expand, box));
-  }
-  if (auto both = dyn_cast<arith::AndIOp>(op)) {
-    return builder.And(Build(builder, both.getLhs(), box), Build(builder, both.getRhs(), box));
-  }
-  if (isa<arith::ConstantOp>(op)) return builder.True();
-  auto compare = cast<arith::CmpIOp>(op);
-  Interval lhs = *IntervalOf(compare.getLhs(), box), rhs = *IntervalOf(compare.getRhs(), box);
-  Value holds;
-  switch (compare.getPredicate()) {
-    case arith::CmpIPredicate::slt:
-    case arith::CmpIPredicate::sle:
-      holds = builder.Compare(compare.getPredicate(), lhs.high, rhs.low);
-      break;
-    default:  // sgt, sge
-      holds = builder.Compare(compare.getPredicate(), lhs.low, rhs.high);
-      break;
-  }
-  for (const Interval* side : {&lhs, &rhs}) {
-    holds = builder.And(holds, builder.InInt32(side->low));
-    holds = builder.And(holds, builder.InInt32(side->high));
-  }
-  return holds;
-}
+// What Build answers about a mask: every lane on, or (a sufficient condition) every lane off.
+enum class Question { kAllOn, kAllOff };
 
-// True only when every lane of the mask is off: one of its ANDed terms is off in every lane
-// (a comparison false at the ranges' extremes, a false splat). False when it cannot tell.
-Value BuildOff(ConditionBuilder& builder, Value mask, const Box& box) {
+// An i1 answering `question` for the lanes of `box`. All on: every ANDed comparison holds at
+// the ranges' extremes. All off: one of them fails at the extremes (a false splat); false
+// when that cannot tell (one comparison off in some lanes, another in the rest).
+Value Build(ConditionBuilder& builder, Value mask, const Box& box, Question question) {
+  const bool on = question == Question::kAllOn;
   Operation* op = mask.getDefiningOp();
-  if (auto splat = dyn_cast<SplatOp>(op)) return builder.Not(splat.getSrc());
+  if (auto splat = dyn_cast<SplatOp>(op)) {
+    return on ? splat.getSrc() : builder.Not(splat.getSrc());
+  }
   if (auto broadcast = dyn_cast<BroadcastOp>(op)) {
-    return BuildOff(builder, broadcast.getSrc(), SourceBox(broadcast, box));
+    return Build(builder, broadcast.getSrc(), SourceBox(broadcast, box), question);
   }
   if (auto expand = dyn_cast<ExpandDimsOp>(op)) {
-    return BuildOff(builder, expand.getSrc(), SourceBox(expand, box));
+    return Build(builder, expand.getSrc(), SourceBox(expand, box), question);
   }
   if (auto both = dyn_cast<arith::AndIOp>(op)) {
-    return builder.Or(BuildOff(builder, both.getLhs(), box), BuildOff(builder, both.getRhs(), box));
+    Value lhs = Build(builder, both.getLhs(), box, question);
+    Value rhs = Build(builder, both.getRhs(), box, question);
+    return on ? builder.And(lhs, rhs) : builder.Or(lhs, rhs);
   }
-  if (isa<arith::ConstantOp>(op)) return builder.False();
+  if (isa<arith::ConstantOp>(op)) return on ? builder.True() : builder.False();
   auto compare = cast<arith::CmpIOp>(op);
   Interval lhs = *IntervalOf(compare.getLhs(), box), rhs = *IntervalOf(compare.getRhs(), box);
-  Value fails;
-  switch (compare.getPredicate()) {
-    case arith::CmpIPredicate::slt:  // every lhs >= every rhs
-      fails = builder.Compare(arith::CmpIPredicate::sge, lhs.low, rhs.high);
-      break;
-    case arith::CmpIPredicate::sle:
-      fails = builder.Compare(arith::CmpIPredicate::sgt, lhs.low, rhs.high);
-      break;
-    case arith::CmpIPredicate::sgt:
-      fails = builder.Compare(arith::CmpIPredicate::sle, lhs.high, rhs.low);
-      break;
-    default:  // sge
-      fails = builder.Compare(arith::CmpIPredicate::slt, lhs.high, rhs.low);
-      break;
-  }
+  // lhs < rhs (or <=) holds in every lane when lhs's greatest value is below rhs's least, and
+  // in none when lhs's least is at or above rhs's greatest; > and >= the other way round.
+  const bool less = compare.getPredicate() == arith::CmpIPredicate::slt ||
+                    compare.getPredicate() == arith::CmpIPredicate::sle;
+  const bool lhs_high = less == on;
+  Value answer = builder.Compare(
+      on ? compare.getPredicate() : arith::invertPredicate(compare.getPredicate()),
+      lhs_high ? lhs.high : lhs.low, lhs_high ? rhs.low : rhs.high);
   for (const Interval* side : {&lhs, &rhs}) {
-    fails = builder.And(fails, builder.InInt32(side->low));
-    fails = builder.And(fails, builder.InInt32(side->high));
+    answer = builder.And(answer, builder.InInt32(side->low));
+    answer = builder.And(answer, builder.InInt32(side->high));
   }
-  return fails;
+  return answer;
 }
 
 }  // namespace
@@ -343,7 +313,7 @@ bool hasScalarAllOn(Value mask) { return mask && mask_bounds::Analysable(mask); 
 
 Value buildScalarAllOn(OpBuilder& b, Location loc, Value mask) {
   mask_bounds::ConditionBuilder builder(b, loc);
-  return mask_bounds::Build(builder, mask, {});
+  return mask_bounds::Build(builder, mask, {}, mask_bounds::Question::kAllOn);
 }
 
 Value buildScalarAllOn(OpBuilder& b, Location loc, Value mask, ArrayRef<int64_t> position,
@@ -352,12 +322,12 @@ Value buildScalarAllOn(OpBuilder& b, Location loc, Value mask, ArrayRef<int64_t>
   for (int64_t coordinate : position) box.push_back({coordinate, coordinate});
   box.push_back({first, last});
   mask_bounds::ConditionBuilder builder(b, loc);
-  return mask_bounds::Build(builder, mask, box);
+  return mask_bounds::Build(builder, mask, box, mask_bounds::Question::kAllOn);
 }
 
 Value buildScalarAllOff(OpBuilder& b, Location loc, Value mask) {
   mask_bounds::ConditionBuilder builder(b, loc);
-  return mask_bounds::BuildOff(builder, mask, {});
+  return mask_bounds::Build(builder, mask, {}, mask_bounds::Question::kAllOff);
 }
 
 }  // namespace mlir::tt

@@ -96,7 +96,8 @@ bool SinkReduction(scf::ForOp loop, unsigned index) {
       *carried.getUsers().begin() != update || !update->getResult(0).hasOneUse()) {
     return false;
   }
-  if (update->getName() != combiner->getName() || update->getAttrDictionary() != combiner->getAttrDictionary()) {
+  if (update->getName() != combiner->getName() ||
+      update->getAttrDictionary() != combiner->getAttrDictionary()) {
     return false;
   }
   Value tile_in = update->getOperand(0) == carried ? update->getOperand(1) : update->getOperand(0);
