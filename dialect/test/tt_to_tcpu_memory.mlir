@@ -332,6 +332,68 @@ module {
     tt.return %v : tensor<4x8xi8>
   }
 
+  // A block pointer's bounds check (tt-lower-block-pointers): i32 indices sign-extended to i64
+  // and compared with the tensor's i64 sizes. The whole test is still scalar: the extremes
+  // compared in i64 with the sizes as they are, the extended i32 rows' last index checked to
+  // fit i32 (row0 + 3; the columns' 0..7 evidently do). Each row's first address comes from
+  // the scalars too (a tile of at most 8 rows): no address vector is taken apart.
+  // CHECK-LABEL: tt.func public @tile_mask_i64(
+  // CHECK: %[[FIRST_ROW:[0-9]+]] = arith.extsi %arg1 : i32 to i64
+  // CHECK: arith.cmpi sge, %[[FIRST_ROW]], %c0_i64 : i64
+  // CHECK: %[[LAST_ROW:[0-9]+]] = arith.addi %c3_i64, %{{.*}} : i64
+  // CHECK: arith.cmpi sle, %[[LAST_ROW]], %c2147483647_i64 : i64
+  // CHECK: %[[LAST:[0-9]+]] = arith.addi %c3_i64{{.*}}, %{{.*}} : i64
+  // CHECK: arith.cmpi slt, %[[LAST]], %arg2 : i64
+  // CHECK: arith.cmpi slt, %c7_i64, %arg3 : i64
+  // CHECK-NOT: vector.reduction
+  // CHECK: scf.if
+  // CHECK-NOT: vector.extract %{{.*}} : i64 from vector<8xi64>
+  // CHECK: tt.return
+  tt.func public @tile_mask_i64(%in: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %row0: i32, %m: i64, %n: i64, %stride: i64) -> tensor<4x8xf32> {
+    %r = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>
+    %rs = tt.splat %row0 : i32 -> tensor<4xi32>
+    %rows = arith.addi %rs, %r : tensor<4xi32>
+    %rows64 = arith.extsi %rows : tensor<4xi32> to tensor<4xi64>
+    %r1 = tt.expand_dims %rows64 {axis = 1 : i32} : tensor<4xi64> -> tensor<4x1xi64>
+    %r2 = tt.broadcast %r1 : tensor<4x1xi64> -> tensor<4x8xi64>
+    %st = tt.splat %stride : i64 -> tensor<4x8xi64>
+    %r3 = arith.muli %r2, %st : tensor<4x8xi64>
+    %c = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
+    %c64 = arith.extsi %c : tensor<8xi32> to tensor<8xi64>
+    %c1 = tt.expand_dims %c64 {axis = 0 : i32} : tensor<8xi64> -> tensor<1x8xi64>
+    %c2 = tt.broadcast %c1 : tensor<1x8xi64> -> tensor<4x8xi64>
+    %o = arith.addi %r3, %c2 : tensor<4x8xi64>
+    %zero = arith.constant dense<0> : tensor<4x8xi64>
+    %ms = tt.splat %m : i64 -> tensor<4x8xi64>
+    %above = arith.cmpi sge, %r2, %zero : tensor<4x8xi64>
+    %below = arith.cmpi slt, %r2, %ms : tensor<4x8xi64>
+    %mm = arith.andi %above, %below : tensor<4x8xi1>
+    %ns = tt.splat %n : i64 -> tensor<4x8xi64>
+    %mk = arith.cmpi slt, %c2, %ns : tensor<4x8xi64>
+    %mask = arith.andi %mm, %mk : tensor<4x8xi1>
+    %p = tt.splat %in : !tt.ptr<f32> -> tensor<4x8x!tt.ptr<f32>>
+    %p1 = tt.addptr %p, %o : tensor<4x8x!tt.ptr<f32>>, tensor<4x8xi64>
+    %zeros = arith.constant dense<0.0> : tensor<4x8xf32>
+    %v = tt.load %p1, %mask, %zeros : tensor<4x8x!tt.ptr<f32>>
+    tt.return %v : tensor<4x8xf32>
+  }
+
+  // Arithmetic on i64 index tensors could wrap: such a mask keeps the vector test.
+  // CHECK-LABEL: tt.func public @mask_i64_arithmetic(
+  // CHECK: vector.reduction <and>
+  tt.func public @mask_i64_arithmetic(%in: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %start: i64, %n: i64) -> tensor<16xf32> {
+    %r = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+    %r64 = arith.extsi %r : tensor<16xi32> to tensor<16xi64>
+    %s = tt.splat %start : i64 -> tensor<16xi64>
+    %i = arith.addi %s, %r64 : tensor<16xi64>
+    %ns = tt.splat %n : i64 -> tensor<16xi64>
+    %mask = arith.cmpi slt, %i, %ns : tensor<16xi64>
+    %p = tt.splat %in : !tt.ptr<f32> -> tensor<16x!tt.ptr<f32>>
+    %p1 = tt.addptr %p, %i : tensor<16x!tt.ptr<f32>>, tensor<16xi64>
+    %v = tt.load %p1, %mask : tensor<16x!tt.ptr<f32>>
+    tt.return %v : tensor<16xf32>
+  }
+
   // A tile of 32 rows or more, masked: when some lane is off, the copy into the stack buffer
   // (load) and the lane-by-lane write (store) are loops over rows and lanes, each lane's mask
   // bit and address built from the TTIR's scalars, so the code does not grow with the rows.

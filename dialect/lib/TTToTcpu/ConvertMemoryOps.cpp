@@ -484,18 +484,30 @@ RunMask MaskOfRun(OpBuilder& b, Location loc, Value tt_mask, Value row_mask,
 }
 
 // Whether `access` takes its runs' first addresses from the scalars that define its tensor of
-// pointers (LaneValues.h): a row always; a tile of several rows when unmasked. Measured: in the
-// loop of unmasked iterations, -20% on the int8 linear layer; in the unmasked version of a body
-// versioned per iteration (tt-version-masked-loops), -11% on the tutorial int8 matmul with its
-// accumulator in memory (extracting from the address vectors made LLVM build all of them
-// before the branch, both versions' 768 registers of addresses); the f32 and bf16 matmuls'
-// loops come out slightly shorter too (0.4-1.5%, static count).
+// pointers (LaneValues.h): a row always; a tile of several rows when unmasked, or of up to
+// kMaxMaskedScalarRunRows rows under a mask with a scalar whole test (MaskBounds.h).
+// Measured, unmasked: in the loop of unmasked iterations, -20% on the int8 linear layer; in the
+// unmasked version of a body versioned per iteration (tt-version-masked-loops), -11% on the
+// tutorial int8 matmul with its accumulator in memory (extracting from the address vectors
+// made LLVM build all of them before the branch, both versions' 768 registers of addresses);
+// the f32 and bf16 matmuls' loops come out slightly shorter too (0.4-1.5%, static count).
+// Masked: a 4x8 block pointer or descriptor copy then builds no vector at all (its i64
+// addresses are two lanes a register): 4.83 -> 1.22 instructions per element; -4% to -8% on
+// the corpus's LayerNorm backward launches and tutorial 03 with an f16 accumulator. Taller
+// masked tiles keep the vector: 16-row attention tiles were 5.5% slower, a 32-row embedding
+// store 4.3%.
+constexpr int64_t kMaxMaskedScalarRunRows = 8;
+
 bool ScalarRunStarts(Operation* access, Value tt_pointers) {
   if (!hasLaneValues(tt_pointers)) return false;
   if (cast<RankedTensorType>(tt_pointers.getType()).getRank() == 1) return true;
   Value mask =
       isa<LoadOp>(access) ? cast<LoadOp>(access).getMask() : cast<StoreOp>(access).getMask();
-  return !mask;
+  int64_t rows = 1;
+  for (int64_t size : cast<RankedTensorType>(tt_pointers.getType()).getShape().drop_back()) {
+    rows *= size;
+  }
+  return !mask || (rows <= kMaxMaskedScalarRunRows && hasScalarAllOn(mask));
 }
 
 // The previous row's first run, which the next row's first run steps from.

@@ -1,8 +1,11 @@
 // The scalar all-on test of a Triton mask (MaskBounds.h). Each index tensor of a comparison
 // gets the interval its lanes lie in, as affine expressions of the scalars its splats take,
-// computed exactly in i64; `a < b` holds in every lane when max(a) < min(b). The tensors
-// themselves are i32 and wrap, so a bound only stands for its lanes when it lies in i32's
-// range: where that is not evident from the expression, the condition also checks it.
+// computed exactly in i64; `a < b` holds in every lane when max(a) < min(b). i32 tensors wrap,
+// so a bound only stands for its lanes when it lies in i32's range: where that is not evident
+// from the expression, the condition also checks it. i64 index tensors are taken only as
+// sign extensions of i32 ones compared with splats and constants (block pointers' and tensor
+// descriptors' bounds checks, tt-lower-block-pointers): no i64 arithmetic, which could wrap
+// too; the extended i32 tensor's bounds are checked as above.
 #include "MaskBounds.h"
 
 #include <limits>
@@ -18,7 +21,8 @@ namespace {
 constexpr int64_t kInt32Min = std::numeric_limits<int32_t>::min();
 constexpr int64_t kInt32Max = std::numeric_limits<int32_t>::max();
 
-// constant + sum of coefficient * (an i32 scalar), in exact arithmetic.
+// constant + sum of coefficient * (an i32 or i64 scalar), in exact arithmetic. (Extremes and
+// so InInt32 only ever see i32 scalars: i64 ones stand in i64 comparisons, unscaled.)
 struct Affine {
   int64_t constant = 0;
   SmallVector<std::pair<Value, int64_t>> terms;
@@ -45,9 +49,11 @@ struct Affine {
   }
 };
 
-// Every lane of an index tensor lies in [low, high].
+// Every lane of an index tensor lies in [low, high], provided the i32 tensors it was extended
+// from did not wrap: their bounds, `extended`, lie in i32's range.
 struct Interval {
   Affine low, high;
+  SmallVector<Affine> extended;
 };
 
 // Coefficients stay small (a handful of splats times block sizes): anything larger is left
@@ -116,7 +122,7 @@ std::optional<Interval> IntervalOfOp(Value value, const Box& box) {
   }
   if (auto splat = dyn_cast<SplatOp>(op)) {
     Value scalar = splat.getSrc();
-    if (!scalar.getType().isInteger(32)) return std::nullopt;
+    if (scalar.getType() != getElementTypeOrSelf(value.getType())) return std::nullopt;
     if (std::optional<int64_t> constant = ConstantScalar(scalar)) {
       return Interval{{*constant, {}}, {*constant, {}}};
     }
@@ -139,7 +145,17 @@ std::optional<Interval> IntervalOfOp(Value value, const Box& box) {
     }
     return Interval{{low, {}}, {high, {}}};
   }
+  if (auto extend = dyn_cast<arith::ExtSIOp>(op)) {
+    std::optional<Interval> narrow = IntervalOf(extend.getIn(), box);
+    if (!narrow || !getElementTypeOrSelf(extend.getIn().getType()).isInteger(32)) {
+      return std::nullopt;
+    }
+    narrow->extended.push_back(narrow->low);
+    narrow->extended.push_back(narrow->high);
+    return narrow;
+  }
   if (!isa<arith::AddIOp, arith::SubIOp, arith::MulIOp>(op)) return std::nullopt;
+  if (!getElementTypeOrSelf(value.getType()).isInteger(32)) return std::nullopt;
   std::optional<Interval> lhs = IntervalOf(op->getOperand(0), box);
   std::optional<Interval> rhs = IntervalOf(op->getOperand(1), box);
   if (!lhs || !rhs) return std::nullopt;
@@ -167,7 +183,9 @@ std::optional<Interval> IntervalOfOp(Value value, const Box& box) {
 
 std::optional<Interval> IntervalOf(Value value, const Box& box) {
   auto type = dyn_cast<RankedTensorType>(value.getType());
-  if (!type || !type.getElementType().isInteger(32)) return std::nullopt;
+  if (!type || !(type.getElementType().isInteger(32) || type.getElementType().isInteger(64))) {
+    return std::nullopt;
+  }
   return Checked(IntervalOfOp(value, box));
 }
 
@@ -179,7 +197,9 @@ class ConditionBuilder {
     Value sum;
     if (affine.constant != 0 || affine.terms.empty()) sum = Constant(affine.constant);
     for (auto [scalar, coefficient] : affine.terms) {
-      Value wide = b_.create<arith::ExtSIOp>(loc_, b_.getI64Type(), scalar);
+      Value wide = scalar.getType().isInteger(64)
+                       ? scalar
+                       : b_.create<arith::ExtSIOp>(loc_, b_.getI64Type(), scalar).getResult();
       if (coefficient != 1) wide = b_.create<arith::MulIOp>(loc_, wide, Constant(coefficient));
       sum = sum ? b_.create<arith::AddIOp>(loc_, sum, wide).getResult() : wide;
     }
@@ -299,9 +319,13 @@ Value Build(ConditionBuilder& builder, Value mask, const Box& box, Question ques
   Value answer = builder.Compare(
       on ? compare.getPredicate() : arith::invertPredicate(compare.getPredicate()),
       lhs_high ? lhs.high : lhs.low, lhs_high ? rhs.low : rhs.high);
+  const bool narrow = getElementTypeOrSelf(compare.getLhs().getType()).isInteger(32);
   for (const Interval* side : {&lhs, &rhs}) {
-    answer = builder.And(answer, builder.InInt32(side->low));
-    answer = builder.And(answer, builder.InInt32(side->high));
+    if (narrow) {
+      answer = builder.And(answer, builder.InInt32(side->low));
+      answer = builder.And(answer, builder.InInt32(side->high));
+    }
+    for (const Affine& bound : side->extended) answer = builder.And(answer, builder.InInt32(bound));
   }
   return answer;
 }

@@ -2,7 +2,8 @@
 // comparing index ranges (tt.make_range plus splat offsets, through expand_dims and broadcast)
 // with splat bounds and ANDing the comparisons: `offs_k[None, :] < K - k * BLOCK_K`. Such a
 // mask is all on exactly when the comparison holds for the ranges' extreme values, a few scalar
-// instructions, where the vector test widens, ANDs and reduces every lane of the mask.
+// instructions, where the vector test widens, ANDs and reduces every lane of the mask. Block
+// pointers and tensor descriptors compare such ranges, sign-extended to i64, with i64 sizes.
 #ifndef TCPU_DIALECT_LIB_TTTOTCPU_MASKBOUNDS_H_
 #define TCPU_DIALECT_LIB_TTTOTCPU_MASKBOUNDS_H_
 
