@@ -344,4 +344,85 @@ module {
     }
   }
   }
+
+  // A loop over a tile's row chunks (constant bounds: tutorial 05's dw/db after
+  // tt-strip-mine-tiles) summing each chunk's columns: after the unmasked iterations, a chunk
+  // wholly past %m (its first row at or past it) loads nothing. The skipped branch computes the
+  // same results from the load's other value (the column sums of a zero tile are zero: the
+  // reduction becomes that constant), so a -0.0 accumulator still becomes +0.0 as the body would
+  // make it.
+  // CHECK-LABEL: tt.func @chunks_past_the_rows(
+  // CHECK: scf.while
+  // CHECK: scf.for %[[C:.*]] = %{{.*}} to %c8_i32 step %c1_i32 iter_args(%[[ACC:.*]] = %{{.*}}) -> (tensor<32xf32>)
+  // CHECK:   %[[FIRST:[0-9]+]] = arith.extsi %{{[0-9]+}} : i32 to i64
+  // CHECK:   %[[OFF:[0-9]+]] = arith.cmpi sge, %[[FIRST]], %{{[0-9]+}} : i64
+  // CHECK:   %[[SKIP:[0-9]+]] = scf.if %{{[0-9]+}} -> (tensor<32xf32>) {
+  // CHECK-NOT: tt.load
+  // CHECK:     %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<32xf32>
+  // CHECK:     %[[SUM:[0-9]+]] = arith.addf %[[ACC]], %[[ZERO]] : tensor<32xf32>
+  // CHECK:     scf.yield %[[SUM]] : tensor<32xf32>
+  // CHECK:   } else {
+  // CHECK:     tt.load
+  // CHECK:     "tt.reduce"
+  // CHECK:   scf.yield %[[SKIP]] : tensor<32xf32>
+  tt.func @chunks_past_the_rows(%p: !tt.ptr<f32>, %m: i32, %n: i32) -> tensor<32xf32> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c8 = arith.constant 8 : i32
+    %c32 = arith.constant 32 : i32
+    %zeros = arith.constant dense<0.0> : tensor<32xf32>
+    %other = arith.constant dense<0.0> : tensor<32x32xf32>
+    %r = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
+    %cols = tt.expand_dims %r {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
+    %sum = scf.for %c = %c0 to %c8 step %c1 iter_args(%acc = %zeros) -> (tensor<32xf32>) : i32 {
+      %first = arith.muli %c, %c32 : i32
+      %fs = tt.splat %first : i32 -> tensor<32xi32>
+      %rows = arith.addi %fs, %r : tensor<32xi32>
+      %rows2 = tt.expand_dims %rows {axis = 1 : i32} : tensor<32xi32> -> tensor<32x1xi32>
+      %ms = tt.splat %m : i32 -> tensor<32x1xi32>
+      %in = arith.cmpi slt, %rows2, %ms : tensor<32x1xi32>
+      %mask = tt.broadcast %in : tensor<32x1xi1> -> tensor<32x32xi1>
+      %ns = tt.splat %n : i32 -> tensor<32x1xi32>
+      %offs = arith.muli %rows2, %ns : tensor<32x1xi32>
+      %ob = tt.broadcast %offs : tensor<32x1xi32> -> tensor<32x32xi32>
+      %cb = tt.broadcast %cols : tensor<1x32xi32> -> tensor<32x32xi32>
+      %o = arith.addi %ob, %cb : tensor<32x32xi32>
+      %ps = tt.splat %p : !tt.ptr<f32> -> tensor<32x32x!tt.ptr<f32>>
+      %pp = tt.addptr %ps, %o : tensor<32x32x!tt.ptr<f32>>, tensor<32x32xi32>
+      %x = tt.load %pp, %mask, %other : tensor<32x32x!tt.ptr<f32>>
+      %s = "tt.reduce"(%x) <{axis = 0 : i32}> ({
+      ^bb0(%a: f32, %b: f32):
+        %t = arith.addf %a, %b : f32
+        tt.reduce.return %t : f32
+      }) : (tensor<32x32xf32>) -> tensor<32xf32>
+      %next = arith.addf %acc, %s : tensor<32xf32>
+      scf.yield %next : tensor<32xf32>
+    }
+    tt.return %sum : tensor<32xf32>
+  }
+
+  // The same loop to a bound known only at run time (`for off in range(0, N, BLOCK)`): no
+  // iteration is wholly masked off, and it is not tested for.
+  // CHECK-LABEL: tt.func @runtime_bound(
+  // CHECK: scf.for
+  // CHECK-NOT: scf.if
+  // CHECK: tt.return
+  tt.func @runtime_bound(%p: !tt.ptr<f32>, %m: i32) -> tensor<32xf32> {
+    %c0 = arith.constant 0 : i32
+    %c32 = arith.constant 32 : i32
+    %zeros = arith.constant dense<0.0> : tensor<32xf32>
+    %r = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
+    %sum = scf.for %off = %c0 to %m step %c32 iter_args(%acc = %zeros) -> (tensor<32xf32>) : i32 {
+      %fs = tt.splat %off : i32 -> tensor<32xi32>
+      %i = arith.addi %fs, %r : tensor<32xi32>
+      %ms = tt.splat %m : i32 -> tensor<32xi32>
+      %mask = arith.cmpi slt, %i, %ms : tensor<32xi32>
+      %ps = tt.splat %p : !tt.ptr<f32> -> tensor<32x!tt.ptr<f32>>
+      %pp = tt.addptr %ps, %i : tensor<32x!tt.ptr<f32>>, tensor<32xi32>
+      %x = tt.load %pp, %mask, %zeros : tensor<32x!tt.ptr<f32>>
+      %next = arith.addf %acc, %x : tensor<32xf32>
+      scf.yield %next : tensor<32xf32>
+    }
+    tt.return %sum : tensor<32xf32>
+  }
 }

@@ -189,6 +189,12 @@ def TTVersionMaskedLoops : TTToTcpuPass<"tt-version-masked-loops",
     unmasked copy every use of a tested mask is a constant true, so selects on it fold away.
     Loops without a dot carrying more than 16 registers are left alone (versioned, the wide
     accumulator spilled where the two versions join).
+    Iterations wholly masked off: in a split loop over a tile's chunks (constant bounds) whose
+    body has no effect but its loads, and whose results depend on no tt.dot and on loads with
+    a constant `other` and a scalar-testable mask, the edge iterations run
+    `scf.if (every such mask off) { the results' ops, each load its other } else { the body }`
+    (the all-off test of MaskBounds.h; a reduction of such a load, by max or min or an addition
+    of zeros, is its other value): tutorial 05's dw/db sums no chunk of zeros past its rows.
   }];
 }
 
