@@ -617,7 +617,8 @@ class MaskedOffIterations {
     Block& region = reduce.getCombineOp().front();
     if (region.getOperations().size() != 2) return false;
     Operation& combine = region.front();
-    if (combine.getNumOperands() != 2 || region.getTerminator()->getOperand(0) != combine.getResult(0) ||
+    if (combine.getNumOperands() != 2 ||
+        region.getTerminator()->getOperand(0) != combine.getResult(0) ||
         !llvm::is_contained(combine.getOperands(), region.getArgument(0)) ||
         !llvm::is_contained(combine.getOperands(), region.getArgument(1))) {
       return false;
