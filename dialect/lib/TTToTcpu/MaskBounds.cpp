@@ -146,10 +146,8 @@ std::optional<Interval> IntervalOfOp(Value value, const Box& box) {
     return Interval{{low, {}}, {high, {}}};
   }
   if (auto extend = dyn_cast<arith::ExtSIOp>(op)) {
-    std::optional<Interval> narrow = IntervalOf(extend.getIn(), box);
-    if (!narrow || !getElementTypeOrSelf(extend.getIn().getType()).isInteger(32)) {
-      return std::nullopt;
-    }
+    std::optional<Interval> narrow = IntervalOf(extend.getIn(), box);  // i32: IntervalOf's types
+    if (!narrow) return std::nullopt;
     narrow->extended.push_back(narrow->low);
     narrow->extended.push_back(narrow->high);
     return narrow;

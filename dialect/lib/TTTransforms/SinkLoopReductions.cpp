@@ -19,6 +19,7 @@
 // The accumulation and the reduction must combine with the same operation: addition (the
 // accumulator starting at zero) or max / min (starting anywhere: the start is kept as the
 // reduced row's start, which max and min absorb however often it is counted).
+#include "dialect/lib/TTTransforms/ReduceCombiners.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
@@ -34,42 +35,12 @@ namespace mlir::tt {
 namespace sink_loop_reductions {
 namespace {
 
-enum class Combine { kNone, kAdd, kIdempotent };
-
-// How `op`, an operation of two operands and one result, combines: addition, an idempotent
-// operation (max, min), or neither.
-Combine KindOf(Operation* op) {
-  if (isa<arith::AddFOp, arith::AddIOp>(op)) return Combine::kAdd;
-  if (isa<arith::MaxNumFOp, arith::MinNumFOp, arith::MaximumFOp, arith::MinimumFOp,
-          arith::MaxSIOp, arith::MinSIOp, arith::MaxUIOp, arith::MinUIOp>(op)) {
-    return Combine::kIdempotent;
-  }
-  return Combine::kNone;
-}
-
-// The one operation of a single-operand reduction's combine region, if it combines its two
-// arguments and returns the result; null otherwise.
-Operation* CombinerOf(ReduceOp reduce) {
-  if (reduce.getSrcs().size() != 1) return nullptr;
-  Block& body = reduce.getCombineOp().front();
-  if (body.getOperations().size() != 2) return nullptr;
-  Operation* op = &body.front();
-  auto ret = dyn_cast<ReduceReturnOp>(body.getTerminator());
-  if (!ret || ret->getNumOperands() != 1 || ret->getOperand(0) != op->getResult(0)) return nullptr;
-  if (op->getNumOperands() != 2 || op->getNumResults() != 1) return nullptr;
-  if (!llvm::is_contained(op->getOperands(), body.getArgument(0)) ||
-      !llvm::is_contained(op->getOperands(), body.getArgument(1))) {
-    return nullptr;
-  }
-  return KindOf(op) == Combine::kNone ? nullptr : op;
-}
-
 // The splat start value of an accumulator, if its start allows sinking the reduction: any for
 // max and min, zero for addition (a nonzero start would be counted once per reduced row).
-std::optional<Attribute> SinkableStart(Value init, Combine kind) {
+std::optional<Attribute> SinkableStart(Value init, CombineKind kind) {
   DenseElementsAttr dense;
   if (!matchPattern(init, m_Constant(&dense)) || !dense.isSplat()) return std::nullopt;
-  if (kind == Combine::kAdd) {
+  if (kind == CombineKind::kAdd) {
     Attribute value = dense.getSplatValue<Attribute>();
     if (auto f = dyn_cast<FloatAttr>(value); f && !f.getValue().isZero()) return std::nullopt;
     if (auto i = dyn_cast<IntegerAttr>(value); i && !i.getValue().isZero()) return std::nullopt;
@@ -86,7 +57,7 @@ bool SinkReduction(scf::ForOp loop, unsigned index) {
   auto tile = cast<RankedTensorType>(result.getType());
   int64_t axis = reduce.getAxis();
   if (tile.getRank() < 2 || axis >= tile.getRank() - 1) return false;
-  Operation* combiner = CombinerOf(reduce);
+  Operation* combiner = reduceCombinerOf(reduce);
   if (!combiner) return false;
 
   BlockArgument carried = loop.getRegionIterArg(index);
@@ -102,7 +73,7 @@ bool SinkReduction(scf::ForOp loop, unsigned index) {
   }
   Value tile_in = update->getOperand(0) == carried ? update->getOperand(1) : update->getOperand(0);
   if (tile_in == carried) return false;
-  std::optional<Attribute> start = SinkableStart(loop.getInitArgs()[index], KindOf(update));
+  std::optional<Attribute> start = SinkableStart(loop.getInitArgs()[index], combineKindOf(update));
   if (!start) return false;
 
   auto row = cast<RankedTensorType>(reduce.getResult()[0].getType());

@@ -9,6 +9,7 @@
 #include "dialect/lib/TTToTcpu/DotPath.h"
 #include "dialect/lib/TTToTcpu/LaneValues.h"
 #include "dialect/lib/TTToTcpu/MaskBounds.h"
+#include "dialect/lib/TTTransforms/ReduceCombiners.h"
 #include "llvm/ADT/SetVector.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -614,20 +615,9 @@ class MaskedOffIterations {
   // Whether `reduce` of a tile every element of which is `load`'s other value gives that value:
   // max and min do, an addition does for zeros.
   static bool ReducesToItsElement(ReduceOp reduce, LoadOp load) {
-    Block& region = reduce.getCombineOp().front();
-    if (region.getOperations().size() != 2) return false;
-    Operation& combine = region.front();
-    if (combine.getNumOperands() != 2 ||
-        region.getTerminator()->getOperand(0) != combine.getResult(0) ||
-        !llvm::is_contained(combine.getOperands(), region.getArgument(0)) ||
-        !llvm::is_contained(combine.getOperands(), region.getArgument(1))) {
-      return false;
-    }
-    if (isa<arith::MaxNumFOp, arith::MinNumFOp, arith::MaximumFOp, arith::MinimumFOp,
-            arith::MaxSIOp, arith::MinSIOp, arith::MaxUIOp, arith::MinUIOp>(combine)) {
-      return true;
-    }
-    if (!isa<arith::AddFOp, arith::AddIOp>(combine)) return false;
+    Operation* combiner = reduceCombinerOf(reduce);
+    if (!combiner) return false;
+    if (combineKindOf(combiner) == CombineKind::kIdempotent) return true;
     DenseElementsAttr other;
     matchPattern(load.getOther(), m_Constant(&other));
     Attribute element = other.getSplatValue<Attribute>();

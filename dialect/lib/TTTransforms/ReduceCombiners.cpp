@@ -1,0 +1,32 @@
+// The operation a tt.reduce combines with (ReduceCombiners.h).
+#include "dialect/lib/TTTransforms/ReduceCombiners.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+namespace mlir::tt {
+
+CombineKind combineKindOf(Operation* op) {
+  if (isa<arith::AddFOp, arith::AddIOp>(op)) return CombineKind::kAdd;
+  if (isa<arith::MaxNumFOp, arith::MinNumFOp, arith::MaximumFOp, arith::MinimumFOp,
+          arith::MaxSIOp, arith::MinSIOp, arith::MaxUIOp, arith::MinUIOp>(op)) {
+    return CombineKind::kIdempotent;
+  }
+  return CombineKind::kNone;
+}
+
+Operation* reduceCombinerOf(ReduceOp reduce) {
+  if (reduce.getSrcs().size() != 1) return nullptr;
+  Block& body = reduce.getCombineOp().front();
+  if (body.getOperations().size() != 2) return nullptr;
+  Operation* op = &body.front();
+  auto ret = dyn_cast<ReduceReturnOp>(body.getTerminator());
+  if (!ret || ret->getNumOperands() != 1 || ret->getOperand(0) != op->getResult(0)) return nullptr;
+  if (op->getNumOperands() != 2 || op->getNumResults() != 1) return nullptr;
+  if (!llvm::is_contained(op->getOperands(), body.getArgument(0)) ||
+      !llvm::is_contained(op->getOperands(), body.getArgument(1))) {
+    return nullptr;
+  }
+  return combineKindOf(op) == CombineKind::kNone ? nullptr : op;
+}
+
+}  // namespace mlir::tt
