@@ -452,4 +452,36 @@ module {
     tt.store %q1, %v, %mask : tensor<32x8x!tt.ptr<f32>>
     tt.return
   }
+
+  // A mask the same in every lane (Inductor's `x0 = x % 32; x0 < 16` over a block of 16 at a
+  // multiple of 16, tt/Analysis/Contiguity.h) is tested as its first lane, in scalars; the
+  // addresses `x // 32 * 16 + x0` are one run of 16 (the quotient is constant over it).
+  // CHECK-LABEL: tt.func public @uniform_mask(
+  // CHECK-NOT: vector.reduction
+  // CHECK: %[[FIRST:[0-9]+]] = arith.remsi %{{[0-9]+}}, %c32_i32{{.*}} : i32
+  // CHECK: %[[ON:[0-9]+]] = arith.cmpi slt, %[[FIRST]], %c16_i32{{.*}} : i32
+  // CHECK: arith.xori %[[ON]], %true : i1
+  // CHECK: %[[RUN_ON:[0-9]+]] = arith.cmpi slt, %{{[0-9]+}}, %c16_i32{{.*}} : i32
+  // CHECK-NEXT: scf.if %[[RUN_ON]] -> (vector<16xf32>) {
+  // CHECK-NEXT: llvm.load %{{[0-9]+}} {alignment = 4 : i64} : !llvm.ptr -> vector<16xf32>
+  tt.func public @uniform_mask(%in: !tt.ptr<f32> {tt.divisibility = 16 : i32}) -> tensor<16xf32> {
+    %c16_i32 = arith.constant 16 : i32
+    %half = arith.constant dense<16> : tensor<16xi32>
+    %row = arith.constant dense<32> : tensor<16xi32>
+    %zero = arith.constant dense<0.000000e+00> : tensor<16xf32>
+    %pid = tt.get_program_id x : i32
+    %start = arith.muli %pid, %c16_i32 : i32
+    %range = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+    %starts = tt.splat %start : i32 -> tensor<16xi32>
+    %x = arith.addi %starts, %range : tensor<16xi32>
+    %x0 = arith.remsi %x, %row : tensor<16xi32>
+    %x1 = arith.divsi %x, %row : tensor<16xi32>
+    %low = arith.cmpi slt, %x0, %half : tensor<16xi32>
+    %row_start = arith.muli %x1, %half : tensor<16xi32>
+    %offsets = arith.addi %row_start, %x0 : tensor<16xi32>
+    %base = tt.splat %in : !tt.ptr<f32> -> tensor<16x!tt.ptr<f32>>
+    %ptrs = tt.addptr %base, %offsets : tensor<16x!tt.ptr<f32>>, tensor<16xi32>
+    %vals = tt.load %ptrs, %low, %zero : tensor<16x!tt.ptr<f32>>
+    tt.return %vals : tensor<16xf32>
+  }
 }

@@ -4,10 +4,13 @@
 //   a + b, addptr(a, b)   contiguity = max(gcd(ca, kb), gcd(ka, cb)); constancy = gcd(ka, kb)
 //   a - b                 contiguity = gcd(ca, kb); constancy = gcd(ka, kb)
 //   a * 1                 as a; otherwise contiguity 1, constancy gcd(ka, kb)
-//   (s + range) % n       1-D, n a splat: runs of gcd(range size, div(s), div(n)), where div is
+//   (s + range) % n       1-D (or expanded with dimensions of 1), n a splat: runs of gcd(range size, div(s), div(n)), where div is
 //                         what is known to divide a scalar (constants, `tt.divisibility` of
 //                         kernel arguments, products and sums): no multiple of n falls inside
 //                         a run (tutorial 03's `offs_bn % N` with N divisible by 16)
+//   (s + range) / n       as %: constancy over the same runs
+//   x < b (<=, >, >=)     as %, x `s + range` or `(s + range) % n`, b a splat: constancy
+//                         gcd(x's aligned runs, div(b)) (div(b + 1) for <= and >)
 //   other elementwise     contiguity 1, constancy = gcd of the operands' constancy
 //   broadcast             a grown dimension has contiguity 1 and constancy = its size
 //   expand_dims           the new dimension has contiguity 1 and constancy 1
@@ -99,9 +102,11 @@ int64_t SplatDivisibility(Value value) {
   return 0;
 }
 
-// A 1-D `splat(s) + make_range(start, end)` (either order) or a bare range: its length and
-// what divides the value at the start of each aligned run (0: another form).
+// A `splat(s) + make_range(start, end)` (either order) or a bare range, perhaps expanded to
+// more dimensions of size 1: its length and what divides the value at the start of each
+// aligned run (0: another form).
 std::pair<int64_t, int64_t> RangeFrom(Value value) {
+  if (auto expand = value.getDefiningOp<ExpandDimsOp>()) return RangeFrom(expand.getSrc());
   if (auto range = value.getDefiningOp<MakeRangeOp>()) {
     return {range.getEnd() - range.getStart(),
             range.getStart() == 0 ? int64_t{1} << 30 : std::abs(int64_t{range.getStart()})};
@@ -114,6 +119,104 @@ std::pair<int64_t, int64_t> RangeFrom(Value value) {
     if (length != 0 && offset != 0) return {length, std::gcd(start, offset)};
   }
   return {0, 0};
+}
+
+// The length g of aligned runs of `value` (1-D) in which it counts up by one from a multiple
+// of g: `s + range`, `(s + range) % n` and their extensions (0: another form). Within such a
+// run no multiple of anything dividing g is crossed.
+int64_t AlignedRunLength(Value value) {
+  Operation* op = value.getDefiningOp();
+  if (op && isa<arith::ExtSIOp, arith::ExtUIOp, ExpandDimsOp>(op)) {
+    return AlignedRunLength(op->getOperand(0));
+  }
+  if (op && isa<arith::RemSIOp, arith::RemUIOp>(op)) {
+    auto [length, start] = RangeFrom(op->getOperand(0));
+    const int64_t modulus = SplatDivisibility(op->getOperand(1));
+    return length != 0 && modulus != 0 ? std::gcd(std::gcd(length, start), modulus) : 0;
+  }
+  auto [length, start] = RangeFrom(value);
+  return length != 0 ? std::gcd(length, start) : 0;
+}
+
+// What divides every element of a splat or constant i-tensor, plus one (0: not known).
+int64_t SplatPlusOneDivisibility(Value value) {
+  DenseIntElementsAttr dense;
+  if (matchPattern(value, m_Constant(&dense)) && dense.isSplat()) {
+    const int64_t x = std::abs(dense.getSplatValue<APInt>().getSExtValue() + 1);
+    return x == 0 ? int64_t{1} << 30 : x;
+  }
+  return 0;
+}
+
+// The predicate p' with (a p b) == (b p' a).
+arith::CmpIPredicate Swapped(arith::CmpIPredicate predicate) {
+  using Predicate = arith::CmpIPredicate;
+  switch (predicate) {
+    case Predicate::slt: return Predicate::sgt;
+    case Predicate::sle: return Predicate::sge;
+    case Predicate::sgt: return Predicate::slt;
+    case Predicate::sge: return Predicate::sle;
+    case Predicate::ult: return Predicate::ugt;
+    case Predicate::ule: return Predicate::uge;
+    case Predicate::ugt: return Predicate::ult;
+    case Predicate::uge: return Predicate::ule;
+    default: return predicate;
+  }
+}
+
+// Constancy of `lhs < rhs` (the other orderings likewise) when one side counts up by one in
+// aligned runs and the other is a splat: the comparison can change only where the counting
+// side crosses the bound (for < and >=; the bound plus one for <= and >), so runs whose length
+// divides the bound give the same answer in every lane (Inductor's `x0 = xindex % 256;
+// x0 < 128` is the same for all 128 lanes of a program). 0 when no such rule applies.
+int64_t ComparisonConstancy(arith::CmpIOp compare) {
+  using Predicate = arith::CmpIPredicate;
+  Value counting = compare.getLhs(), bound = compare.getRhs();
+  Predicate predicate = compare.getPredicate();
+  if (AlignedRunLength(counting) == 0) {
+    std::swap(counting, bound);
+    predicate = Swapped(predicate);
+  }
+  const int64_t run = AlignedRunLength(counting);
+  if (run == 0) return 0;
+  int64_t divides = 0;
+  switch (predicate) {
+    case Predicate::slt:
+    case Predicate::sge:
+    case Predicate::ult:
+    case Predicate::uge:
+      divides = SplatDivisibility(bound);
+      break;
+    case Predicate::sle:
+    case Predicate::sgt:
+    case Predicate::ule:
+    case Predicate::ugt:
+      divides = SplatPlusOneDivisibility(bound);
+      break;
+    default:
+      return 0;
+  }
+  return divides == 0 ? 0 : std::gcd(run, divides);
+}
+
+// The one dimension of `shape` longer than 1, along which a range expanded to more dimensions
+// counts (-1: none or several).
+int CountingDim(ArrayRef<int64_t> shape) {
+  int found = -1;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (shape[d] == 1) continue;
+    if (found >= 0) return -1;
+    found = static_cast<int>(d);
+  }
+  return found;
+}
+
+// Facts of a tensor that counts (or is constant) along dimension `dim` only.
+Contiguity AlongDim(size_t rank, int dim, int64_t contiguity, int64_t constancy) {
+  Contiguity facts{SmallVector<int64_t, 4>(rank, 1), SmallVector<int64_t, 4>(rank, 1)};
+  facts.contiguity[dim] = contiguity;
+  facts.constancy[dim] = constancy;
+  return facts;
 }
 
 }  // namespace
@@ -177,14 +280,29 @@ Contiguity ContiguityAnalysis::compute(Value value) {
     if (contiguity_analysis::IsSplatOf(op->getOperand(1), 1)) return get(op->getOperand(0));
     if (contiguity_analysis::IsSplatOf(op->getOperand(0), 1)) return get(op->getOperand(1));
   }
-  if (isa<arith::RemSIOp, arith::RemUIOp>(op) && rank == 1) {
+  const int counting = contiguity_analysis::CountingDim(shape);
+  if (isa<arith::RemSIOp, arith::RemUIOp>(op) && counting >= 0) {
     // Runs of consecutive values stay consecutive when no multiple of n falls inside one:
     // runs aligned to a length dividing both their start and n.
     auto [length, start] = contiguity_analysis::RangeFrom(op->getOperand(0));
     const int64_t modulus = contiguity_analysis::SplatDivisibility(op->getOperand(1));
-    if (length != 0 && modulus != 0) {
-      return {SmallVector<int64_t, 4>{std::gcd(std::gcd(length, start), modulus)},
-              SmallVector<int64_t, 4>{1}};
+    if (length == shape[counting] && modulus != 0) {
+      return contiguity_analysis::AlongDim(rank, counting,
+                                           std::gcd(std::gcd(length, start), modulus), 1);
+    }
+  }
+  if (isa<arith::DivSIOp, arith::DivUIOp>(op) && counting >= 0) {
+    // Quotients stay equal along runs in which no multiple of n falls (as for %).
+    auto [length, start] = contiguity_analysis::RangeFrom(op->getOperand(0));
+    const int64_t divisor = contiguity_analysis::SplatDivisibility(op->getOperand(1));
+    if (length == shape[counting] && divisor != 0) {
+      return contiguity_analysis::AlongDim(rank, counting, 1,
+                                           std::gcd(std::gcd(length, start), divisor));
+    }
+  }
+  if (auto compare = dyn_cast<arith::CmpIOp>(op); compare && counting >= 0) {
+    if (int64_t constancy = contiguity_analysis::ComparisonConstancy(compare)) {
+      return contiguity_analysis::AlongDim(rank, counting, 1, constancy);
     }
   }
   if (auto broadcast = dyn_cast<BroadcastOp>(op)) {

@@ -5,13 +5,18 @@
 // from the expression, the condition also checks it. i64 index tensors are taken only as
 // sign extensions of i32 ones compared with splats and constants (block pointers' and tensor
 // descriptors' bounds checks, tt-lower-block-pointers): no i64 arithmetic, which could wrap
-// too; the extended i32 tensor's bounds are checked as above.
+// too; the extended i32 tensor's bounds are checked as above. A comparison of other index
+// arithmetic whose answer is the same in every lane (tt/Analysis/Contiguity.h) is its first
+// lane's.
 #include "MaskBounds.h"
 
 #include <limits>
 
+#include "LaneValues.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "tt/Analysis/Contiguity.h"
 #include "tt/TTOps.h"
 
 namespace mlir::tt {
@@ -233,6 +238,13 @@ class ConditionBuilder {
     return b_.create<arith::OrIOp>(loc_, lhs, rhs);
   }
 
+  // The element of `tensor` (hasLaneValues) at `position`.
+  Value Lane(Value tensor, ArrayRef<int64_t> position) {
+    SmallVector<Value> indices;
+    for (int64_t index : position) indices.push_back(b_.create<arith::ConstantIntOp>(loc_, index, 32));
+    return buildLaneValue(b_, loc_, tensor, indices);
+  }
+
   Value Not(Value value) { return b_.create<arith::XOrIOp>(loc_, value, True()); }
 
   Value False() {
@@ -256,6 +268,32 @@ class ConditionBuilder {
   Value false_;
 };
 
+// A signed ordering of index tensors whose lanes lie in intervals.
+bool HasIntervals(arith::CmpIOp compare) {
+  switch (compare.getPredicate()) {
+    case arith::CmpIPredicate::slt:
+    case arith::CmpIPredicate::sle:
+    case arith::CmpIPredicate::sgt:
+    case arith::CmpIPredicate::sge:
+      return IntervalOf(compare.getLhs(), {}) && IntervalOf(compare.getRhs(), {});
+    default:
+      return false;
+  }
+}
+
+// A comparison with the same answer in every lane (constant along every dimension, per the
+// contiguity analysis), buildable as one lane: Inductor's `xindex % 256 < 128` over a block of
+// 128 lanes at a multiple of 128 is its first lane's answer.
+bool Uniform(arith::CmpIOp compare) {
+  auto type = cast<RankedTensorType>(compare.getType());
+  ContiguityAnalysis analysis(compare);
+  const Contiguity& facts = analysis.get(compare.getResult());
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    if (facts.constancy[d] != type.getDimSize(d)) return false;
+  }
+  return hasLaneValues(compare.getResult());
+}
+
 // Whether the mask is analysable at all, before anything is built.
 bool Analysable(Value mask) {
   Operation* op = mask.getDefiningOp();
@@ -271,16 +309,7 @@ bool Analysable(Value mask) {
     return elements && elements.isSplat() && elements.getSplatValue<bool>();
   }
   auto compare = dyn_cast<arith::CmpIOp>(op);
-  if (!compare) return false;
-  switch (compare.getPredicate()) {
-    case arith::CmpIPredicate::slt:
-    case arith::CmpIPredicate::sle:
-    case arith::CmpIPredicate::sgt:
-    case arith::CmpIPredicate::sge:
-      return IntervalOf(compare.getLhs(), {}) && IntervalOf(compare.getRhs(), {});
-    default:
-      return false;
-  }
+  return compare && (HasIntervals(compare) || Uniform(compare));
 }
 
 // What Build answers about a mask: every lane on, or (a sufficient condition) every lane off.
@@ -308,6 +337,14 @@ Value Build(ConditionBuilder& builder, Value mask, const Box& box, Question ques
   }
   if (isa<arith::ConstantOp>(op)) return on ? builder.True() : builder.False();
   auto compare = cast<arith::CmpIOp>(op);
+  if (!HasIntervals(compare)) {
+    // Uniform: every lane answers as the box's first.
+    auto type = cast<RankedTensorType>(compare.getType());
+    SmallVector<int64_t> position(type.getRank(), 0);
+    for (size_t d = 0; d < box.size(); ++d) position[d] = box[d].first;
+    Value lane = builder.Lane(compare.getResult(), position);
+    return on ? lane : builder.Not(lane);
+  }
   Interval lhs = *IntervalOf(compare.getLhs(), box), rhs = *IntervalOf(compare.getRhs(), box);
   // lhs < rhs (or <=) holds in every lane when lhs's greatest value is below rhs's least, and
   // in none when lhs's least is at or above rhs's greatest; > and >= the other way round.
