@@ -23,6 +23,7 @@ bool isTritonModule(ModuleOp module) {
 void buildTritonToTcpuPipeline(OpPassManager& pm) {
   // tt -> tt (lib/TTTransforms/).
   pm.addPass(createTTLowerBlockPointers());     // 1
+  pm.addPass(createTTUnswitchUniformConditions());  // 1b
   pm.addPass(createTTLoopPointersToOffsets());  // 2
   pm.addPass(createTTSinkLoopReductions());     // 2b
   pm.addPass(createTTStripMineTiles());         // 3

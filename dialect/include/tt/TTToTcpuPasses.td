@@ -4,6 +4,7 @@
 // and 27 are the tcpu dialect's own passes (include/tcpu/TcpuPasses.td).
 //  tt -> tt (lib/TTTransforms/)
 //   1. tt-lower-block-pointers       block pointers and tensor descriptors as tensors of pointers
+//  1b. tt-unswitch-uniform-conditions a comparison the same in every lane as one branch
 //   2. tt-loop-pointers-to-offsets   loop-carried pointer tensors as a base and a scalar offset
 //  2b. tt-sink-loop-reductions       tiles summed in a loop, then reduced: each iteration's reduced
 //   3. tt-strip-mine-tiles           tiles over the registers as loops over chunks of an axis
@@ -65,6 +66,24 @@ def TTLowerBlockPointers : TTToTcpuPass<"tt-lower-block-pointers",
     the padding (zero; NaN for padding = nan), out-of-bounds writes are dropped. A loop
     carrying a block pointer carries its offsets. A descriptor argument of the kernel becomes
     its base pointer, r i64 sizes and r i64 strides (tcpu/triton.h).
+  }];
+}
+
+// 1b. tt -> tt: lib/TTTransforms/UnswitchUniformConditions.cpp
+def TTUnswitchUniformConditions : TTToTcpuPass<"tt-unswitch-uniform-conditions",
+    "A comparison with the same answer in every lane of a program's block becomes one branch"> {
+  let description = [{
+    A comparison in a kernel's body (not in a loop) whose answer cannot change across the
+    block (the contiguity analysis: `x0 = (pid * 128 + tl.arange(0, 128)) % 256; x0 < 128`
+    counts up from a multiple of 128 and 128 divides the bound), and that decides a select, a
+    load's or store's mask or an i1 made from those, splits the rest of the body:
+    `scf.if (the comparison at the first lane) { the rest, the comparison true } else { the
+    rest, false }`. In each copy, the comparisons of the same two operands are decided with
+    it; loads it masks off are their `other` (zeros without one), stores it masks off are
+    erased, masks it leaves on are dropped, selects on it take their side, and what only the
+    other side used is erased. Inductor's `torch.cat` of two halves computed every element of
+    both halves and selected one; each program now computes its own half. A copy is unswitched
+    again on its next such comparison, three levels at most.
   }];
 }
 
