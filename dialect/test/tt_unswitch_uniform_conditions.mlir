@@ -119,4 +119,64 @@ module {
     tt.store %ptrs32, %values32, %first_half : tensor<32x!tt.ptr<f32>>
     tt.return
   }
+
+  // A reduction loop testing a loop-invariant uniform comparison of the program's rows
+  // (`xindex < 8` over blocks of 2 rows): the comparison is hoisted and the loop unswitched.
+  // CHECK-LABEL: tt.func public @loop_invariant(
+  // CHECK: %[[ROWS:[0-9]+]] = arith.cmpi slt, %{{[0-9]+}}, %c8_i32{{.*}} : i32
+  // CHECK: scf.if %[[ROWS]] {
+  // CHECK:   scf.for
+  // CHECK:     math.sin
+  // CHECK-NOT: arith.select
+  // CHECK:     scf.yield
+  // CHECK: } else {
+  // CHECK:   scf.for
+  // CHECK-NOT: math.sin
+  // CHECK:     scf.yield
+  // CHECK: }
+  tt.func public @loop_invariant(%in: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %out: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+    %c0_i32 = arith.constant 0 : i32
+    %c2_i32 = arith.constant 2 : i32
+    %c64_i32 = arith.constant 64 : i32
+    %c128_i32 = arith.constant 128 : i32
+    %zero = arith.constant dense<0.000000e+00> : tensor<2x64xf32>
+    %eight = arith.constant dense<8> : tensor<2x1xi32>
+    %row_stride = arith.constant dense<128> : tensor<2x1xi32>
+    %pid = tt.get_program_id x : i32
+    %start = arith.muli %pid, %c2_i32 : i32
+    %rows = tt.make_range {end = 2 : i32, start = 0 : i32} : tensor<2xi32>
+    %rows2 = tt.expand_dims %rows {axis = 1 : i32} : tensor<2xi32> -> tensor<2x1xi32>
+    %starts = tt.splat %start : i32 -> tensor<2x1xi32>
+    %x = arith.addi %starts, %rows2 : tensor<2x1xi32>
+    %cols = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+    %cols2 = tt.expand_dims %cols {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+    %base = tt.splat %in : !tt.ptr<f32> -> tensor<2x64x!tt.ptr<f32>>
+    %sum = scf.for %r = %c0_i32 to %c128_i32 step %c64_i32 iter_args(%acc = %zero) -> (tensor<2x64xf32>) : i32 {
+      %low = arith.cmpi slt, %x, %eight : tensor<2x1xi32>
+      %low2 = tt.broadcast %low : tensor<2x1xi1> -> tensor<2x64xi1>
+      %r_splat = tt.splat %r : i32 -> tensor<1x64xi32>
+      %c = arith.addi %r_splat, %cols2 : tensor<1x64xi32>
+      %row_offsets = arith.muli %x, %row_stride : tensor<2x1xi32>
+      %ro = tt.broadcast %row_offsets : tensor<2x1xi32> -> tensor<2x64xi32>
+      %co = tt.broadcast %c : tensor<1x64xi32> -> tensor<2x64xi32>
+      %offsets = arith.addi %ro, %co : tensor<2x64xi32>
+      %ptrs = tt.addptr %base, %offsets : tensor<2x64x!tt.ptr<f32>>, tensor<2x64xi32>
+      %v = tt.load %ptrs, %low2, %zero : tensor<2x64x!tt.ptr<f32>>
+      %s = math.sin %v : tensor<2x64xf32>
+      %picked = arith.select %low2, %s, %zero : tensor<2x64xi1>, tensor<2x64xf32>
+      %next = arith.addf %acc, %picked : tensor<2x64xf32>
+      scf.yield %next : tensor<2x64xf32>
+    }
+    %total = "tt.reduce"(%sum) <{axis = 1 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %ab = arith.addf %a, %b : f32
+      tt.reduce.return %ab : f32
+    }) : (tensor<2x64xf32>) -> tensor<2xf32>
+    %out_base = tt.splat %out : !tt.ptr<f32> -> tensor<2x!tt.ptr<f32>>
+    %xs = arith.addi %starts, %rows2 : tensor<2x1xi32>
+    %xr = tt.reshape %xs : tensor<2x1xi32> -> tensor<2xi32>
+    %out_ptrs = tt.addptr %out_base, %xr : tensor<2x!tt.ptr<f32>>, tensor<2xi32>
+    tt.store %out_ptrs, %total : tensor<2x!tt.ptr<f32>>
+    tt.return
+  }
 }

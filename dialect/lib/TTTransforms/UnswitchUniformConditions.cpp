@@ -11,8 +11,12 @@
 //
 // Comparisons of the same two values are decided together (`x0 >= 128` is false where
 // `x0 < 128` holds). A copy may be unswitched again on another uniform comparison, up to
-// kMaxDepth levels; only comparisons in the function's body (not in loops) are taken, and only
-// those that decide a select, a mask or an i1 computed from them.
+// kMaxDepth levels, and only a rest of at most kMaxCopiedOps ops without a tt.dot. Only
+// comparisons that decide a select, a mask or an i1 computed from them
+// are taken; one inside a loop is taken when it and what it is computed from are pure and
+// loop-invariant (Inductor's reductions test `xindex < 8` in their loop over r), hoisted to
+// the function's body first.
+#include <functional>
 #include <optional>
 
 #include "dialect/lib/TTToTcpu/LaneValues.h"
@@ -35,6 +39,10 @@ namespace {
 
 // Nested unswitches: at most 2^kMaxDepth copies of a body (each usually half dead).
 constexpr int kMaxDepth = 3;
+// The most ops (nested ones counted) an unswitch copies. The pointwise and reduction kernels
+// it is for have a few dozen to a few hundred; flex attention's backward (thousands, with
+// dots) went from 279 KB to 5.9 MB of object with its loop-invariant tests unswitched.
+constexpr int64_t kMaxCopiedOps = 1024;
 
 // A comparison predicate as the outcomes it accepts: bit 0 less, bit 1 equal, bit 2 greater;
 // nullopt for one that mixes signedness with another (decided only against its own kind).
@@ -115,22 +123,85 @@ bool DecidesSomething(Value value, int depth = 0) {
   return false;
 }
 
-// A comparison of `block` (not nested deeper) the same in every lane, buildable from scalars,
-// that decides something.
+// Whether `compare` answers the same in every lane, is buildable from scalars and decides
+// something.
+bool IsUniformCondition(arith::CmpIOp compare, ContiguityAnalysis& contiguity) {
+  auto type = dyn_cast<RankedTensorType>(compare.getType());
+  if (!type || type.getNumElements() == 1 || KnownBool(compare.getResult())) return false;
+  const Contiguity& facts = contiguity.get(compare.getResult());
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    if (facts.constancy[d] != type.getDimSize(d)) return false;
+  }
+  return hasLaneValues(compare.getResult()) && DecidesSomething(compare.getResult());
+}
+
+// The ops nested under `block`'s ops that `op` is computed from (itself included), in an order
+// in which each comes after those it uses, when all are pure, hold no regions and use nothing
+// defined inside a nested region but each other (no loop variable): they can run in `block`.
+// Empty otherwise.
+SmallVector<Operation*> HoistableChain(Operation* op, Block& block) {
+  SmallVector<Operation*> order;
+  DenseSet<Operation*> seen;
+  bool hoistable = true;
+  std::function<void(Operation*)> visit = [&](Operation* current) {
+    if (!hoistable || !seen.insert(current).second) return;
+    if (!isPure(current) || current->getNumRegions() != 0) {
+      hoistable = false;
+      return;
+    }
+    for (Value operand : current->getOperands()) {
+      Region* defined_in = operand.getParentRegion();
+      if (!block.getParent()->isProperAncestor(defined_in)) continue;  // in `block` or above
+      Operation* definition = operand.getDefiningOp();
+      if (!definition) {  // a loop variable or iteration argument
+        hoistable = false;
+        return;
+      }
+      visit(definition);
+    }
+    order.push_back(current);
+  };
+  visit(op);
+  if (!hoistable) order.clear();
+  return order;
+}
+
+// The ops of `block` from which to its end the ops (nested ones counted) are few enough to
+// copy and hold no tt.dot (a dot's K loop has its own versions, tt-version-masked-loops).
+DenseSet<Operation*> WorthCopyingFrom(Block& block) {
+  DenseSet<Operation*> worth;
+  int64_t ops = 0;
+  bool dot = false;
+  for (Operation& op : llvm::reverse(block)) {
+    op.walk([&](Operation* nested) {
+      ++ops;
+      dot = dot || isa<DotOp>(nested);
+    });
+    if (!dot && ops <= kMaxCopiedOps) worth.insert(&op);
+  }
+  return worth;
+}
+
+// The first comparison under `block` (in its ops or nested in their regions: a reduction loop
+// testing `xindex < 8`) that answers the same in every lane and decides something; a nested one
+// is moved into `block`, with what it is computed from, in front of the op holding it. Null when
+// there is none.
 arith::CmpIOp FirstUniformCondition(Block& block, ContiguityAnalysis& contiguity) {
-  for (Operation& op : block) {
-    auto compare = dyn_cast<arith::CmpIOp>(op);
-    if (!compare) continue;
-    auto type = dyn_cast<RankedTensorType>(compare.getType());
-    if (!type || type.getNumElements() == 1 || KnownBool(compare.getResult())) continue;
-    const Contiguity& facts = contiguity.get(compare.getResult());
-    bool uniform = true;
-    for (int64_t d = 0; d < type.getRank(); ++d) {
-      uniform = uniform && facts.constancy[d] == type.getDimSize(d);
-    }
-    if (uniform && hasLaneValues(compare.getResult()) && DecidesSomething(compare.getResult())) {
-      return compare;
-    }
+  const DenseSet<Operation*> worth = WorthCopyingFrom(block);
+  for (Operation& top : block) {
+    if (!worth.contains(&top)) continue;
+    arith::CmpIOp found;
+    top.walk<WalkOrder::PreOrder>([&](arith::CmpIOp compare) {
+      if (!IsUniformCondition(compare, contiguity)) return WalkResult::advance();
+      if (compare->getBlock() != &block) {
+        SmallVector<Operation*> chain = HoistableChain(compare, block);
+        if (chain.empty()) return WalkResult::advance();
+        for (Operation* op : chain) op->moveBefore(&top);
+      }
+      found = compare;
+      return WalkResult::interrupt();
+    });
+    if (found) return found;
   }
   return {};
 }
