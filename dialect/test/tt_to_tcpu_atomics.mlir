@@ -92,4 +92,39 @@ module {
     %o = tt.atomic_rmw max, acq_rel, gpu, %ptrs, %v : (tensor<4x!tt.ptr<f32>>, tensor<4xf32>) -> tensor<4xf32>
     tt.return %o : tensor<4xf32>
   }
+
+  // A tile whose rows are consecutive addresses (a split-K matmul adding its block into C):
+  // while the whole mask is on (its scalar test), loops over the rows and their lanes, each
+  // row's first address from the scalars; no address or mask vector. Else lane by lane.
+  // CHECK-LABEL: tt.func @rows(
+  // CHECK: %[[ON:.*]] = arith.cmpi slt, %c3_i64, %{{.*}} : i64
+  // CHECK: scf.if %[[ON]] -> (vector<4x8xi32>) {
+  // CHECK-NOT: memref.alloca() : memref<32xi64>
+  // CHECK:   %[[VALUES:.*]] = memref.alloca() : memref<32xi32>
+  // CHECK:   scf.for %[[ROW:.*]] = %{{.*}} to %c4{{.*}} step %{{.*}} {
+  // CHECK:     %[[BASE:.*]] = builtin.unrealized_conversion_cast %{{.*}} : !tt.ptr<i32> to !llvm.ptr
+  // CHECK:     scf.for %[[LANE:.*]] = %{{.*}} to %c8{{.*}} step %{{.*}} {
+  // CHECK:       %[[PTR:.*]] = llvm.getelementptr %[[BASE]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+  // CHECK:       %[[VALUE:.*]] = memref.load %[[VALUES]][%{{.*}}] : memref<32xi32>
+  // CHECK:       llvm.atomicrmw add %[[PTR]], %[[VALUE]] monotonic {alignment = 4 : i64} : !llvm.ptr, i32
+  // CHECK: } else {
+  // CHECK:   memref.alloca() : memref<32xi64>
+  tt.func @rows(%c: !tt.ptr<i32> {tt.divisibility = 16 : i32}, %stride: i32, %m: i32, %v: tensor<4x8xi32>) {
+    %rows = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>
+    %cols = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
+    %r = tt.expand_dims %rows {axis = 1 : i32} : tensor<4xi32> -> tensor<4x1xi32>
+    %strides = tt.splat %stride : i32 -> tensor<4x1xi32>
+    %row_offsets = arith.muli %r, %strides : tensor<4x1xi32>
+    %col = tt.expand_dims %cols {axis = 0 : i32} : tensor<8xi32> -> tensor<1x8xi32>
+    %ro = tt.broadcast %row_offsets : tensor<4x1xi32> -> tensor<4x8xi32>
+    %co = tt.broadcast %col : tensor<1x8xi32> -> tensor<4x8xi32>
+    %offsets = arith.addi %ro, %co : tensor<4x8xi32>
+    %base = tt.splat %c : !tt.ptr<i32> -> tensor<4x8x!tt.ptr<i32>>
+    %ptrs = tt.addptr %base, %offsets : tensor<4x8x!tt.ptr<i32>>, tensor<4x8xi32>
+    %bound = tt.splat %m : i32 -> tensor<4x1xi32>
+    %in = arith.cmpi slt, %r, %bound : tensor<4x1xi32>
+    %mask = tt.broadcast %in : tensor<4x1xi1> -> tensor<4x8xi1>
+    %o = tt.atomic_rmw add, relaxed, gpu, %ptrs, %v, %mask : (tensor<4x8x!tt.ptr<i32>>, tensor<4x8xi32>, tensor<4x8xi1>) -> tensor<4x8xi32>
+    tt.return
+  }
 }

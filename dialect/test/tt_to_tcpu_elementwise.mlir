@@ -51,18 +51,22 @@ module {
 
 // -----
 
-// f32 -> f16 toward zero: shift the bits right with no rounding increment, clamp a finite
-// overflow to the largest finite f16 (0x7bff = 31743), keep infinity (0x7c00 = 31744).
+// f32 -> f16 toward zero: FCVTN's nearest value (truncf), widened back (extf) and compared
+// by magnitude with the input; where it is beyond, its encoding steps one toward zero (a
+// finite overflow to infinity becomes the largest finite value). NaN is the quiet NaN 0x7e00
+// (32256).
 module {
   // CHECK-LABEL: tt.func @rtz(
-  // CHECK: arith.bitcast %{{.*}} : vector<8xf32> to vector<8xi32>
-  // CHECK-NOT: arith.extui %{{.*}} : vector<8xi1> to vector<8xi32>
-  // CHECK: arith.constant dense<31743> : vector<8xi32>
-  // CHECK: arith.minui
-  // CHECK: arith.constant dense<31744> : vector<8xi32>
-  // CHECK: arith.trunci %{{.*}} : vector<8xi32> to vector<8xi16>
+  // CHECK: %[[NEAREST:.*]] = arith.truncf %{{.*}} : vector<8xf32> to vector<8xf16>
+  // CHECK: %[[BACK:.*]] = arith.extf %[[NEAREST]] : vector<8xf16> to vector<8xf32>
+  // CHECK: %[[BACK_ABS:.*]] = math.absf %[[BACK]] : vector<8xf32>
+  // CHECK: %[[ABS:.*]] = math.absf %{{.*}} : vector<8xf32>
+  // CHECK: %[[BEYOND:.*]] = arith.cmpf ogt, %[[BACK_ABS]], %[[ABS]] : vector<8xf32>
+  // CHECK: %[[BITS:.*]] = arith.bitcast %[[NEAREST]] : vector<8xf16> to vector<8xi16>
+  // CHECK: %[[STEP:.*]] = arith.extui %[[BEYOND]] : vector<8xi1> to vector<8xi16>
+  // CHECK: %[[TOWARD_ZERO:.*]] = arith.subi %[[BITS]], %[[STEP]] : vector<8xi16>
+  // CHECK: arith.select %{{.*}}, %{{.*}}, %[[TOWARD_ZERO]] : vector<8xi1>, vector<8xi16>
   // CHECK: arith.bitcast %{{.*}} : vector<8xi16> to vector<8xf16>
-  // CHECK-NOT: arith.truncf
   tt.func @rtz(%x: tensor<8xf32>) -> tensor<8xf16> {
     %h = tt.fp_to_fp %x, rounding = rtz : tensor<8xf32> -> tensor<8xf16>
     tt.return %h : tensor<8xf16>
