@@ -344,7 +344,8 @@ struct Scan : OpConversionPattern<ScanOp> {
   }
 };
 
-// tt.histogram: a loop over the source's lanes counting each in-range value in its bin. The
+// tt.histogram: a loop over the source's lanes counting each in-range value in its bin (and
+// every other lane in a bin past the last, which the result leaves out). The
 // source, the mask and the counts go through stack buffers (StackBuffer.h): read and updated
 // lane by lane as vectors, each lane stored and reloaded the whole source and counts (126
 // instructions per value of a 256-value, 32-bin histogram).
@@ -381,38 +382,53 @@ struct Histogram : OpConversionPattern<HistogramOp> {
       rewriter.create<LLVM::StoreOp>(loc, rewriter.create<arith::ExtUIOp>(loc, bytes, mask),
                                      mask_bytes);
     }
-    Value counts = buildEntryBuffer(rewriter, op, count_type, bins);
+    // One more count than bins: the values out of range (or masked off) count there, so that
+    // every lane takes the same branchless path (a select of the bin, not a branch per lane:
+    // the histogram kernel's two histograms 22.9 -> 13.5 instructions per element).
+    Value counts = buildEntryBuffer(rewriter, op, count_type, bins + 1);
     Value empty =
         rewriter.create<arith::ConstantOp>(loc, result_type, rewriter.getZeroAttr(result_type));
     rewriter.create<LLVM::StoreOp>(loc, empty, counts);
+    Value overflow_bin = rewriter.create<arith::ConstantIndexOp>(loc, bins);
+    // Counts one lane: its bin (or the overflow bin) goes up by one.
+    auto count_lane = [&](OpBuilder& b, Location l, Value lane) {
+      Value value = b.create<LLVM::LoadOp>(l, value_type, element(b, l, values, value_type, lane));
+      Value in_range = b.create<arith::CmpIOp>(l, arith::CmpIPredicate::sge, value, zero);
+      if (limit) {
+        in_range = b.create<arith::AndIOp>(
+            l, in_range, b.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, value, limit));
+      }
+      if (mask_bytes) {
+        Value byte =
+            b.create<LLVM::LoadOp>(l, b.getI8Type(), element(b, l, mask_bytes, b.getI8Type(), lane));
+        in_range = b.create<arith::AndIOp>(
+            l, in_range,
+            b.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne, byte,
+                                    b.create<arith::ConstantIntOp>(l, 0, 8)));
+      }
+      Value bin = b.create<arith::SelectOp>(
+          l, in_range, b.create<arith::IndexCastOp>(l, b.getIndexType(), value), overflow_bin);
+      Value place = element(b, l, counts, count_type, bin);
+      Value count = b.create<LLVM::LoadOp>(l, count_type, place);
+      b.create<LLVM::StoreOp>(l, b.create<arith::AddIOp>(l, count, one), place);
+    };
+    // kUnroll lanes an iteration (the backend left the loop rolled: its counter and branch were
+    // a third of each lane's instructions).
+    constexpr int64_t kUnroll = 4;
+    const int64_t per_iteration = lanes % kUnroll == 0 ? kUnroll : 1;
     Value lower = rewriter.create<arith::ConstantIndexOp>(loc, 0);
     Value upper = rewriter.create<arith::ConstantIndexOp>(loc, lanes);
-    Value step = rewriter.create<arith::ConstantIndexOp>(loc, 1);
+    Value step = rewriter.create<arith::ConstantIndexOp>(loc, per_iteration);
     rewriter.create<scf::ForOp>(
         loc, lower, upper, step, ValueRange{},
-        [&](OpBuilder& b, Location l, Value lane, ValueRange) {
-          Value value =
-              b.create<LLVM::LoadOp>(l, value_type, element(b, l, values, value_type, lane));
-          Value in_range = b.create<arith::CmpIOp>(l, arith::CmpIPredicate::sge, value, zero);
-          if (limit) {
-            in_range = b.create<arith::AndIOp>(
-                l, in_range, b.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, value, limit));
+        [&](OpBuilder& b, Location l, Value first, ValueRange) {
+          for (int64_t k = 0; k < per_iteration; ++k) {
+            Value lane = k == 0 ? first
+                                : b.create<arith::AddIOp>(
+                                       l, first, b.create<arith::ConstantIndexOp>(l, k))
+                                      .getResult();
+            count_lane(b, l, lane);
           }
-          if (mask_bytes) {
-            Value byte = b.create<LLVM::LoadOp>(
-                l, b.getI8Type(), element(b, l, mask_bytes, b.getI8Type(), lane));
-            in_range = b.create<arith::AndIOp>(
-                l, in_range,
-                b.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne, byte,
-                                        b.create<arith::ConstantIntOp>(l, 0, 8)));
-          }
-          b.create<scf::IfOp>(l, in_range, [&](OpBuilder& then, Location il) {
-            Value bin = then.create<arith::IndexCastOp>(il, then.getIndexType(), value);
-            Value place = element(then, il, counts, count_type, bin);
-            Value count = then.create<LLVM::LoadOp>(il, count_type, place);
-            then.create<LLVM::StoreOp>(il, then.create<arith::AddIOp>(il, count, one), place);
-            then.create<scf::YieldOp>(il);
-          });
           b.create<scf::YieldOp>(l);
         });
     rewriter.replaceOp(op, rewriter.create<LLVM::LoadOp>(loc, result_type, counts).getResult());
