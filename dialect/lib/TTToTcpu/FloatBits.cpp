@@ -216,6 +216,52 @@ Value NarrowF32ToHalfTowardZero(OpBuilder& b, Location loc, Value value,
   return b.create<arith::SelectOp>(loc, is_nan, nan, bits);
 }
 
+// f32 -> a saturating fp8 format with a negative zero (E4M3FN, E5M2), exactly as the generic
+// path rounds, in fewer ops: a result the format holds as a normal number rounds the f32's bits
+// in one integer addition (toward zero: none) and a shift, the exponent rebiased by a
+// subtraction; below the smallest normal the magnitude is added to 1.5 * 2^(23 + e), e the
+// exponent of the format's smallest subnormal, whose ulp is that subnormal: the FPU rounds to
+// nearest even and the sum's low bits are the count of subnormals (toward zero: a multiply by
+// 2^-e, exact, and FCVTZU). Overflow, infinity included, saturates to the largest finite value.
+// e4m3fn_narrow (both roundings): about 30 ops per four lanes each -> under 20.
+Value NarrowF32ToSaturatingFp8(OpBuilder& b, Location loc, Value value,
+                               const NarrowFloatFormat& format, bool toward_zero) {
+  using P = arith::CmpIPredicate;
+  LaneOps ops(b, loc, value.getType());
+  const int m = static_cast<int>(format.mantissa);
+  const int smallest_normal = 1 - format.bias;  // its exponent
+  const int smallest_subnormal = smallest_normal - m;
+  Value x = ops.ToBits(value);
+  Value a = ops.And(x, 0x7fffffff);
+  Value magnitude = ops.ToFloat(a);
+  // Normal: the f32 bits rounded at the format's last mantissa bit, then rebiased.
+  Value rounded = a;
+  if (!toward_zero) {
+    Value odd = ops.And(ops.Shr(a, ops.Int(23 - m)), 1);
+    rounded = ops.Add(ops.Add(a, ops.Int((1 << (22 - m)) - 1)), odd);
+  }
+  Value normal = ops.Sub(ops.Shr(rounded, ops.Int(23 - m)),
+                         ops.Int(static_cast<int64_t>(127 - format.bias) << m));
+  // Subnormal (or zero): the count of the smallest subnormal.
+  Value subnormal;
+  if (toward_zero) {
+    Value scaled = b.create<arith::MulFOp>(loc, magnitude,
+                                           ops.Float(std::ldexp(1.0f, -smallest_subnormal)));
+    subnormal = b.create<arith::FPToUIOp>(loc, ops.i32, scaled);
+  } else {
+    const float shifter = std::ldexp(1.5f, 23 + smallest_subnormal);
+    Value sum = b.create<arith::AddFOp>(loc, magnitude, ops.Float(shifter));
+    subnormal = ops.Sub(ops.ToBits(sum), ops.ToBits(ops.Float(shifter)));
+  }
+  const int64_t normal_bits = static_cast<int64_t>(127 + smallest_normal) << 23;
+  Value result = ops.Select(ops.Cmp(P::ult, a, ops.Int(normal_bits)), subnormal, normal);
+  result = b.create<arith::MinUIOp>(loc, result, ops.Int(format.largestFinite()));
+  result = ops.Or(result, ops.Shr(ops.And(x, 0x80000000u), ops.Int(24)));
+  Value is_nan = ops.Cmp(P::ugt, a, ops.Int(0x7f800000));
+  result = ops.Select(is_nan, ops.Int(format.nan()), result);
+  return b.create<arith::TruncIOp>(loc, Shaped(value.getType(), b.getI8Type()), result);
+}
+
 }  // namespace
 }  // namespace float_bits
 
@@ -226,6 +272,10 @@ Value narrowF32ToBits(OpBuilder& b, Location loc, Value value, const NarrowFloat
   if (toward_zero && format.bits == 16 && format.specials == NarrowFloatFormat::Specials::kIeee &&
       !format.saturates) {
     return float_bits::NarrowF32ToHalfTowardZero(b, loc, value, format);
+  }
+  if (format.bits == 8 && format.saturates &&
+      format.specials != NarrowFloatFormat::Specials::kNanNegativeZero) {
+    return float_bits::NarrowF32ToSaturatingFp8(b, loc, value, format, toward_zero);
   }
   LaneOps ops(b, loc, value.getType());
   unsigned n = format.bits, m = format.mantissa;

@@ -8,7 +8,9 @@
 // Triton does (PTX `cvt.rn.satfinite`, AMD's software path): a magnitude above the largest
 // finite value, infinity included, becomes the largest finite value with its sign, and NaN
 // becomes the format's NaN. f16/bf16 keep IEEE behaviour: toward zero a finite overflow is the
-// largest finite value and infinity stays infinity.
+// largest finite value and infinity stays infinity. Where the FPU gives the same bits in fewer
+// ops it is used (f16 toward zero from FCVTN's nearest value; fp8 subnormals rounded by adding
+// a constant whose ulp is the smallest subnormal): every path is exact.
 #ifndef TCPU_DIALECT_LIB_TTTOTCPU_FLOATBITS_H_
 #define TCPU_DIALECT_LIB_TTTOTCPU_FLOATBITS_H_
 
