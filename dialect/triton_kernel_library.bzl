@@ -49,13 +49,14 @@ def _triton_objects_impl(ctx):
     compiled = []
     for src in ctx.files.srcs:
         stem = _ttir_stem(ctx, src)
-        baseline_flags = ["--emit=obj"] + ["--dispatch=" + entry for entry in ctx.attr.variants]
+        fusion = [] if ctx.attr.fp_fusion else ["--fp-fusion=false"]
+        baseline_flags = ["--emit=obj"] + fusion + ["--dispatch=" + entry for entry in ctx.attr.variants]
         if ctx.attr.target:
             baseline_flags.append("--target=" + ctx.attr.target)
         runs = [(stem, baseline_flags)]
         for entry in ctx.attr.variants:
             variant, target = entry.split("=", 1)
-            runs.append(("%s__%s" % (stem, variant), ["--emit=obj", "--variant=" + variant, "--target=" + target]))
+            runs.append(("%s__%s" % (stem, variant), ["--emit=obj"] + fusion + ["--variant=" + variant, "--target=" + target]))
         for object_stem, flags in runs:
             obj = ctx.actions.declare_file("%s/%s.o" % (ctx.label.name, object_stem))
             run_tcpu_compile(ctx, src, obj, flags, mnemonic = "TritonCompile")
@@ -72,6 +73,7 @@ _triton_objects = rule(
         "srcs": attr.label_list(allow_files = [".ttir"], mandatory = True),
         "target": attr.string(doc = "A #tcpu.target<...> for every module."),
         "variants": attr.string_list(doc = "NAME=#tcpu.target<...> entries, best first."),
+        "fp_fusion": attr.bool(default = True, doc = "Fuse multiplies and adds into FMAs (tcpu-compile --fp-fusion)."),
     }),
 )
 
@@ -92,7 +94,7 @@ _triton_headers = rule(
     }),
 )
 
-def triton_kernel_library(name, srcs, target = "", variants = {}, deps = [], **kwargs):
+def triton_kernel_library(name, srcs, target = "", variants = {}, fp_fusion = True, deps = [], **kwargs):
     """A cc_library `name` of the kernels in `srcs` (.ttir), with generated headers.
 
     Args:
@@ -100,6 +102,8 @@ def triton_kernel_library(name, srcs, target = "", variants = {}, deps = [], **k
       srcs: TTIR files, one object and one header each.
       target: optional #tcpu.target<...> text for every module (the baseline).
       variants: name -> #tcpu.target<...> of further compiled forms, best first.
+      fp_fusion: fuse float multiplies and adds into FMAs, as Triton does by default
+        (`enable_fp_fusion`); False rounds every op.
       deps: further libraries the kernels need.
       **kwargs: passed to the cc_library (visibility, tags, ...).
     """
@@ -108,6 +112,7 @@ def triton_kernel_library(name, srcs, target = "", variants = {}, deps = [], **k
         srcs = srcs,
         target = target,
         variants = ["%s=%s" % (variant, variant_target) for variant, variant_target in variants.items()],
+        fp_fusion = fp_fusion,
         target_compatible_with = ["@platforms//cpu:aarch64"],
         visibility = ["//visibility:private"],
     )

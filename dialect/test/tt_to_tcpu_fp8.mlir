@@ -3,7 +3,7 @@
 // and encodes on integer vectors through f32 (FloatBits.h). Widening places the fields in an
 // f16 (e5m2 is its upper byte; a 4-bit exponent is then scaled by 2^(15 - bias)) or, for
 // e5m2fnuz, rebiases them. Narrowing shifts with a round-to-nearest-even increment (none for
-// rtz) and saturates as Triton: e4m3fn to 0x7e (448), e5m2 to 0x7b (57344), their NaN 0x7f /
+// rtz; e4m3fn and e5m2 round their subnormals by an f32 addition) and saturates as Triton: e4m3fn to 0x7e (448), e5m2 to 0x7b (57344), their NaN 0x7f /
 // 0x7e; the FNUZ types' NaN is 0x80 and they have no -0. fp8 constants become their bits;
 // arithmetic on fp8 is refused.
 // RUN: tcpu-opt %s -split-input-file --tt-to-tcpu-memory --tt-to-tcpu-pointers --tt-to-tcpu-elementwise -verify-diagnostics | FileCheck %s
@@ -44,12 +44,20 @@ module {
     tt.return %w : tensor<8xf32>
   }
 
+  // A normal result rounds the f32 bits with one addition (2^20 - 1 plus the kept lsb) and a
+  // shift by 21, then rebiases (448 = (127 - 15) << 2); a subnormal one is the f32 sum with
+  // 1.5 * 2^7 = 192 (whose ulp is e5m2's smallest subnormal, 2^-16) less 192's bits.
   // CHECK-LABEL: tt.func @narrow_e5m2(
   // CHECK: arith.bitcast %{{.*}} : vector<8xf32> to vector<8xi32>
-  // CHECK: arith.shrui
-  // CHECK: arith.cmpi ugt
-  // CHECK: arith.extui %{{.*}} : vector<8xi1> to vector<8xi32>
+  // CHECK: arith.constant dense<1048575> : vector<8xi32>
   // CHECK: arith.addi
+  // CHECK: arith.constant dense<21> : vector<8xi32>
+  // CHECK: arith.shrui
+  // CHECK: arith.constant dense<448> : vector<8xi32>
+  // CHECK: arith.subi
+  // CHECK: arith.constant dense<1.920000e+02> : vector<8xf32>
+  // CHECK: arith.addf
+  // CHECK: arith.select
   // CHECK: arith.constant dense<123> : vector<8xi32>
   // CHECK: arith.minui
   // CHECK: arith.constant dense<126> : vector<8xi32>
@@ -59,9 +67,13 @@ module {
     tt.return %n : tensor<8xf8E5M2>
   }
 
+  // Toward zero: no rounding addition; a subnormal is the magnitude times 2^9, truncated.
   // CHECK-LABEL: tt.func @narrow_e4m3fn_rtz(
+  // CHECK-NOT: arith.addi
   // CHECK: arith.shrui
-  // CHECK-NOT: arith.extui
+  // CHECK: arith.constant dense<5.120000e+02> : vector<8xf32>
+  // CHECK: arith.mulf
+  // CHECK: arith.fptoui
   // CHECK: arith.constant dense<126> : vector<8xi32>
   // CHECK: arith.minui
   // CHECK: arith.constant dense<127> : vector<8xi32>
