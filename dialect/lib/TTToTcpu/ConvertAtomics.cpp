@@ -148,6 +148,22 @@ Value LaneOf(OpBuilder& b, Location loc, Value buffer, Value lane, bool is_mask 
                                  b.create<arith::ConstantIntOp>(loc, 0, 8));
 }
 
+// A stack buffer for the old value of each of `lanes` atomics, or null when `used` is false.
+Value OldValuesBuffer(OpBuilder& b, Location loc, Type element, int64_t lanes, bool used) {
+  return used ? b.create<memref::AllocaOp>(loc, MemRefType::get({lanes}, element)).getResult()
+              : Value();
+}
+
+// The old values of `olds` (OldValuesBuffer) as `vector_type`; zeros without a buffer.
+Value OldValues(OpBuilder& b, Location loc, Value olds, VectorType vector_type) {
+  if (!olds) return Zero(b, loc, vector_type);
+  Value result = b.create<vector::LoadOp>(
+      loc, VectorType::get({vector_type.getNumElements()}, vector_type.getElementType()), olds,
+      ValueRange{b.create<arith::ConstantIndexOp>(loc, 0)});
+  if (vector_type.getRank() != 1) result = b.create<vector::ShapeCastOp>(loc, vector_type, result);
+  return result;
+}
+
 // The op on `result_type` (a scalar, or a vector whose lanes each take one atomic in order);
 // `result_used` false: the old values are not collected.
 Value EmitLanes(OpBuilder& b, Location loc, Type result_type, Value pointers, Value values,
@@ -160,8 +176,7 @@ Value EmitLanes(OpBuilder& b, Location loc, Type result_type, Value pointers, Va
   Value cmp_lanes = ToBuffer(b, loc, Flatten(b, loc, cmps));
   Value mask_lanes = ToBuffer(b, loc, Flatten(b, loc, mask));
   const int64_t lanes = vector_type.getNumElements();
-  Value olds = result_used ? b.create<memref::AllocaOp>(loc, MemRefType::get({lanes}, element))
-                           : Value();
+  Value olds = OldValuesBuffer(b, loc, element, lanes, result_used);
   Value lower = b.create<arith::ConstantIndexOp>(loc, 0);
   Value upper = b.create<arith::ConstantIndexOp>(loc, lanes);
   Value step = b.create<arith::ConstantIndexOp>(loc, 1);
@@ -176,11 +191,7 @@ Value EmitLanes(OpBuilder& b, Location loc, Type result_type, Value pointers, Va
         if (olds) body.create<memref::StoreOp>(l, old, olds, ValueRange{lane});
         body.create<scf::YieldOp>(l);
       });
-  if (!olds) return Zero(b, loc, vector_type);
-  Value result = b.create<vector::LoadOp>(loc, VectorType::get({lanes}, element), olds,
-                                          ValueRange{lower});
-  if (vector_type.getRank() != 1) result = b.create<vector::ShapeCastOp>(loc, vector_type, result);
-  return result;
+  return OldValues(b, loc, olds, vector_type);
 }
 
 // Whether `tt_pointers` (TTIR) is a tile of at most two dimensions whose rows are consecutive
@@ -208,8 +219,7 @@ Value EmitRows(OpBuilder& b, Location loc, VectorType vector_type, Value tt_poin
   Value value_lanes = ToBuffer(b, loc, Flatten(b, loc, values));
   Value cmp_lanes = ToBuffer(b, loc, Flatten(b, loc, cmps));
   const int64_t lanes = vector_type.getNumElements();
-  Value olds = result_used ? b.create<memref::AllocaOp>(loc, MemRefType::get({lanes}, element))
-                           : Value();
+  Value olds = OldValuesBuffer(b, loc, element, lanes, result_used);
   Value zero = b.create<arith::ConstantIndexOp>(loc, 0);
   Value one = b.create<arith::ConstantIndexOp>(loc, 1);
   Value row_width = b.create<arith::ConstantIndexOp>(loc, width);
@@ -242,11 +252,7 @@ Value EmitRows(OpBuilder& b, Location loc, VectorType vector_type, Value tt_poin
             });
         outer.create<scf::YieldOp>(l);
       });
-  if (!olds) return Zero(b, loc, vector_type);
-  Value result =
-      b.create<vector::LoadOp>(loc, VectorType::get({lanes}, element), olds, ValueRange{zero});
-  if (vector_type.getRank() != 1) result = b.create<vector::ShapeCastOp>(loc, vector_type, result);
-  return result;
+  return OldValues(b, loc, olds, vector_type);
 }
 
 // The op on `result_type`, by rows (EmitRows) where the addresses allow, while every lane of the

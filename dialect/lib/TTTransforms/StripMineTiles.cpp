@@ -1237,6 +1237,16 @@ bool IsPolynomial(Operation* op) {
                math::CountLeadingZerosOp, math::CountTrailingZerosOp, math::CtPopOp>(op));
 }
 
+// No loop, reduction, scan, dot or histogram in `func`: each lane computed on its own.
+bool IsPointwise(FuncOp func) {
+  return !func.walk([](Operation* op) {
+                return isa<scf::ForOp, scf::WhileOp, ReduceOp, ScanOp, DotOp, HistogramOp>(op)
+                           ? WalkResult::interrupt()
+                           : WalkResult::advance();
+              })
+              .wasInterrupted();
+}
+
 // The lanes a row of `func` within the budgets is cut to, or 0 to keep its rows whole:
 // kRegisterRowChunk where it computes a polynomial math function over a wider row,
 // kRegisterRow where it is pointwise and loads a wider row (see both).
@@ -1244,13 +1254,7 @@ int64_t RegisterRowChunk(FuncOp func) {
   // Only a pointwise function's rows are cut for their loads: with a loop, a reduction, a scan
   // or a dot (layer norm's passes over its row) the cut rows are reloaded or their chunks'
   // bookkeeping costs more than the spills (layer norm +31%).
-  const bool pointwise = !func.walk([](Operation* op) {
-                               return isa<scf::ForOp, scf::WhileOp, ReduceOp, ScanOp, DotOp,
-                                          HistogramOp>(op)
-                                          ? WalkResult::interrupt()
-                                          : WalkResult::advance();
-                             })
-                              .wasInterrupted();
+  const bool pointwise = IsPointwise(func);
   int64_t chunk = 0;
   func.walk([&](Operation* op) {
     if (op->getNumResults() != 1) return;
@@ -1272,14 +1276,7 @@ int64_t RegisterRowChunk(FuncOp func) {
 // 8x32 tile: 64 registers a value, and 4,000 of the 13,000 instructions of a program were
 // spills and reloads.
 int64_t RegisterTileChunk(FuncOp func) {
-  const bool pointwise = !func.walk([](Operation* op) {
-                               return isa<scf::ForOp, scf::WhileOp, ReduceOp, ScanOp, DotOp,
-                                          HistogramOp>(op)
-                                          ? WalkResult::interrupt()
-                                          : WalkResult::advance();
-                             })
-                              .wasInterrupted();
-  if (!pointwise) return 0;
+  if (!IsPointwise(func)) return 0;
   const bool polynomial_tile = func.walk([](Operation* op) {
                                      if (op->getNumResults() != 1 || !IsPolynomial(op)) {
                                        return WalkResult::advance();

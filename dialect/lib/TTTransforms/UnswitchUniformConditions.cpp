@@ -12,10 +12,9 @@
 // Comparisons of the same two values are decided together (`x0 >= 128` is false where
 // `x0 < 128` holds). A copy may be unswitched again on another uniform comparison, up to
 // kMaxDepth levels, and only a rest of at most kMaxCopiedOps ops without a tt.dot. Only
-// comparisons that decide a select, a mask or an i1 computed from them
-// are taken; one inside a loop is taken when it and what it is computed from are pure and
-// loop-invariant (Inductor's reductions test `xindex < 8` in their loop over r), hoisted to
-// the function's body first.
+// comparisons that decide a select, a mask or an i1 computed from them are taken; one inside a
+// loop is taken when it and what it is computed from are pure and loop-invariant (Inductor's
+// reductions test `xindex < 8` in their loop over r), hoisted to the function's body first.
 #include <functional>
 #include <optional>
 
@@ -44,8 +43,8 @@ constexpr int kMaxDepth = 3;
 // dots) went from 279 KB to 5.9 MB of object with its loop-invariant tests unswitched.
 constexpr int64_t kMaxCopiedOps = 1024;
 
-// A comparison predicate as the outcomes it accepts: bit 0 less, bit 1 equal, bit 2 greater;
-// nullopt for one that mixes signedness with another (decided only against its own kind).
+// A comparison predicate as the outcomes it accepts (bit 0 less, bit 1 equal, bit 2 greater)
+// and whether it orders unsigned: orderings decide each other only within one signedness.
 struct Outcomes {
   unsigned bits;
   bool is_unsigned;
