@@ -179,4 +179,26 @@ module {
     tt.store %out_ptrs, %total : tensor<2x!tt.ptr<f32>>
     tt.return
   }
+
+  // Only i1 constants decide: an integer `andi` with 255 in a copy stays as it is.
+  // CHECK-LABEL: tt.func public @integer_and(
+  // CHECK: scf.if
+  // CHECK:   arith.andi %{{[0-9]+}}, %cst{{.*}} : tensor<64xi32>
+  // CHECK: } else {
+  tt.func public @integer_and(%out: !tt.ptr<i32> {tt.divisibility = 16 : i32}) {
+    %c64_i32 = arith.constant 64 : i32
+    %limit = arith.constant dense<128> : tensor<64xi32>
+    %byte = arith.constant dense<255> : tensor<64xi32>
+    %pid = tt.get_program_id x : i32
+    %start = arith.muli %pid, %c64_i32 : i32
+    %range = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+    %starts = tt.splat %start : i32 -> tensor<64xi32>
+    %x = arith.addi %starts, %range : tensor<64xi32>
+    %keep = arith.cmpi slt, %x, %limit : tensor<64xi32>
+    %low = arith.andi %x, %byte : tensor<64xi32>
+    %base = tt.splat %out : !tt.ptr<i32> -> tensor<64x!tt.ptr<i32>>
+    %ptrs = tt.addptr %base, %x : tensor<64x!tt.ptr<i32>>, tensor<64xi32>
+    tt.store %ptrs, %low, %keep : tensor<64x!tt.ptr<i32>>
+    tt.return
+  }
 }

@@ -82,8 +82,10 @@ std::optional<bool> Implied(arith::CmpIOp known, bool answer, arith::CmpIOp othe
   return std::nullopt;
 }
 
-// Every lane of `value` (an i1 tensor or scalar) as one known bool, if it is a constant.
+// Every lane of `value` as one known bool, if it is an i1 constant (tensor or scalar); nullopt
+// for any other type (an integer `andi` with 255 is no boolean).
 std::optional<bool> KnownBool(Value value) {
+  if (!getElementTypeOrSelf(value.getType()).isInteger(1)) return std::nullopt;
   DenseIntElementsAttr dense;
   if (matchPattern(value, m_Constant(&dense)) && dense.isSplat()) {
     return dense.getSplatValue<bool>();
