@@ -1,7 +1,9 @@
 // tt-strip-mine-tiles: tiles over the budgets (1024 elements, a 16x32x32 dot) run as scf.for
 // loops over chunks of one axis at a time, rows (1-D tiles) in chunks of 256. A row is stored
 // chunk by chunk; softmax's row is
-// three chunk loops (max, sum, normalize), the chunks' partial reductions combined in order;
+// three chunk loops (max, sum, normalize), the max and the sum carried as rows of partials
+// (one per lane of a chunk) and reduced after their loops; a product is reduced per chunk and
+// the chunks combined in order;
 // a 64x64x64 dot is 16x32 tiles over 32-deep K chunks chained through the accumulator (a
 // loop over them, or the chunks one after another for a dot on SMMLA or BFMMLA blocks). An
 // axis that a scan mixes, or whose loads a plan would move past a store, is left whole.
@@ -38,22 +40,24 @@ module {
   }
 
   // Softmax over 2048 lanes: a chunk loop for the max, one for the sum (reloading the row and
-  // recomputing exp), one to normalize and store. Each reduction's first chunk replaces the
-  // zero the loop starts from; later chunks go through the combine region.
+  // recomputing exp), one to normalize and store. The max and the sum are rows of partials,
+  // starting from the combiners' identities (NaN for maxnumf, -0.0 for addf), that each chunk
+  // combines into lane by lane; each is reduced once after its loop.
   // CHECK-LABEL: tt.func @softmax_row(
-  // CHECK: %[[MAX:.*]] = scf.for %[[C:.*]] = {{.*}} to %c8_i32 {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (f32)
-  // CHECK:   %[[IS_FIRST:.*]] = arith.cmpi eq, %[[C]], %{{.*}} : i32
-  // CHECK:   tt.load %{{.*}} : tensor<256x!tt.ptr<f32>>
-  // CHECK:   %[[PART:.*]] = "tt.reduce"
-  // CHECK:     arith.maxnumf
-  // CHECK:   %[[COMB:.*]] = arith.maxnumf %[[ACC]], %[[PART]] : f32
-  // CHECK:   %[[NEXT:.*]] = arith.select %[[IS_FIRST]], %[[PART]], %[[COMB]] : f32
-  // CHECK:   scf.yield %[[NEXT]] : f32
-  // CHECK: %[[SUM:.*]] = scf.for {{.*}} -> (f32)
+  // CHECK: %[[NAN:.*]] = arith.constant dense<0x7FC00000> : tensor<256xf32>
+  // CHECK: %[[MAXES:.*]] = scf.for %[[C:.*]] = {{.*}} to %c8_i32 {{.*}} iter_args(%[[ACC:.*]] = %[[NAN]]) -> (tensor<256xf32>)
+  // CHECK:   %[[ROW:.*]] = tt.load %{{.*}} : tensor<256x!tt.ptr<f32>>
+  // CHECK:   %[[NEXT:.*]] = arith.maxnumf %[[ACC]], %[[ROW]] : tensor<256xf32>
+  // CHECK:   scf.yield %[[NEXT]] : tensor<256xf32>
+  // CHECK: %[[MAX:.*]] = "tt.reduce"(%[[MAXES]]) <{axis = 0 : i32}>
+  // CHECK:   arith.maxnumf
+  // CHECK: %[[ZERO:.*]] = arith.constant dense<-0.000000e+00> : tensor<256xf32>
+  // CHECK: %[[SUMS:.*]] = scf.for {{.*}} iter_args(%[[ACC2:.*]] = %[[ZERO]]) -> (tensor<256xf32>)
   // CHECK:   tt.load %{{.*}} : tensor<256x!tt.ptr<f32>>
   // CHECK:   tt.splat %[[MAX]] : f32 -> tensor<256xf32>
-  // CHECK:   math.exp %{{.*}} : tensor<256xf32>
-  // CHECK:   "tt.reduce"
+  // CHECK:   %[[E:.*]] = math.exp %{{.*}} : tensor<256xf32>
+  // CHECK:   arith.addf %[[ACC2]], %[[E]] : tensor<256xf32>
+  // CHECK: %[[SUM:.*]] = "tt.reduce"(%[[SUMS]])
   // CHECK: scf.for
   // CHECK:   tt.splat %[[SUM]] : f32 -> tensor<256xf32>
   // CHECK:   arith.divf %{{.*}} : tensor<256xf32>
@@ -83,6 +87,33 @@ module {
     %ys = tt.splat %y : !tt.ptr<f32> -> tensor<2048x!tt.ptr<f32>>
     %yp = tt.addptr %ys, %lanes : tensor<2048x!tt.ptr<f32>>, tensor<2048xi32>
     tt.store %yp, %o : tensor<2048x!tt.ptr<f32>>
+    tt.return
+  }
+
+  // A product has no combiner identity the pass knows: each chunk is reduced, the first
+  // chunk's result replaces the zero the loop starts from, later ones go through the combine
+  // region in chunk order.
+  // CHECK-LABEL: tt.func @product_row(
+  // CHECK: %[[PROD:.*]] = scf.for %[[C:.*]] = {{.*}} to %c8_i32 {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (f32)
+  // CHECK:   %[[IS_FIRST:.*]] = arith.cmpi eq, %[[C]], %{{.*}} : i32
+  // CHECK:   tt.load %{{.*}} : tensor<256x!tt.ptr<f32>>
+  // CHECK:   %[[PART:.*]] = "tt.reduce"
+  // CHECK:     arith.mulf
+  // CHECK:   %[[COMB:.*]] = arith.mulf %[[ACC]], %[[PART]] : f32
+  // CHECK:   %[[NEXT:.*]] = arith.select %[[IS_FIRST]], %[[PART]], %[[COMB]] : f32
+  // CHECK:   scf.yield %[[NEXT]] : f32
+  // CHECK: tt.store %{{.*}}, %[[PROD]] : !tt.ptr<f32>
+  tt.func @product_row(%x: !tt.ptr<f32>, %y: !tt.ptr<f32>) {
+    %lanes = tt.make_range {end = 2048 : i32, start = 0 : i32} : tensor<2048xi32>
+    %xs = tt.splat %x : !tt.ptr<f32> -> tensor<2048x!tt.ptr<f32>>
+    %xp = tt.addptr %xs, %lanes : tensor<2048x!tt.ptr<f32>>, tensor<2048xi32>
+    %v = tt.load %xp : tensor<2048x!tt.ptr<f32>>
+    %prod = "tt.reduce"(%v) <{axis = 0 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %m = arith.mulf %a, %b : f32
+      tt.reduce.return %m : f32
+    }) : (tensor<2048xf32>) -> f32
+    tt.store %y, %prod : !tt.ptr<f32>
     tt.return
   }
 

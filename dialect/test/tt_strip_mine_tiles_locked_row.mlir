@@ -18,16 +18,19 @@ module {
   // CHECK: tt.int_to_ptr
   // CHECK: llvm.alloca %{{.*}} x f32 {alignment = 16 : i64}
   // CHECK: tt.int_to_ptr
-  // The sums: each chunk loaded once from the row and copied to the stack.
-  // CHECK: %[[SUMS:.*]]:2 = scf.for %[[C:.*]] = %{{.*}} to %c16_i32{{.*}} step %{{.*}} iter_args(%{{.*}}, %{{.*}}) -> (f32, f32)
+  // The sums: each chunk loaded once from the row and copied to the stack, both sums carried
+  // as rows of partials (lane by lane) and reduced after the loop.
+  // CHECK: %[[SUMS:.*]]:2 = scf.for %[[C:.*]] = %{{.*}} to %c16_i32{{.*}} step %{{.*}} iter_args(%{{.*}}, %{{.*}}) -> (tensor<256xf32>, tensor<256xf32>)
   // CHECK:   arith.muli %[[C]], %c256_i32 : i32
   // CHECK:   %[[X:.*]] = tt.load %{{.*}}, %{{.*}}, %{{.*}} : tensor<256x!tt.ptr<f32>>
   // CHECK:   tt.store %{{.*}}, %[[X]] : tensor<256x!tt.ptr<f32>>
-  // CHECK:   "tt.reduce"
-  // CHECK:   "tt.reduce"
+  // CHECK:   arith.addf %{{.*}}, %{{.*}} : tensor<256xf32>
+  // CHECK:   arith.addf %{{.*}}, %{{.*}} : tensor<256xf32>
   // CHECK:   scf.yield
-  // CHECK: arith.divf %[[SUMS]]#0
-  // CHECK: arith.divf %[[SUMS]]#1
+  // CHECK-DAG: %[[C1:.*]] = "tt.reduce"(%[[SUMS]]#0)
+  // CHECK-DAG: %[[C2:.*]] = "tt.reduce"(%[[SUMS]]#1)
+  // CHECK: arith.divf %[[C1]]
+  // CHECK: arith.divf %[[C2]]
   // The row's store, each chunk reloaded (nothing wrote in between).
   // CHECK: scf.for %{{.*}} = %{{.*}} to %c16_i32{{.*}} step %{{.*}} : i32 {
   // CHECK:   tt.load %{{.*}}, %{{.*}}, %{{.*}} : tensor<256x!tt.ptr<f32>>

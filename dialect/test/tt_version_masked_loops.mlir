@@ -150,6 +150,43 @@ module {
     tt.return
   }
 
+  // A select on its own copy of the mask (tt-strip-mine-tiles keeps each use's index
+  // computation apart) is tested with the accesses' masks: in the unmasked loop it is on too.
+  // A select on a splat condition (one choice for every lane) is no mask and keeps its
+  // condition in both copies.
+  // CHECK-LABEL: tt.func @select_own_mask(
+  // CHECK: scf.while
+  // CHECK-DAG: %[[ON:.*]] = arith.constant dense<true> : tensor<8xi1>
+  // CHECK-DAG: %[[X:[0-9]+]] = tt.load %{{[0-9]+}} : tensor<8x!tt.ptr<f32>>
+  // CHECK:     %[[Y:[0-9]+]] = arith.select %[[ON]], %[[X]], %{{.*}}
+  // CHECK:     %[[U:[0-9]+]] = tt.splat %{{.*}} : i1 -> tensor<8xi1>
+  // CHECK:     arith.select %[[U]], %[[Y]], %{{.*}}
+  // CHECK: scf.for
+  // CHECK:   arith.cmpi slt, %{{.*}}, %{{.*}} : tensor<8xi32>
+  // CHECK:   %[[M2:[0-9]+]] = arith.cmpi slt, %{{.*}}, %{{.*}} : tensor<8xi32>
+  // CHECK:   arith.select %[[M2]]
+  tt.func @select_own_mask(%a: !tt.ptr<f32>, %n: i32, %m: i32, %flag: i1) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = arith.constant dense<0.000000e+00> : tensor<8xf32>
+    scf.for %i = %c0 to %n step %c1 : i32 {
+      %col = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
+      %base = tt.splat %a : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>
+      %ptrs = tt.addptr %base, %col : tensor<8x!tt.ptr<f32>>, tensor<8xi32>
+      %bound = tt.splat %m : i32 -> tensor<8xi32>
+      %mask = arith.cmpi slt, %col, %bound : tensor<8xi32>
+      %x = tt.load %ptrs, %mask : tensor<8x!tt.ptr<f32>>
+      %col2 = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
+      %bound2 = tt.splat %m : i32 -> tensor<8xi32>
+      %mask2 = arith.cmpi slt, %col2, %bound2 : tensor<8xi32>
+      %y = arith.select %mask2, %x, %zero : tensor<8xi1>, tensor<8xf32>
+      %uniform = tt.splat %flag : i1 -> tensor<8xi1>
+      %z = arith.select %uniform, %y, %zero : tensor<8xi1>, tensor<8xf32>
+      tt.store %ptrs, %z, %mask : tensor<8x!tt.ptr<f32>>
+    }
+    tt.return
+  }
+
   // A loop without a dot carrying a row wider than the registers (64 of them) is left alone:
   // versioned, the row spilled where the two versions join (measured on layer norm before
   // tt-split-wide-loops cut such rows into slices).

@@ -14,6 +14,30 @@ CombineKind combineKindOf(Operation* op) {
   return CombineKind::kNone;
 }
 
+TypedAttr combineIdentity(Operation* op, Type element) {
+  if (op->getNumResults() != 1 || getElementTypeOrSelf(op->getResult(0).getType()) != element) {
+    return {};
+  }
+  if (auto type = dyn_cast<FloatType>(element)) {
+    const llvm::fltSemantics& semantics = type.getFloatSemantics();
+    if (isa<arith::AddFOp>(op)) return FloatAttr::get(type, APFloat::getZero(semantics, true));
+    if (isa<arith::MaxNumFOp, arith::MinNumFOp>(op)) {
+      return FloatAttr::get(type, APFloat::getQNaN(semantics));
+    }
+    if (isa<arith::MaximumFOp>(op)) return FloatAttr::get(type, APFloat::getInf(semantics, true));
+    if (isa<arith::MinimumFOp>(op)) return FloatAttr::get(type, APFloat::getInf(semantics));
+    return {};
+  }
+  auto type = dyn_cast<IntegerType>(element);
+  if (!type) return {};
+  unsigned bits = type.getWidth();
+  if (isa<arith::AddIOp, arith::MaxUIOp>(op)) return IntegerAttr::get(type, APInt::getZero(bits));
+  if (isa<arith::MinUIOp>(op)) return IntegerAttr::get(type, APInt::getMaxValue(bits));
+  if (isa<arith::MaxSIOp>(op)) return IntegerAttr::get(type, APInt::getSignedMinValue(bits));
+  if (isa<arith::MinSIOp>(op)) return IntegerAttr::get(type, APInt::getSignedMaxValue(bits));
+  return {};
+}
+
 Operation* reduceCombinerOf(ReduceOp reduce) {
   if (reduce.getSrcs().size() != 1) return nullptr;
   Block& body = reduce.getCombineOp().front();

@@ -13,8 +13,9 @@
 // is strip-mined: every op whose result has the axis is re-typed to a chunk of it and cloned
 // into an scf.for over chunks, make_range offset by the chunk. The ops that consume the axis
 // without producing it are the sinks: stores (each chunk stores its own lanes), a tt.reduce
-// along the axis (each chunk is reduced and the chunks combined in order with the combine
-// region), a tt.dot contracting it (the chunks' dots chained through the accumulator, in the
+// along the axis (a row's sum, max or min carried as a row of partials that each chunk
+// combines into lane by lane, reduced once after the loop; any other reduction reduced per
+// chunk and the chunks combined in order with the combine region), a tt.dot contracting it (the chunks' dots chained through the accumulator, in the
 // same k order as one dot), and a loop or branch whose body uses the axis (cloned per chunk,
 // or, when its body reduces along the axis, strip-mined inside). Consecutive sinks share one
 // chunk loop; a sink that needs another's result starts the next loop, so softmax is three
@@ -28,6 +29,7 @@
 // needed again under the lock after dx is stored). Without such a loop the plan is refused
 // and the axis left whole, as is anything outside the ops this pass knows.
 #include "dialect/lib/TTToTcpu/DotPath.h"
+#include "dialect/lib/TTTransforms/ReduceCombiners.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -706,6 +708,7 @@ class AxisStripMiner {
   LogicalResult Close(ChunkLoop& loop);
   LogicalResult ReadBack(Operation* member, ChunkLoop& loop);
   void RewriteLoop(ChunkLoop& loop, unsigned position);
+  TypedAttr LanePartialsIdentity(ReduceOp reduce);
   Type ChunkType(Value original);
   // `first` (a chunk's first lane of the axis) in lanes of a dimension of `unit`.
   static Value Scaled(OpBuilder& b, Location loc, Value first, int64_t unit) {
@@ -1007,6 +1010,24 @@ Value AxisStripMiner::CopyPointers(OpBuilder& b, Location loc, Operation* load, 
   return b.create<AddPtrOp>(loc, pointersType, b.create<SplatOp>(loc, pointersType, base), offsets);
 }
 
+// A reduction of a row whose combiner has an identity (an addition, a max or a min) is carried
+// as a row of partial results, one per lane of a chunk, that every chunk combines into lane by
+// lane; the one reduction of that row follows the loop. The chunk loop then works lane by lane
+// and tt-split-wide-loops can cut it into slices whose values stay in registers (tutorial 05
+// backward's 4096-lane row: its sums loop, 256 lanes a chunk, reduced each chunk's two products
+// with every lane live and spilled most of them). Returns the splat of the identity the row
+// starts from, or null where the chunks are reduced one by one instead (every other reduction,
+// and n-D ones, whose rows of partials would be as large as a chunk's tile).
+TypedAttr AxisStripMiner::LanePartialsIdentity(ReduceOp reduce) {
+  Operation* combiner = reduceCombinerOf(reduce);
+  if (!combiner) return {};
+  auto chunk = dyn_cast<RankedTensorType>(ChunkType(reduce.getSrcs().front()));
+  if (!chunk || chunk.getRank() != 1) return {};
+  TypedAttr identity = combineIdentity(combiner, chunk.getElementType());
+  if (!identity) return {};
+  return SplatElementsAttr::get(chunk, identity);
+}
+
 // One scf.for over the chunks, before the loop's last sink, in place of its sinks.
 void AxisStripMiner::RewriteLoop(ChunkLoop& loop, unsigned position) {
   Operation* last = loop.sinks.back();
@@ -1016,6 +1037,10 @@ void AxisStripMiner::RewriteLoop(ChunkLoop& loop, unsigned position) {
   SmallVector<Value> inits;
   for (Operation* sink : loop.sinks) {
     if (auto reduce = dyn_cast<ReduceOp>(sink)) {
+      if (TypedAttr identity = LanePartialsIdentity(reduce)) {
+        inits.push_back(b.create<arith::ConstantOp>(loc, identity));
+        continue;
+      }
       for (Value result : reduce.getResults()) {
         inits.push_back(b.create<arith::ConstantOp>(loc, b.getZeroAttr(result.getType())));
       }
@@ -1042,6 +1067,23 @@ void AxisStripMiner::RewriteLoop(ChunkLoop& loop, unsigned position) {
   DenseMap<Operation*, SmallVector<Value>> finals;
   for (Operation* op : members) {
     if (auto reduce = dyn_cast<ReduceOp>(op); reduce && llvm::is_contained(loop.sinks, op)) {
+      if (LanePartialsIdentity(reduce)) {
+        // partials = combine(partials, the chunk's row), lane by lane; reduced after the loop.
+        Value row = map.lookup(reduce.getSrcs().front());
+        Block& combine = reduce.getCombineOp().front();
+        IRMapping lanes;
+        lanes.map(combine.getArgument(0), chunks.getRegionIterArgs()[carried]);
+        lanes.map(combine.getArgument(1), row);
+        Operation* combined = b.clone(*reduceCombinerOf(reduce), lanes);
+        combined->getResult(0).setType(row.getType());
+        yields.push_back(combined->getResult(0));
+        OpBuilder after(chunks->getBlock(), std::next(Block::iterator(chunks)));
+        IRMapping partials;
+        partials.map(reduce.getSrcs().front(), chunks.getResult(carried));
+        finals[op] = SmallVector<Value>(after.clone(*op, partials)->getResults());
+        ++carried;
+        continue;
+      }
       Operation* partial = CloneChunk(b, op, map, first);
       // acc = first ? partial : combine(acc, partial), with the combine region's ops.
       Block& combine = reduce.getCombineOp().front();

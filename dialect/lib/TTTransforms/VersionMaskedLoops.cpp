@@ -309,13 +309,29 @@ void SplitOffUnmaskedIterations(scf::ForOp loop, scf::ForOp source, ArrayRef<Ope
   loop.getInitArgsMutable().assign(guard.getResults().drop_front());
 }
 
-// The loads and stores of `body` whose masks have a scalar whole-mask test, and those masks.
+// The loads and stores of `body` whose masks have a scalar whole-mask test, and those masks;
+// with them, the conditions of the body's selects that have such a test and are computed from
+// the loop's arguments alone (`tl.where(mask, x, 0.0)`, as layer norm backward zeroes the
+// lanes past the row's end, on a copy of the loads' mask that tt-strip-mine-tiles keeps
+// apart): the unmasked copy then takes the selected values. Measured on tutorial 05 backward's
+// 4096-lane row: its sums loop 15.5 -> 10.5 instructions a vector (static count).
 void MaskedAccesses(Block* body, SmallVector<Operation*>& accesses, SmallVector<Value>& masks) {
   for (Operation& op : body->without_terminator()) {
     Value mask = MaskOf(&op);
     if (!mask || !hasScalarAllOn(mask)) continue;
     accesses.push_back(&op);
     masks.push_back(mask);
+  }
+  if (accesses.empty()) return;
+  for (auto select : body->getOps<arith::SelectOp>()) {
+    Value condition = select.getCondition();
+    // (A splat condition is one choice for every lane, not a mask.)
+    if (!isa<RankedTensorType>(condition.getType()) || condition.getDefiningOp<SplatOp>() ||
+        llvm::is_contained(masks, condition) ||
+        !hasScalarAllOn(condition) || !MaskComputations(body, condition)) {
+      continue;
+    }
+    masks.push_back(condition);
   }
 }
 
