@@ -29,6 +29,7 @@ void buildTritonToTcpuPipeline(OpPassManager& pm) {
   pm.addPass(createTTStripMineTiles());         // 3
   pm.addPass(createTTSplitWideLoops());         // 4
   pm.addPass(createTTVersionMaskedLoops());     // 5
+  pm.addPass(createTTVersionMaskedHistograms());  // 5b
   // tt -> tcpu (lib/TTToTcpu/).
   pm.addPass(createTTToTcpuMemory());                // 6
   pm.addPass(createTTToTcpuAtomics());               // 7

@@ -217,6 +217,20 @@ def TTVersionMaskedLoops : TTToTcpuPass<"tt-version-masked-loops",
   }];
 }
 
+// 5b. tt -> tt: lib/TTTransforms/VersionMaskedHistograms.cpp
+def TTVersionMaskedHistograms : TTToTcpuPass<"tt-version-masked-histograms",
+    "A masked tt.histogram counts without its mask when every lane is on"> {
+  let description = [{
+    A tt.histogram whose mask compares index ranges with bounds (the scalar whole-mask test of
+    the memory lowering, MaskBounds.h) becomes
+    `scf.if %every_lane_on { the histogram without its mask } else { the masked one }`. Where an
+    unmasked histogram of the same source and bins comes before it in the same block, the
+    unmasked branch yields that one's result rather than counting again (a kernel counting
+    both, as the histogram kernel does, counts once per full block). A full block then reads
+    no mask; only the edge block counts under it.
+  }];
+}
+
 // 6. tt -> tcpu: lib/TTToTcpu/ConvertMemoryOps.cpp
 def TTToTcpuMemory : TTToTcpuPass<"tt-to-tcpu-memory",
     "tt.load / tt.store as vector loads and stores, or gathers where addresses are irregular",
