@@ -15,11 +15,12 @@
 // without producing it are the sinks: stores (each chunk stores its own lanes), a tt.reduce
 // along the axis (a row's sum, max or min carried as a row of partials that each chunk
 // combines into lane by lane, reduced once after the loop; any other reduction reduced per
-// chunk and the chunks combined in order with the combine region), a tt.dot contracting it (the chunks' dots chained through the accumulator, in the
-// same k order as one dot), and a loop or branch whose body uses the axis (cloned per chunk,
-// or, when its body reduces along the axis, strip-mined inside). Consecutive sinks share one
-// chunk loop; a sink that needs another's result starts the next loop, so softmax is three
-// passes over its row (max, sum, normalize), each reloading what it needs.
+// chunk and the chunks combined in order with the combine region), a tt.dot contracting it
+// (the chunks' dots chained through the accumulator, in the same k order as one dot), and a
+// loop or branch whose body uses the axis (cloned per chunk, or, when its body reduces along
+// the axis, strip-mined inside). Consecutive sinks share one chunk loop; a sink that needs
+// another's result starts the next loop, so softmax is three passes over its row (max, sum,
+// normalize), each reloading what it needs.
 //
 // Each lane computes what it did, with its loads and stores in the same order; only accesses
 // of different lanes are reordered, which Triton leaves unordered (a GPU runs them on
@@ -1069,7 +1070,7 @@ void AxisStripMiner::RewriteLoop(ChunkLoop& loop, unsigned position) {
     if (auto reduce = dyn_cast<ReduceOp>(op); reduce && llvm::is_contained(loop.sinks, op)) {
       if (LanePartialsIdentity(reduce)) {
         // partials = combine(partials, the chunk's row), lane by lane; reduced after the loop.
-        Value row = map.lookup(reduce.getSrcs().front());
+        Value row = map.lookupOrDefault(reduce.getSrcs().front());
         Block& combine = reduce.getCombineOp().front();
         IRMapping lanes;
         lanes.map(combine.getArgument(0), chunks.getRegionIterArgs()[carried]);
