@@ -110,22 +110,31 @@ module {
   // Attention over blocks of 64 keys, q (16 x 64) loaded before the key loop: the head
   // dimension of Q K^T stays whole, the queries run in two chunks of 8, and in the key loop
   // the key axis is one level of eight 8-key chunk loops (Q K^T's 8x8 accumulator within 16
-  // NEON registers): the maximum, then the sum and P V (Q K^T recomputed once), with no chunk
-  // loop inside another.
+  // NEON registers): the maximum, then the sum and P V, with no chunk loop inside another.
+  // The first loop stores each chunk of Q K^T to a stack copy of the 8x64 scores, which the
+  // second reads back instead of computing Q K^T (and loading K) again.
   // CHECK-LABEL: tt.func @attention(
+  // CHECK: %[[SCORES:.*]] = llvm.alloca %{{.*}} x f32 {alignment = 16 : i64}
+  // CHECK: %[[ADDRESS:.*]] = llvm.ptrtoint %[[SCORES]]
+  // CHECK: %[[COPY:.*]] = tt.int_to_ptr %[[ADDRESS]]
   // CHECK: scf.for %{{.*}} = %{{.*}} to %c2_i32{{.*}} step
   // CHECK:   tt.load %{{.*}} : tensor<8x64x!tt.ptr<f32>>
   // CHECK:   scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args
   // CHECK:     scf.for %{{.*}} = %{{.*}} to %c8_i32{{.*}} step
   // CHECK-NOT:   scf.for
-  // CHECK:       tt.dot %{{.*}} : tensor<8x64xf32> * tensor<64x8xf32> -> tensor<8x8xf32>
+  // CHECK:       %[[QK:.*]] = tt.dot %{{.*}} : tensor<8x64xf32> * tensor<64x8xf32> -> tensor<8x8xf32>
   // CHECK-NOT:   scf.for
+  // CHECK:       tt.splat %[[COPY]]
+  // CHECK:       tt.store %{{.*}}, %[[QK]] : tensor<8x8x!tt.ptr<f32>>
   // CHECK:       "tt.reduce"
   // CHECK:       scf.yield
   // CHECK:     scf.for %{{.*}} = %{{.*}} to %c8_i32{{.*}} step
   // CHECK-NOT:   scf.for
-  // CHECK:       tt.dot %{{.*}} : tensor<8x64xf32> * tensor<64x8xf32> -> tensor<8x8xf32>
+  // CHECK-NOT:   tensor<64x8xf32> -> tensor<8x8xf32>
+  // CHECK:       tt.splat %[[COPY]]
+  // CHECK:       tt.load %{{.*}} : tensor<8x8x!tt.ptr<f32>>
   // CHECK-NOT:   scf.for
+  // CHECK-NOT:   tensor<64x8xf32> -> tensor<8x8xf32>
   // CHECK:       "tt.reduce"
   // CHECK-NOT:   scf.for
   // CHECK:       tt.dot %{{.*}} : tensor<8x8xf32> * tensor<8x64xf32> -> tensor<8x64xf32>

@@ -140,7 +140,9 @@ def TTStripMineTiles : TTToTcpuPass<"tt-strip-mine-tiles",
     new chunk loop (softmax: max, sum, normalize); a pure scalar op between two sinks computing
     from the first's result moves after the loop, which goes on. A load a later chunk loop would
     repeat past a write is copied to a stack buffer, chunk by chunk, by the first loop loading
-    it and read back from there (tutorial 05 backward's row, needed again inside its lock); an
+    it and read back from there (tutorial 05 backward's row, needed again inside its lock); so
+    is a dot a later chunk loop needs again (attention's Q K^T, stored by the max pass and read
+    by the exp, sum and P V pass, instead of being computed and its K chunk loaded twice); an
     scf.if yielding tiles whose branches first write scalars has those writes split into an
     scf.if of their own in front of it. Each lane keeps its ops and accesses in order; a load
     that a plan would move past a store with no earlier loop to copy it, an axis mixed with

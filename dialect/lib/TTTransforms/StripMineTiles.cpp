@@ -28,7 +28,9 @@
 // what the program wrote: an earlier chunk loop that loaded it before the store copies each
 // chunk to a stack buffer, which the later loop reads back (tutorial 05 backward's x and dy,
 // needed again under the lock after dx is stored). Without such a loop the plan is refused
-// and the axis left whole, as is anything outside the ops this pass knows.
+// and the axis left whole, as is anything outside the ops this pass knows. A dot that a later
+// loop needs again is read back the same way rather than computed again (attention's Q K^T:
+// the max pass stores its chunks, the exp, sum and P V pass loads them).
 #include "dialect/lib/TTToTcpu/DotPath.h"
 #include "dialect/lib/TTTransforms/ReduceCombiners.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -708,6 +710,10 @@ class AxisStripMiner {
   LogicalResult NeedOperands(Operation* op, Block& block, ChunkLoop& loop);
   LogicalResult Close(ChunkLoop& loop);
   LogicalResult ReadBack(Operation* member, ChunkLoop& loop);
+  bool ReadsBackDot(Operation* def, ChunkLoop& loop);
+  bool ReadByLaterLoop(Operation* op) {
+    return llvm::any_of(loops_, [&](const ChunkLoop& l) { return l.readBack.contains(op); });
+  }
   void RewriteLoop(ChunkLoop& loop, unsigned position);
   TypedAttr LanePartialsIdentity(ReduceOp reduce);
   Type ChunkType(Value original);
@@ -743,6 +749,7 @@ LogicalResult AxisStripMiner::Need(Value value, Block& block, ChunkLoop& loop) {
   if (!def) return failure();  // an axis value carried by a loop of an enclosing block
   if (def->getBlock() == &block) {
     if (loop.members.contains(def)) return success();
+    if (ReadsBackDot(def, loop)) return success();
     if (Writes(def)) {
       // Cloned per chunk into one chunk loop only: another would write its lanes again.
       if (!WritesOnlyAxisLanes(def) ||
@@ -827,6 +834,30 @@ LogicalResult AxisStripMiner::ReadBack(Operation* member, ChunkLoop& loop) {
     return success();
   }
   return failure();
+}
+
+// A dot that an earlier loop of this block computes, and whose result has the axis (it does not
+// contract it), is read from that loop's stack copy of its chunks instead of computed again
+// with its operands' loads: attention's Q K^T is needed by the pass that finds its rows' max
+// and again by the pass that exponentiates, sums and multiplies by V. A chunk of scores costs a
+// store and a load per vector where its dot costs its K multiply-adds per element (64 with a
+// head dimension of 64) and the reload and transpose of K's chunk.
+bool AxisStripMiner::ReadsBackDot(Operation* def, ChunkLoop& loop) {
+  auto dot = dyn_cast<DotOp>(def);
+  if (!dot || Folds(dot)) return false;
+  auto tensor = dyn_cast<RankedTensorType>(dot.getType());
+  if (!tensor || !tensor.getElementType().isIntOrFloat() ||
+      tensor.getElementTypeBitWidth() % 8 != 0) {
+    return false;
+  }
+  for (auto [index, earlier] : llvm::enumerate(loops_)) {
+    if (!earlier.members.contains(def) || earlier.readBack.contains(def)) continue;
+    copiedBy_.try_emplace(def, index);
+    loop.members.insert(def);
+    loop.readBack.insert(def);
+    return true;
+  }
+  return false;
 }
 
 LogicalResult AxisStripMiner::Plan(Block& block) {
@@ -1141,7 +1172,8 @@ void AxisStripMiner::RewriteLoop(ChunkLoop& loop, unsigned position) {
       continue;
     }
     Operation* clone = CloneChunk(b, op, map, first);
-    if (auto copier = copiedBy_.find(op); copier != copiedBy_.end() && copier->second == position) {
+    if (auto copier = copiedBy_.find(op);
+        copier != copiedBy_.end() && copier->second == position && ReadByLaterLoop(op)) {
       b.create<StoreOp>(op->getLoc(), CopyPointers(b, op->getLoc(), op, first), clone->getResult(0),
                         Value(), ArrayRef<int32_t>{});
     }
