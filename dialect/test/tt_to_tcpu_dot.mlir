@@ -227,6 +227,30 @@ module attributes {tcpu.target = #tcpu.target<arch = "armv8.6-a", features = ["b
     tt.return %d : tensor<4x4xf32>
   }
 
+  // An accumulator over 8 rows and two registers of columns runs by blocks of 8x8, every k of
+  // a block before the next (so a block is read and written once when the accumulator is in
+  // memory).
+  // CHECK-LABEL: tt.func @dot_outer_product_blocks(
+  // CHECK: %[[C:.*]] = builtin.unrealized_conversion_cast %{{.*}} : tensor<16x16xf32> to vector<16x16xf32>
+  // CHECK: vector.extract_strided_slice %[[C]] {offsets = [0, 0], sizes = [8, 8], strides = [1, 1]}
+  // CHECK-COUNT-2: vector.outerproduct %{{.*}}, %{{.*}}, %{{.*}} {kind = #vector.kind<add>} : vector<8xf32>, vector<8xf32>
+  // CHECK: vector.insert_strided_slice %{{.*}}, %{{.*}} {offsets = [0, 0], strides = [1, 1]} : vector<8x8xf32> into vector<16x16xf32>
+  // CHECK: vector.extract_strided_slice %{{.*}} {offsets = [0, 8], sizes = [8, 8], strides = [1, 1]}
+  // CHECK-COUNT-2: vector.outerproduct
+  // CHECK: vector.insert_strided_slice %{{.*}}, %{{.*}} {offsets = [0, 8], strides = [1, 1]}
+  // CHECK: vector.extract_strided_slice %{{.*}} {offsets = [8, 0], sizes = [8, 8], strides = [1, 1]}
+  // CHECK-COUNT-2: vector.outerproduct
+  // CHECK: vector.insert_strided_slice %{{.*}}, %{{.*}} {offsets = [8, 0], strides = [1, 1]}
+  // CHECK: vector.extract_strided_slice %{{.*}} {offsets = [8, 8], sizes = [8, 8], strides = [1, 1]}
+  // CHECK-COUNT-2: vector.outerproduct
+  // CHECK: vector.insert_strided_slice %{{.*}}, %{{.*}} {offsets = [8, 8], strides = [1, 1]}
+  // CHECK-NOT: vector.outerproduct
+  // CHECK: tt.return
+  tt.func @dot_outer_product_blocks(%a: tensor<16x2xf32>, %b: tensor<2x16xf32>, %c: tensor<16x16xf32>) -> tensor<16x16xf32> {
+    %d = tt.dot %a, %b, %c : tensor<16x2xf32> * tensor<2x16xf32> -> tensor<16x16xf32>
+    tt.return %d : tensor<16x16xf32>
+  }
+
   // K not a multiple of 4, an f16 dot and a bf16 result keep the outer products.
   // CHECK-LABEL: tt.func @dot_bf16_outer_products(
   // CHECK-NOT: tcpu.bfmmla

@@ -103,6 +103,26 @@ module attributes {tcpu.target = #tcpu.target<arch = "armv8.2-a", features = ["f
     tt.return %d : tensor<2x16xf32>
   }
 
+  // By blocks of the accumulator: every k of columns 0..7 (b's rows sliced at 0) before
+  // columns 8..15, so a block is read and written once (an accumulator in memory).
+  // CHECK-LABEL: tt.func @dot_fmlal_blocks(
+  // CHECK: %[[B0:.*]] = vector.extract %{{.*}}[0] : vector<16xf16> from vector<2x16xf16>
+  // CHECK: %[[B1:.*]] = vector.extract %{{.*}}[1] : vector<16xf16> from vector<2x16xf16>
+  // CHECK: vector.extract_strided_slice %[[B0]] {offsets = [0], sizes = [8]
+  // CHECK-COUNT-4: tcpu.fmlal
+  // CHECK: vector.extract_strided_slice %[[B1]] {offsets = [0], sizes = [8]
+  // CHECK-COUNT-4: tcpu.fmlal
+  // CHECK: vector.extract_strided_slice %[[B0]] {offsets = [8], sizes = [8]
+  // CHECK-COUNT-4: tcpu.fmlal
+  // CHECK: vector.extract_strided_slice %[[B1]] {offsets = [8], sizes = [8]
+  // CHECK-COUNT-4: tcpu.fmlal
+  // CHECK-NOT: tcpu.fmlal
+  // CHECK: tt.return
+  tt.func @dot_fmlal_blocks(%a: tensor<2x2xf16>, %b: tensor<2x16xf16>, %c: tensor<2x16xf32>) -> tensor<2x16xf32> {
+    %d = tt.dot %a, %b, %c : tensor<2x2xf16> * tensor<2x16xf16> -> tensor<2x16xf32>
+    tt.return %d : tensor<2x16xf32>
+  }
+
   // N not a multiple of 8: the f32 outer products.
   // CHECK-LABEL: tt.func @dot_fmlal_narrow(
   // CHECK-NOT: tcpu.fmlal

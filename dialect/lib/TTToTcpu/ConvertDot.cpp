@@ -14,6 +14,8 @@
 //   accumulator does).
 // Operands are rearranged in registers with shuffles: the tile in memory stays Triton's.
 // A batched (3-D) dot runs batch by batch.
+#include <algorithm>
+
 #include "DotPath.h"
 #include "FloatBits.h"
 #include "MmlaTiles.h"
@@ -53,16 +55,40 @@ Value Fp8AsF32(OpBuilder& b, Location loc, Value converted, Value original) {
   return widenBitsToF32(b, loc, converted, *narrowFloatFormat(element));
 }
 
-// c[M, N] += a[M, K] x b[K, N] on 2-D vectors of one element type.
+// Blocks of an accumulator that the products run one after another, every k of a block before
+// the next: up to this many rows and two 128-bit registers of columns (16 registers). An
+// accumulator larger than the registers (attention's P V into a 64-wide row of O, carried
+// across the key chunks) is then read and written once per dot, not once per k.
+constexpr int64_t kBlockRows = 8;
+constexpr int64_t kBlockRowBits = 256;
+
+// c[M, N] += a[M, K] x b[K, N] on 2-D vectors of one element type, by blocks of c.
 Value OuterProducts(OpBuilder& b, Location loc, Value a, Value bm, Value c) {
-  auto a_type = cast<VectorType>(a.getType());
-  int64_t k_size = a_type.getDimSize(1);
+  auto c_type = cast<VectorType>(c.getType());
+  int64_t m = c_type.getDimSize(0), n = c_type.getDimSize(1);
+  int64_t k_size = cast<VectorType>(a.getType()).getDimSize(1);
+  int64_t block_columns = std::max<int64_t>(1, kBlockRowBits / c_type.getElementTypeBitWidth());
   Value a_columns = b.create<vector::TransposeOp>(loc, a, ArrayRef<int64_t>{1, 0});
-  for (int64_t k = 0; k < k_size; ++k) {
-    Value column = b.create<vector::ExtractOp>(loc, a_columns, k);
-    Value row = b.create<vector::ExtractOp>(loc, bm, k);
-    c = b.create<vector::OuterProductOp>(loc, c.getType(), column, row, c,
-                                         vector::CombiningKind::ADD);
+  auto slice = [&](Value v, ArrayRef<int64_t> offsets, ArrayRef<int64_t> sizes) -> Value {
+    if (cast<VectorType>(v.getType()).getShape() == sizes) return v;
+    SmallVector<int64_t> strides(sizes.size(), 1);
+    return b.create<vector::ExtractStridedSliceOp>(loc, v, offsets, sizes, strides);
+  };
+  for (int64_t row = 0; row < m; row += kBlockRows) {
+    int64_t rows = std::min(kBlockRows, m - row);
+    for (int64_t column = 0; column < n; column += block_columns) {
+      int64_t columns = std::min(block_columns, n - column);
+      Value block = slice(c, {row, column}, {rows, columns});
+      for (int64_t k = 0; k < k_size; ++k) {
+        Value lhs = slice(b.create<vector::ExtractOp>(loc, a_columns, k), {row}, {rows});
+        Value rhs = slice(b.create<vector::ExtractOp>(loc, bm, k), {column}, {columns});
+        block = b.create<vector::OuterProductOp>(loc, block.getType(), lhs, rhs, block,
+                                                 vector::CombiningKind::ADD);
+      }
+      if (block.getType() == c_type) return block;
+      c = b.create<vector::InsertStridedSliceOp>(loc, block, c, ArrayRef<int64_t>{row, column},
+                                                 ArrayRef<int64_t>{1, 1});
+    }
   }
   return c;
 }
@@ -80,9 +106,10 @@ Value Slice(OpBuilder& b, Location loc, Value row, int64_t offset, int64_t size)
                                                  ArrayRef<int64_t>{size}, ArrayRef<int64_t>{1});
 }
 
-// c[M, N] += a[M, K] x b[K, N], f16 into f32, on FMLAL / FMLAL2 by element (fp16fml): for each
-// k in order, row i of c gains a[i, k] times b's row k, 4 columns per instruction. Needs
-// N % 8 == 0.
+// c[M, N] += a[M, K] x b[K, N], f16 into f32, on FMLAL / FMLAL2 by element (fp16fml): row i of
+// c gains a[i, k] times b's row k for each k in order, 4 columns per instruction. Needs
+// N % 8 == 0. By blocks of c of kBlockRows rows and 8 columns, as OuterProducts.
+
 Value FmlalOuterProducts(OpBuilder& b, Location loc, Value a, Value bm, Value c) {
   auto c_type = cast<VectorType>(c.getType());
   int64_t m = c_type.getDimSize(0), n = c_type.getDimSize(1);
@@ -95,17 +122,19 @@ Value FmlalOuterProducts(OpBuilder& b, Location loc, Value a, Value bm, Value c)
   for (int64_t i = 0; i < m; ++i) {
     for (int64_t q = 0; q < n / 4; ++q) acc[i].push_back(Slice(b, loc, c_rows[i], 4 * q, 4));
   }
-  for (int64_t k = 0; k < k_size; ++k) {
-    SmallVector<Value> b_columns;  // b[k, 8j..8j+7]
-    for (int64_t j = 0; j < n / 8; ++j) b_columns.push_back(Slice(b, loc, b_rows[k], 8 * j, 8));
-    for (int64_t i = 0; i < m; ++i) {
-      Value a_ik = b.create<vector::ExtractOp>(loc, a_rows[i], k);
-      Value splat = b.create<vector::BroadcastOp>(loc, halves, a_ik);
-      for (int64_t j = 0; j < n / 8; ++j) {
-        for (int64_t half = 0; half < 2; ++half) {
-          Value& quad = acc[i][2 * j + half];
-          quad = b.create<tcpu::FmlalOp>(loc, quad.getType(), quad, b_columns[j], splat,
-                                         /*high=*/half == 1);
+  for (int64_t first_row = 0; first_row < m; first_row += kBlockRows) {
+    int64_t end_row = std::min(m, first_row + kBlockRows);
+    for (int64_t j = 0; j < n / 8; ++j) {
+      for (int64_t k = 0; k < k_size; ++k) {
+        Value b_column = Slice(b, loc, b_rows[k], 8 * j, 8);  // b[k, 8j..8j+7]
+        for (int64_t i = first_row; i < end_row; ++i) {
+          Value a_ik = b.create<vector::ExtractOp>(loc, a_rows[i], k);
+          Value splat = b.create<vector::BroadcastOp>(loc, halves, a_ik);
+          for (int64_t half = 0; half < 2; ++half) {
+            Value& quad = acc[i][2 * j + half];
+            quad = b.create<tcpu::FmlalOp>(loc, quad.getType(), quad, b_column, splat,
+                                           /*high=*/half == 1);
+          }
         }
       }
     }
