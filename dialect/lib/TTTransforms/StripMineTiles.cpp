@@ -52,10 +52,23 @@ namespace mlir::tt {
 namespace strip_mine_tiles {
 namespace {
 
-// Whether `op` or an op inside it may write memory.
+// Whether `op` stores to a stack copy that an earlier round made (CopyPointers): memory only
+// its own chunk loops read back, in order, so no plan has to keep other accesses around it.
+bool StoresToCopy(Operation* op) {
+  auto store = dyn_cast<StoreOp>(op);
+  if (!store) return false;
+  auto pointers = store.getPtr().getDefiningOp<AddPtrOp>();
+  auto splat = pointers ? pointers.getPtr().getDefiningOp<SplatOp>() : SplatOp();
+  auto base = splat ? splat.getSrc().getDefiningOp<IntToPtrOp>() : IntToPtrOp();
+  auto address = base ? base.getSrc().getDefiningOp<LLVM::PtrToIntOp>() : LLVM::PtrToIntOp();
+  return address && address.getArg().getDefiningOp<LLVM::AllocaOp>();
+}
+
+// Whether `op` or an op inside it may write memory (a stack copy's stores aside).
 bool Writes(Operation* op) {
   bool writes = false;
   op->walk([&](Operation* inner) {
+    if (StoresToCopy(inner)) return;
     auto effects = dyn_cast<MemoryEffectOpInterface>(inner);
     if (effects ? effects.hasEffect<MemoryEffects::Write>()
                 : !inner->hasTrait<OpTrait::HasRecursiveMemoryEffects>() &&
