@@ -199,6 +199,20 @@ module attributes {tcpu.target = #tcpu.target<arch = "armv8.6-a", features = ["b
     tt.return %d : tensor<4x8xf32>
   }
 
+  // fp8 x fp8 -> f32 (either format each): both tiles widened to bf16, exactly (the upper
+  // half of each value's f32 bits), then the same 16 BFMMLA.
+  // CHECK-LABEL: tt.func @dot_fp8_bfmmla(
+  // CHECK: %[[A:.*]] = arith.bitcast %{{.*}} : vector<4x8xi16> to vector<4x8xbf16>
+  // CHECK: %[[B:.*]] = arith.bitcast %{{.*}} : vector<8x8xi16> to vector<8x8xbf16>
+  // CHECK-COUNT-16: tcpu.bfmmla %{{.*}}, %{{.*}}, %{{.*}} : vector<8xbf16> into vector<4xf32>
+  // CHECK-NOT: tcpu.bfmmla
+  // CHECK-NOT: vector.outerproduct
+  // CHECK: tcpu.from_mmla_blocks
+  tt.func @dot_fp8_bfmmla(%a: tensor<4x8xf8E4M3FN>, %b: tensor<8x8xf8E5M2>, %c: tensor<4x8xf32>) -> tensor<4x8xf32> {
+    %d = tt.dot %a, %b, %c : tensor<4x8xf8E4M3FN> * tensor<8x8xf8E5M2> -> tensor<4x8xf32>
+    tt.return %d : tensor<4x8xf32>
+  }
+
   // 32 blocks: the accumulator in a stack buffer of f32 tiles, the operands packed as
   // [tile][chunk][4 pairs or columns][8 bf16], 16 BFMMLA per chunk and tile; K = 16 gives a's
   // rows whole q registers, so a row pair's first chunk is a TBL of the rows as bytes.
@@ -275,7 +289,7 @@ module attributes {tcpu.target = #tcpu.target<arch = "armv8.6-a", features = ["b
 module attributes {tcpu.target = #tcpu.target<arch = "armv8.6-a", features = ["bf16"], vector_bits = 0>} {
   tt.func @dot_hint_bfmmla_misfit(%a: tensor<2x6xbf16>, %b: tensor<6x8xbf16>, %c: tensor<2x8xf32>) -> tensor<2x8xf32> {
     // expected-error @+2 {{failed to legalize operation 'tt.dot'}}
-    // expected-error @+1 {{hint dot = "bfmmla" needs 2-D bf16 x bf16 -> f32 with M and N even and K a multiple of 4; got 2x6 x 6x8 of 'bf16' into 'f32'}}
+    // expected-error @+1 {{hint dot = "bfmmla" needs 2-D bf16 x bf16 or fp8 x fp8 -> f32 with M and N even and K a multiple of 4; got 2x6 x 6x8 of 'bf16' into 'f32'}}
     %d = tt.dot %a, %b, %c {tcpu.hints = {dot = "bfmmla"}} : tensor<2x6xbf16> * tensor<6x8xbf16> -> tensor<2x8xf32>
     tt.return %d : tensor<2x8xf32>
   }

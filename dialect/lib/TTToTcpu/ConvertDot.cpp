@@ -1,9 +1,10 @@
 // tt-to-tcpu-dot: d = a x b + c on vectors, by what the module's #tcpu.target offers:
 //   i8 x i8 -> i32 with i8mm:    2x2 output blocks on tcpu.smmla (8 k per instruction), and
-//   bf16 x bf16 -> f32 with bf16: the same on tcpu.bfmmla (4 k per instruction): the
-//                                accumulator in tcpu.to_mmla_blocks' layout (kept across a K
-//                                loop by tcpu-hoist-mmla-layouts), b transposed by TRN stages,
-//                                a large accumulator in a stack buffer (MmlaTiles.h);
+//   bf16 x bf16 -> f32 with bf16: the same on tcpu.bfmmla (4 k per instruction; fp8 x fp8
+//                                on its tiles widened to bf16, exactly): the accumulator in
+//                                tcpu.to_mmla_blocks' layout (kept across a K loop by
+//                                tcpu-hoist-mmla-layouts), b transposed by TRN stages, a large
+//                                accumulator in a stack buffer (MmlaTiles.h);
 //   i8 x i8 -> i32 with dotprod: 4-wide output rows on tcpu.sdot (4 k per instruction);
 //   f16 x f16 -> f32 with fp16fml: K outer products on tcpu.fmlal by element (FMLAL + FMLAL2
 //                                per 8 columns of a row: the f32 outer products' numbers);
@@ -53,6 +54,22 @@ Value Fp8AsF32(OpBuilder& b, Location loc, Value converted, Value original) {
   Type element = getElementTypeOrSelf(original.getType());
   if (!isFp8(element)) return converted;
   return widenBitsToF32(b, loc, converted, *narrowFloatFormat(element));
+}
+
+// An fp8 operand (its i8 bits in `converted`) as bf16, exactly: every fp8 value is a bf16, the
+// upper half of its f32 bits. Other operands unchanged.
+Value Fp8AsBf16(OpBuilder& b, Location loc, Value converted, Value original) {
+  Type element = getElementTypeOrSelf(original.getType());
+  if (!isFp8(element)) return converted;
+  Value value = widenBitsToF32(b, loc, converted, *narrowFloatFormat(element));
+  ArrayRef<int64_t> shape = cast<VectorType>(value.getType()).getShape();
+  auto i32 = VectorType::get(shape, b.getI32Type());
+  Value bits = b.create<arith::BitcastOp>(loc, i32, value);
+  Value sixteen =
+      b.create<arith::ConstantOp>(loc, DenseElementsAttr::get(i32, b.getI32IntegerAttr(16)));
+  Value upper = b.create<arith::TruncIOp>(loc, VectorType::get(shape, b.getI16Type()),
+                                          b.create<arith::ShRUIOp>(loc, bits, sixteen));
+  return b.create<arith::BitcastOp>(loc, VectorType::get(shape, b.getBF16Type()), upper);
 }
 
 // Blocks of an accumulator that the products run one after another, every k of a block before
@@ -238,13 +255,19 @@ struct Dot : OpConversionPattern<DotOp> {
              next = summed_into.find(next->second)) {
           chain.push_back(cast<DotOp>(next->second));
         }
-        SmallVector<DotTerm> terms{{adaptor.getA(), adaptor.getB()}};
-        for (DotOp dot : ArrayRef<DotOp>(chain).drop_front()) {
-          terms.push_back(
-              {rewriter.getRemappedValue(dot.getA()), rewriter.getRemappedValue(dot.getB())});
-        }
         OpBuilder::InsertionGuard guard(rewriter);
         rewriter.setInsertionPoint(chain.back());
+        // fp8 operands widened to bf16 (chooseDotPath: only on BFMMLA), where every term's
+        // operands are defined.
+        auto term = [&](DotOp dot, Value a, Value b) {
+          return DotTerm{Fp8AsBf16(rewriter, loc, a, dot.getA()),
+                         Fp8AsBf16(rewriter, loc, b, dot.getB())};
+        };
+        SmallVector<DotTerm> terms{term(op, adaptor.getA(), adaptor.getB())};
+        for (DotOp dot : ArrayRef<DotOp>(chain).drop_front()) {
+          terms.push_back(term(dot, rewriter.getRemappedValue(dot.getA()),
+                               rewriter.getRemappedValue(dot.getB())));
+        }
         rewriter.replaceOp(chain.back(), MmlaTiles(rewriter, loc, terms, adaptor.getC()));
         for (DotOp dot : llvm::reverse(ArrayRef<DotOp>(chain).drop_back())) rewriter.eraseOp(dot);
         return success();

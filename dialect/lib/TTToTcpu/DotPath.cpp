@@ -1,6 +1,7 @@
 // The dot paths (DotPath.h).
 #include "DotPath.h"
 
+#include "FloatBits.h"
 #include "MmlaTiles.h"
 #include "tcpu/TcpuAttrs.h"
 #include "tcpu/TcpuDialect.h"
@@ -29,6 +30,8 @@ FailureOr<DotPath> chooseDotPath(DotOp op, bool diagnose) {
   bool two_d = a.getRank() == 2 && b.getElementType() == element;
   bool int8 = two_d && element.isInteger(8) && c.isInteger(32);
   bool bf16 = two_d && element.isBF16() && c.isF32();
+  // fp8 operands (either format each) are exact in bf16: BFMMLA on their widened tiles.
+  bool fp8 = a.getRank() == 2 && isFp8(element) && isFp8(b.getElementType()) && c.isF32();
   bool f16_into_f32 = two_d && element.isF16() && c.isF32();
   int64_t m = a.getDimSize(a.getRank() - 2), k = a.getDimSize(a.getRank() - 1);
   int64_t n = b.getDimSize(b.getRank() - 1);
@@ -37,8 +40,8 @@ FailureOr<DotPath> chooseDotPath(DotOp op, bool diagnose) {
   const dot_path::Candidate candidates[] = {
       {DotPath::kSmmla, "smmla", "i8mm", int8 && blocks_fit && k % 8 == 0,
        "i8 x i8 -> i32 with M and N even and K a multiple of 8"},
-      {DotPath::kBfmmla, "bfmmla", "bf16", bf16 && blocks_fit && k % 4 == 0,
-       "bf16 x bf16 -> f32 with M and N even and K a multiple of 4"},
+      {DotPath::kBfmmla, "bfmmla", "bf16", (bf16 || fp8) && blocks_fit && k % 4 == 0,
+       "bf16 x bf16 or fp8 x fp8 -> f32 with M and N even and K a multiple of 4"},
       {DotPath::kSdot, "sdot", "dotprod", int8 && n % 4 == 0 && k % 4 == 0,
        "i8 x i8 -> i32 with N and K multiples of 4"},
       // No hint names it (the verifier allows none): the target alone chooses FMLAL.
