@@ -315,6 +315,56 @@ module {
       tt.return %r : tensor<16x32xf32>
     }
 
+  // The same with fp8 operands, which BFMMLA takes widened to bf16: 4 k an instruction, as
+  // bf16 (not 8, as their bytes would say), so 4 iterations at a time too.
+  module attributes {tcpu.target = #tcpu.target<arch = "armv8.2-a", features = ["bf16"], vector_bits = 0>} {
+    // CHECK-LABEL: tt.func @k_loop_of_fp8_chunk_loops(
+    // CHECK: scf.while
+    // CHECK-COUNT-8: tt.dot %{{.*}} : tensor<16x16xf8E4M3FN> * tensor<16x32xf8E5M2> -> tensor<16x32xf32>
+    // CHECK-NOT: tt.dot
+    // CHECK: arith.addi %{{.*}}, %c4_i32{{.*}} : i32
+    // CHECK: scf.condition
+    // CHECK: scf.for
+    // CHECK-NOT: scf.while
+    // CHECK:   scf.for %{{.*}} = %c0_i32 to %c2_i32
+    // CHECK:     scf.if
+    // CHECK:       tt.dot
+    // CHECK:     } else {
+    // CHECK:       tt.load %{{.*}}, %{{.*}}, %{{.*}} : tensor<16x16x!tt.ptr<f8E4M3FN>>
+    // CHECK:       tt.dot
+    tt.func @k_loop_of_fp8_chunk_loops(%a: !tt.ptr<f8E4M3FN>, %b: tensor<16x32xf8E5M2>, %k: i32, %n: i32) -> tensor<16x32xf32> {
+      %c0 = arith.constant 0 : i32
+      %c1 = arith.constant 1 : i32
+      %c2 = arith.constant 2 : i32
+      %c16 = arith.constant 16 : i32
+      %c32 = arith.constant 32 : i32
+      %zero = arith.constant dense<0.000000e+00> : tensor<16x32xf32>
+      %other = arith.constant dense<0.000000e+00> : tensor<16x16xf8E4M3FN>
+      %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<16x32xf32>) : i32 {
+        %s = scf.for %j = %c0 to %c2 step %c1 iter_args(%part = %acc) -> (tensor<16x32xf32>) : i32 {
+          %first = arith.muli %j, %c16 : i32
+          %col = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+          %firsts = tt.splat %first : i32 -> tensor<16xi32>
+          %cols = arith.addi %firsts, %col : tensor<16xi32>
+          %col1 = tt.expand_dims %cols {axis = 0 : i32} : tensor<16xi32> -> tensor<1x16xi32>
+          %col2 = tt.broadcast %col1 : tensor<1x16xi32> -> tensor<16x16xi32>
+          %base = tt.splat %a : !tt.ptr<f8E4M3FN> -> tensor<16x16x!tt.ptr<f8E4M3FN>>
+          %ptrs = tt.addptr %base, %col2 : tensor<16x16x!tt.ptr<f8E4M3FN>>, tensor<16x16xi32>
+          %start = arith.muli %i, %c32 : i32
+          %left = arith.subi %k, %start : i32
+          %bound = tt.splat %left : i32 -> tensor<1x16xi32>
+          %in = arith.cmpi slt, %col1, %bound : tensor<1x16xi32>
+          %mask = tt.broadcast %in : tensor<1x16xi1> -> tensor<16x16xi1>
+          %x = tt.load %ptrs, %mask, %other : tensor<16x16x!tt.ptr<f8E4M3FN>>
+          %d = tt.dot %x, %b, %part : tensor<16x16xf8E4M3FN> * tensor<16x32xf8E5M2> -> tensor<16x32xf32>
+          scf.yield %d : tensor<16x32xf32>
+        }
+        scf.yield %s : tensor<16x32xf32>
+      }
+      tt.return %r : tensor<16x32xf32>
+    }
+  }
+
   // Rows wrapped into bounds before the loop, `(offs + arange(16)) % M` (tutorial 03's rows of
   // a): the summed unmasked loop runs only while the first row is at least 0, the last below M
   // and the first at most the last, and computes the rows inside without the remainder, so
