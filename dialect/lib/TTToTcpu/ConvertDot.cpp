@@ -126,7 +126,6 @@ Value Slice(OpBuilder& b, Location loc, Value row, int64_t offset, int64_t size)
 // c[M, N] += a[M, K] x b[K, N], f16 into f32, on FMLAL / FMLAL2 by element (fp16fml): row i of
 // c gains a[i, k] times b's row k for each k in order, 4 columns per instruction. Needs
 // N % 8 == 0. By blocks of c of kBlockRows rows and 8 columns, as OuterProducts.
-
 Value FmlalOuterProducts(OpBuilder& b, Location loc, Value a, Value bm, Value c) {
   auto c_type = cast<VectorType>(c.getType());
   int64_t m = c_type.getDimSize(0), n = c_type.getDimSize(1);

@@ -1,6 +1,7 @@
 // Which instructions a tt.dot runs on: SMMLA (i8 x i8 -> i32, i8mm), BFMMLA (bf16 x bf16 ->
-// f32, bf16; fp8 x fp8 -> f32 on its tiles widened to bf16, which holds every fp8 value), SDOT (i8, dotprod), FMLAL outer products (f16 x f16 -> f32, fp16fml) or the
-// generic outer products, chosen from the module's #tcpu.target or a `tcpu.hints` dot entry.
+// f32, bf16; fp8 x fp8 -> f32 on its tiles widened to bf16, which holds every fp8 value), SDOT
+// (i8, dotprod), FMLAL outer products (f16 x f16 -> f32, fp16fml) or the generic outer
+// products, chosen from the module's #tcpu.target or a `tcpu.hints` dot entry.
 // tt-to-tcpu-dot lowers by it; tt-version-masked-loops reads it to tell which K loops keep
 // their accumulator in a stack buffer.
 #ifndef TCPU_DIALECT_LIB_TTTOTCPU_DOTPATH_H_
