@@ -723,6 +723,7 @@ class AxisStripMiner {
   LogicalResult NeedOperands(Operation* op, Block& block, ChunkLoop& loop);
   LogicalResult Close(ChunkLoop& loop);
   LogicalResult ReadBack(Operation* member, ChunkLoop& loop);
+  bool ReadFromCopy(Operation* op, ChunkLoop& loop);
   bool ReadsBackDot(Operation* def, ChunkLoop& loop);
   bool ReadByLaterLoop(Operation* op) {
     return llvm::any_of(loops_, [&](const ChunkLoop& l) { return l.readBack.contains(op); });
@@ -835,18 +836,24 @@ LogicalResult AxisStripMiner::Close(ChunkLoop& loop) {
 LogicalResult AxisStripMiner::ReadBack(Operation* member, ChunkLoop& loop) {
   auto load = dyn_cast<LoadOp>(member);
   if (!load || load.getIsVolatile()) return failure();
-  auto tensor = dyn_cast<RankedTensorType>(load.getType());
+  return success(ReadFromCopy(member, loop));
+}
+
+// `op` (of this block, one tile of whole bytes) read in `loop` from the stack copy that the
+// first earlier loop computing it makes; false when no earlier loop computes it.
+bool AxisStripMiner::ReadFromCopy(Operation* op, ChunkLoop& loop) {
+  auto tensor = dyn_cast<RankedTensorType>(op->getResult(0).getType());
   if (!tensor || !tensor.getElementType().isIntOrFloat() ||
       tensor.getElementTypeBitWidth() % 8 != 0) {
-    return failure();
+    return false;
   }
   for (auto [index, earlier] : llvm::enumerate(loops_)) {
-    if (!earlier.members.contains(member) || earlier.readBack.contains(member)) continue;
-    copiedBy_.try_emplace(member, index);
-    loop.readBack.insert(member);
-    return success();
+    if (!earlier.members.contains(op) || earlier.readBack.contains(op)) continue;
+    copiedBy_.try_emplace(op, index);
+    loop.readBack.insert(op);
+    return true;
   }
-  return failure();
+  return false;
 }
 
 // A dot that an earlier loop of this block computes, and whose result has the axis (it does not
@@ -857,20 +864,9 @@ LogicalResult AxisStripMiner::ReadBack(Operation* member, ChunkLoop& loop) {
 // head dimension of 64) and the reload and transpose of K's chunk.
 bool AxisStripMiner::ReadsBackDot(Operation* def, ChunkLoop& loop) {
   auto dot = dyn_cast<DotOp>(def);
-  if (!dot || Folds(dot)) return false;
-  auto tensor = dyn_cast<RankedTensorType>(dot.getType());
-  if (!tensor || !tensor.getElementType().isIntOrFloat() ||
-      tensor.getElementTypeBitWidth() % 8 != 0) {
-    return false;
-  }
-  for (auto [index, earlier] : llvm::enumerate(loops_)) {
-    if (!earlier.members.contains(def) || earlier.readBack.contains(def)) continue;
-    copiedBy_.try_emplace(def, index);
-    loop.members.insert(def);
-    loop.readBack.insert(def);
-    return true;
-  }
-  return false;
+  if (!dot || Folds(dot) || !ReadFromCopy(def, loop)) return false;
+  loop.members.insert(def);
+  return true;
 }
 
 LogicalResult AxisStripMiner::Plan(Block& block) {

@@ -7,7 +7,6 @@
 #include <algorithm>
 
 #include "dialect/lib/TTToTcpu/DotPath.h"
-#include "dialect/lib/TTToTcpu/FloatBits.h"
 #include "dialect/lib/TTToTcpu/LaneValues.h"
 #include "dialect/lib/TTToTcpu/MaskBounds.h"
 #include "dialect/lib/TTTransforms/ReduceCombiners.h"
@@ -110,10 +109,7 @@ int64_t SummedSteps(scf::ForOp loop) {
     auto dot = dyn_cast<DotOp>(op);
     if (!dot || !accumulatesMmlaInMemory(dot)) continue;
     auto a = cast<RankedTensorType>(dot.getA().getType());
-    // One SMMLA takes 8 k of i8, one BFMMLA 4 of bf16 (fp8 is widened to bf16 for it): 64 bits
-    // of each row.
-    int64_t bits = isFp8(a.getElementType()) ? 16 : a.getElementTypeBitWidth();
-    chunks += a.getDimSize(1) * bits / 64;
+    chunks += a.getDimSize(1) / mmlaInstructionDepth(dot);
   }
   if (chunks == 0) return 1;
   return std::max<int64_t>(1, kSummedChunks / chunks);
