@@ -60,6 +60,30 @@ void corpus_rms_norm_rope_f32(const float* x, const float* w, const float* angle
   }
 }
 
+void corpus_rope_backward_norm_weight_grad_f32(const float* dy, const float* angles,
+                                               const float* x, const float* rstd, float* dw,
+                                               int64_t batch, int64_t heads, int64_t positions,
+                                               int64_t dim) {
+  const int64_t half = dim / 2;
+  for (int64_t j = 0; j < dim; ++j) dw[j] = 0.0f;
+  for (int64_t b = 0; b < batch; ++b) {
+    for (int64_t h = 0; h < heads; ++h) {
+      for (int64_t p = 0; p < positions; ++p) {
+        const float* g = dy + ((b * heads + h) * positions + p) * dim;
+        const int64_t token_head = (b * positions + p) * heads + h;
+        const float* xh = x + token_head * dim;
+        const float scale = rstd[token_head];
+        for (int64_t j = 0; j < half; ++j) {
+          const float a = angles[j * positions + p];
+          const float c = cosf(a), s = sinf(a);
+          dw[j] += (g[j] * c + g[j + half] * s) * xh[j] * scale;
+          dw[j + half] += (g[j + half] * c - g[j] * s) * xh[j + half] * scale;
+        }
+      }
+    }
+  }
+}
+
 void corpus_silu_mul_f32(const float* in, float* out, int64_t rows, int64_t cols) {
   for (int64_t r = 0; r < rows; ++r) {
     const float* gate = in + r * 2 * cols;

@@ -41,6 +41,20 @@ void corpus_rms_norm_rope_f32(const float* x, const float* w, const float* angle
                               int64_t tokens, int64_t heads, int64_t dim, int64_t positions,
                               float eps);
 
+/* 0241 (Qwen3 rotary backward into the q/k norm weight's gradient): dy is [batch][heads]
+ * [positions][dim] (the gradient of the rotated heads), angles [dim / 2][positions] as above,
+ * x [batch][positions][heads][dim] (the heads before the norm's weight) and rstd
+ * [batch][positions][heads] (their reciprocal RMS). Each row of dy is rotated back (the rotary's
+ * transpose: with h = dim / 2, g[j] = dy[j] cos(a) + dy[j + h] sin(a) and g[j + h] =
+ * dy[j + h] cos(a) - dy[j] sin(a)), and dw[j] = the sum over batch, heads and positions of
+ * g[j] x[j] rstd. The TTIR computes a sin and a cos per element; the loop one of each per pair
+ * (j, j + h), as corpus_rope_f32 does. 0241 does this twice (q and k): batch 2, heads 4,
+ * positions 16, dim 16. */
+void corpus_rope_backward_norm_weight_grad_f32(const float* dy, const float* angles,
+                                               const float* x, const float* rstd, float* dw,
+                                               int64_t batch, int64_t heads, int64_t positions,
+                                               int64_t dim);
+
 /* 0370 (SiLU-mul): in is [rows][2 * cols], gate then up; out[r][j] = silu(gate) * up,
  * silu(g) = g / (1 + exp(-g)). */
 void corpus_silu_mul_f32(const float* in, float* out, int64_t rows, int64_t cols);

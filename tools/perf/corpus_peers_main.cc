@@ -82,6 +82,16 @@ const std::vector<Peer>& Peers() {
          corpus_rope_f32(F32(a, 0), F32(a, 1), F32(a, 2), 32, 2, 16, 16);
          return Done();
        }},
+      // q's gradient from buffers 0-3, k's from 4-6 (k shares q's angles, buffer 1).
+      {"0241", "rotary backward into the norm weight's gradient, 2 x 4 heads x 16 x 16",
+       {16, 128}, {7, 8},
+       [](const Args& a) {
+         corpus_rope_backward_norm_weight_grad_f32(F32(a, 0), F32(a, 1), F32(a, 2), F32(a, 3),
+                                                   F32(a, 7), 2, 4, 16, 16);
+         corpus_rope_backward_norm_weight_grad_f32(F32(a, 4), F32(a, 1), F32(a, 5), F32(a, 6),
+                                                   F32(a, 8), 2, 4, 16, 16);
+         return Done();
+       }},
       {"0370", "SiLU-mul 64 x 128", {8192}, {1},
        [](const Args& a) {
          corpus_silu_mul_f32(F32(a, 0), F32(a, 1), 64, 128);

@@ -129,6 +129,12 @@ class Axes {
     if (contracted_[axis]) return AxisUse::kContracted;
     return reduced_[axis] ? AxisUse::kReduced : AxisUse::kParallel;
   }
+  // Reduced, and only ever as a loop's results: the partials an Inductor reduction loop
+  // (`triton_red_*`) carries lane by lane and reduces once after it. Its chunks each run the
+  // loop and reduce their own lanes; nothing is loaded twice.
+  bool ReducedPastLoops(int axis) {
+    return Use(axis) == AxisUse::kReduced && !reduced_in_place_[axis];
+  }
   // Every axis (class root) of a tensor dimension larger than 1.
   SmallVector<int> Roots() {
     SmallVector<int> roots;
@@ -150,6 +156,7 @@ class Axes {
       fixed_.push_back(false);
       contracted_.push_back(false);
       reduced_.push_back(false);
+      reduced_in_place_.push_back(false);
     }
     return it->second;
   }
@@ -194,6 +201,7 @@ class Axes {
     fixed_[parent] = fixed_[parent] || fixed_[child] || size_[child] != size_[parent] * weight;
     contracted_[parent] = contracted_[parent] || contracted_[child];
     reduced_[parent] = reduced_[parent] || reduced_[child];
+    reduced_in_place_[parent] = reduced_in_place_[parent] || reduced_in_place_[child];
     innermost_[parent] = innermost_[parent] || innermost_[child];
   }
   static int64_t Rank(Value value) {
@@ -244,7 +252,8 @@ class Axes {
   DenseMap<std::pair<Value, unsigned>, int> node_;
   SmallVector<int> parent_;
   SmallVector<int64_t> size_, unit_;
-  SmallVector<bool> fixed_, contracted_, reduced_, innermost_;
+  // reduced_in_place_: reduced where it was computed, not as a loop's results.
+  SmallVector<bool> fixed_, contracted_, reduced_, reduced_in_place_, innermost_;
   SmallVector<std::pair<int, SmallVector<int>>> dots_;  // each dot's K and output dimensions
 };
 
@@ -303,6 +312,10 @@ void Axes::Visit(Operation* op) {
       for (unsigned d = 0; d < Rank(result); ++d) UnifyDims(src, d < axis ? d : d + 1, result, d);
     }
     reduced_[Root(src, axis)] = true;
+    if (!llvm::all_of(reduce.getSrcs(),
+                      [](Value value) { return value.getDefiningOp<scf::ForOp>(); })) {
+      reduced_in_place_[Root(src, axis)] = true;
+    }
     return;
   }
   if (auto scan = dyn_cast<ScanOp>(op)) {
@@ -515,10 +528,15 @@ int64_t AccumulatorBudget(DotOp dot) {
   return kMaxAccumulatorBits / std::max<int64_t>(8, d.getElementTypeBitWidth());
 }
 
+// Which axes may shrink: over the budgets any; within them the parallel ones, and where a
+// reduction loop computes a polynomial on its carried tile also the axes reduced past loops.
+enum class Shrinkable { kAnyAxis, kParallelAxes, kParallelAndCarriedAxes };
+
 // The chunk size of every axis that must shrink for the function's tiles to fit the budgets,
 // halving the largest axis of the largest offender first.
 DenseMap<int, int64_t> ChooseChunks(Operation* root, Axes& axes, const DenseSet<int>& refused,
-                                    int64_t row_budget, int64_t tile_budget, bool parallel_only) {
+                                    int64_t row_budget, int64_t tile_budget,
+                                    Shrinkable shrinkable) {
   // Among axes of one size, a summed K axis shrinks first: its chunks are one dot again, while
   // a larger M x N tile shares each packed operand between more blocks (tutorial 03 in bf16:
   // 32x32 tiles over 16-deep chunks instead of 16x32 over 32). Then parallel axes before
@@ -549,7 +567,8 @@ DenseMap<int, int64_t> ChooseChunks(Operation* root, Axes& axes, const DenseSet<
   auto splittable = [&](int axis) {
     auto it = chunk.find(axis);
     return it != chunk.end() && !axes.Fixed(axis) && !refused.contains(axis) &&
-           (!parallel_only || axes.Use(axis) == AxisUse::kParallel) &&
+           (shrinkable == Shrinkable::kAnyAxis || axes.Use(axis) == AxisUse::kParallel ||
+            (shrinkable == Shrinkable::kParallelAndCarriedAxes && axes.ReducedPastLoops(axis))) &&
            it->second / 2 >= (!tiles || dots || axes.Innermost(axis) ? kMinChunk : 1) &&
            it->second % 2 == 0;
   };
@@ -1354,26 +1373,43 @@ int64_t RegisterRowChunk(FuncOp func) {
   return chunk;
 }
 
-// kRegisterRowChunk elements where a pointwise function within the budgets computes a
-// polynomial math function over an n-D tile of more (its parallel axes cut as rows are, by
-// RegisterRowChunk), else 0. Llama's rotary embedding as Inductor writes it, cos and sin of an
-// 8x32 tile: 64 registers a value, and 4,000 of the 13,000 instructions of a program were
-// spills and reloads.
-int64_t RegisterTileChunk(FuncOp func) {
-  if (!IsPointwise(func)) return 0;
-  const bool polynomial_tile = func.walk([](Operation* op) {
-                                     if (op->getNumResults() != 1 || !IsPolynomial(op)) {
-                                       return WalkResult::advance();
-                                     }
-                                     auto tensor =
-                                         dyn_cast<RankedTensorType>(op->getResult(0).getType());
-                                     return tensor && tensor.getRank() > 1 &&
-                                                    tensor.getNumElements() > kRegisterRowChunk
-                                                ? WalkResult::interrupt()
-                                                : WalkResult::advance();
-                                   })
-                                   .wasInterrupted();
-  return polynomial_tile ? kRegisterRowChunk : 0;
+// kRegisterRowChunk elements where a function within the budgets computes a polynomial math
+// function over an n-D tile of more and may cut that tile, else 0:
+// - a pointwise function, its parallel axes cut as rows are (RegisterRowChunk). Llama's rotary
+//   embedding as Inductor writes it, cos and sin of an 8x32 tile: 64 registers a value, and
+//   4,000 of the 13,000 instructions of a program were spills and reloads;
+// - a reduction loop without dots, scans or histograms whose polynomial tile has an axis it
+//   carries and reduces past the loop (Inductor's `triton_red_*`): that axis is cut too
+//   (`*carried`), each chunk running the loop over its lanes. Qwen3's rotary backward, sin and
+//   cos of a 2x64 tile in a loop of two steps: 289,405 -> 86,385 instructions (2x8 chunks).
+int64_t RegisterTileChunk(FuncOp func, bool* carried) {
+  *carried = false;
+  SmallVector<Value> tiles;
+  func.walk([&](Operation* op) {
+    if (op->getNumResults() != 1 || !IsPolynomial(op)) return;
+    auto tensor = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    if (tensor && tensor.getRank() > 1 && tensor.getNumElements() > kRegisterRowChunk) {
+      tiles.push_back(op->getResult(0));
+    }
+  });
+  if (tiles.empty()) return 0;
+  if (IsPointwise(func)) return kRegisterRowChunk;
+  const bool mixing = func.walk([](Operation* op) {
+                            return isa<DotOp, ScanOp, HistogramOp>(op) ? WalkResult::interrupt()
+                                                                       : WalkResult::advance();
+                          })
+                          .wasInterrupted();
+  if (mixing) return 0;
+  Axes axes(func);
+  for (Value tile : tiles) {
+    for (unsigned d = 0; d < cast<RankedTensorType>(tile.getType()).getRank(); ++d) {
+      if (axes.ReducedPastLoops(axes.AxisOf(tile, d))) {
+        *carried = true;
+        return kRegisterRowChunk;
+      }
+    }
+  }
+  return 0;
 }
 
 // Gives each use of an index computation its own copy: ranges, splats, splat constants and
@@ -1485,15 +1521,18 @@ struct TTStripMineTiles : impl::TTStripMineTilesBase<TTStripMineTiles> {
       const int64_t work = StraightLineWork(func);
       const bool over = OverBudget(func, work);
       const int64_t register_row = over ? 0 : RegisterRowChunk(func);
-      const int64_t register_tile = over ? 0 : RegisterTileChunk(func);
+      bool carried = false;
+      const int64_t register_tile = over ? 0 : RegisterTileChunk(func, &carried);
       if (!over && register_row == 0 && register_tile == 0) return;
       // Over the budgets, every axis may shrink; within them, parallel rows and tiles to
-      // registers.
+      // registers, and the axes a reduction loop carries where it computes a polynomial.
       const int64_t row_budget =
           over ? RowBudget(func, work) : (register_row ? register_row : kMaxTileElements);
       const int64_t tile_budget =
           over ? TileBudget(func, work) : (register_tile ? register_tile : kMaxTileElements);
-      const bool parallel_only = !over;
+      const Shrinkable shrinkable = over      ? Shrinkable::kAnyAxis
+                                    : carried ? Shrinkable::kParallelAndCarriedAxes
+                                              : Shrinkable::kParallelAxes;
       EraseDeadOps(func);
       SplitScalarWrites(func);
       SeparateSharedSources(func);
@@ -1503,7 +1542,7 @@ struct TTStripMineTiles : impl::TTStripMineTilesBase<TTStripMineTiles> {
       const int rounds = 16 + 2 * static_cast<int>(Axes(func).Roots().size());
       for (int round = 0; round < rounds; ++round) {
         Axes axes(func);
-        DenseMap<int, int64_t> chunks = ChooseChunks(func, axes, refused, row_budget, tile_budget, parallel_only);
+        DenseMap<int, int64_t> chunks = ChooseChunks(func, axes, refused, row_budget, tile_budget, shrinkable);
         if (chunks.empty()) break;
         // The chunks were chosen counting on every axis of `chunks`: one whose plan fails is
         // refused before any is rewritten, and the chunks chosen again without it. Otherwise
