@@ -3,8 +3,9 @@
 // full-width access under an all-lanes-on test (scalar for range-versus-bound masks) plus a
 // lane loop for masked runs, a loop of
 // scalar accesses (the gather) where addresses are irregular, one vector access per row of
-// a 2-D block, at most vector_width elements per access under that hint, and the partial
-// tiles of 32 rows or more through loops over rows and lanes.
+// a 2-D block, at most vector_width elements per access under that hint, the partial
+// tiles of 32 rows or more through loops over rows and lanes, and a wide 1-D row's lanes on
+// copied over their interval.
 // RUN: tcpu-opt %s --tt-to-tcpu-memory | FileCheck %s
 
 module {
@@ -251,6 +252,69 @@ module {
     %y = tt.splat %y_ptr : !tt.ptr<f32> -> tensor<16x!tt.ptr<f32>>
     %y_5 = tt.addptr %y, %offsets_1 : tensor<16x!tt.ptr<f32>>, tensor<16xi32>
     tt.store %y_5, %x_4, %mask_2 : tensor<16x!tt.ptr<f32>>
+    tt.return
+  }
+
+  // A 1-D row wider than four registers under `offs < n`: the lanes on, [0, n - start), are
+  // copied with no test per lane where start + 63 fits in i32, 16 lanes at once while they
+  // fit, then 4, then one, in a loop that runs at least once (LLVM makes it no memcpy call and
+  // forwards no `other` past an emptiness test); lane by lane under each bit where it might
+  // wrap. The store writes its lanes on the same way.
+  // CHECK-LABEL: tt.func public @masked_wide(
+  // CHECK:   } else {
+  // CHECK:     llvm.store %{{.*}}, %[[WIDE:[0-9]+]] {alignment = 4 : i64} : vector<64xf32>, !llvm.ptr
+  // CHECK:     %[[NO_WRAP:[0-9]+]] = arith.cmpi sle, %{{[0-9]+}}, %c2147483584_i32 : i32
+  // CHECK:     %[[N64:[0-9]+]] = arith.extsi %arg2 : i32 to i64
+  // CHECK:     %[[START64:[0-9]+]] = arith.extsi %{{[0-9]+}} : i32 to i64
+  // CHECK:     %[[ON_LANES:[0-9]+]] = arith.subi %[[N64]], %[[START64]] : i64
+  // CHECK:     %[[ABOVE0:[0-9]+]] = arith.maxsi %[[ON_LANES]], %{{.*}} : i64
+  // CHECK:     %[[HIGH:[0-9]+]] = arith.minsi %[[ABOVE0]], %{{.*}} : i64
+  // CHECK:     scf.if %[[NO_WRAP]] {
+  // CHECK:       %[[END:[0-9]+]] = arith.index_cast %[[HIGH]] : i64 to index
+  // CHECK:       scf.while (%[[K:.*]] = %{{[0-9]+}}) : (index) -> index {
+  // CHECK:         %[[FITS16:[0-9]+]] = arith.cmpi sle, %{{[0-9]+}}, %[[END]] : index
+  // CHECK:         scf.if %[[FITS16]] -> (index) {
+  // CHECK:           %[[V16:[0-9]+]] = llvm.load %{{.*}} : !llvm.ptr -> vector<16xf32>
+  // CHECK:           llvm.store %[[V16]], %{{.*}} : vector<16xf32>, !llvm.ptr
+  // CHECK:         } else {
+  // CHECK:           scf.if %{{[0-9]+}} -> (index) {
+  // CHECK:             %[[V4:[0-9]+]] = llvm.load %{{.*}} : !llvm.ptr -> vector<4xf32>
+  // CHECK:             llvm.store %[[V4]], %{{.*}} : vector<4xf32>, !llvm.ptr
+  // CHECK:           } else {
+  // CHECK:             %[[INSIDE:[0-9]+]] = arith.cmpi slt, %[[K]], %[[END]] : index
+  // CHECK:             scf.if %[[INSIDE]] {
+  // CHECK:               %[[E0:[0-9]+]] = llvm.load %{{.*}} : !llvm.ptr -> f32
+  // CHECK:               %[[SLOT0:[0-9]+]] = llvm.getelementptr %[[WIDE]][%{{.*}}]
+  // CHECK:               llvm.store %[[E0]], %[[SLOT0]] {alignment = 4 : i64} : f32, !llvm.ptr
+  // CHECK:         %[[MORE:[0-9]+]] = arith.cmpi slt, %{{[0-9]+}}, %[[END]] : index
+  // CHECK:         scf.condition(%[[MORE]])
+  // CHECK:     } else {
+  // CHECK:       scf.for
+  // CHECK:         scf.if
+  // CHECK:           llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr
+  // CHECK:   scf.if %{{[0-9]+}} {
+  // CHECK:     llvm.store %{{.*}}, %{{.*}} : vector<64xf32>, !llvm.ptr
+  // CHECK:   } else {
+  // CHECK:     scf.while
+  // CHECK:       llvm.store %{{.*}}, %{{.*}} : vector<16xf32>, !llvm.ptr
+  // CHECK:       llvm.store %{{.*}}, %{{.*}} : vector<4xf32>, !llvm.ptr
+  // CHECK:       llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr
+  // CHECK: tt.return
+  tt.func public @masked_wide(%x_ptr: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %y_ptr: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) attributes {noinline = false} {
+    %c64_i32 = arith.constant 64 : i32
+    %pid = tt.get_program_id x : i32
+    %block_start = arith.muli %pid, %c64_i32 : i32
+    %offsets = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+    %offsets_0 = tt.splat %block_start : i32 -> tensor<64xi32>
+    %offsets_1 = arith.addi %offsets_0, %offsets : tensor<64xi32>
+    %mask = tt.splat %n : i32 -> tensor<64xi32>
+    %mask_2 = arith.cmpi slt, %offsets_1, %mask : tensor<64xi32>
+    %x = tt.splat %x_ptr : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
+    %x_3 = tt.addptr %x, %offsets_1 : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
+    %x_4 = tt.load %x_3, %mask_2 : tensor<64x!tt.ptr<f32>>
+    %y = tt.splat %y_ptr : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
+    %y_5 = tt.addptr %y, %offsets_1 : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
+    tt.store %y_5, %x_4, %mask_2 : tensor<64x!tt.ptr<f32>>
     tt.return
   }
 

@@ -16,6 +16,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Matchers.h"
 #include "tt/Analysis/Contiguity.h"
 #include "tt/TTOps.h"
 
@@ -365,6 +366,146 @@ Value Build(ConditionBuilder& builder, Value mask, const Box& box, Question ques
   return answer;
 }
 
+// Builds a LaneInterval (MaskBounds.h) over the and-tree of a mask, each node at the
+// coordinates of the row's first lane in its own shape, with the dimension the row runs along
+// (`lane_dim`; -1 where the node is the same all along the row).
+class IntervalBuilder {
+ public:
+  IntervalBuilder(OpBuilder& b, Location loc, int64_t width) : b_(b), loc_(loc), width_(width) {}
+
+  std::optional<LaneInterval> Build(Value mask, SmallVector<Value> coordinates, int lane_dim) {
+    Operation* op = mask.getDefiningOp();
+    if (!op) return std::nullopt;
+    if (auto splat = dyn_cast<SplatOp>(op)) {
+      if (!splat.getSrc().getType().isInteger(1)) return std::nullopt;
+      return Uniform(splat.getSrc(), True());
+    }
+    if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+      auto elements = dyn_cast<DenseIntElementsAttr>(constant.getValue());
+      if (!elements || !elements.isSplat()) return std::nullopt;
+      return Uniform(b_.create<arith::ConstantIntOp>(loc_, elements.getSplatValue<bool>(), 1),
+                     True());
+    }
+    if (auto broadcast = dyn_cast<BroadcastOp>(op)) {
+      auto source = cast<RankedTensorType>(broadcast.getSrc().getType());
+      for (int64_t d = 0; d < source.getRank(); ++d) {
+        if (source.getDimSize(d) == 1) coordinates[d] = I32(0);
+      }
+      if (lane_dim >= 0 && source.getDimSize(lane_dim) == 1) lane_dim = -1;
+      return Build(broadcast.getSrc(), coordinates, lane_dim);
+    }
+    if (auto expand = dyn_cast<ExpandDimsOp>(op)) {
+      const int axis = static_cast<int>(expand.getAxis());
+      coordinates.erase(coordinates.begin() + axis);
+      if (lane_dim == axis) lane_dim = -1;
+      if (lane_dim > axis) --lane_dim;
+      return Build(expand.getSrc(), coordinates, lane_dim);
+    }
+    if (auto both = dyn_cast<arith::AndIOp>(op)) {
+      std::optional<LaneInterval> lhs = Build(both.getLhs(), coordinates, lane_dim);
+      if (!lhs) return std::nullopt;
+      std::optional<LaneInterval> rhs = Build(both.getRhs(), coordinates, lane_dim);
+      if (!rhs) return std::nullopt;
+      return LaneInterval{b_.create<arith::MaxSIOp>(loc_, lhs->low, rhs->low),
+                          b_.create<arith::MinSIOp>(loc_, lhs->high, rhs->high),
+                          And(lhs->exact, rhs->exact)};
+    }
+    auto compare = dyn_cast<arith::CmpIOp>(op);
+    if (!compare || !getElementTypeOrSelf(compare.getLhs().getType()).isInteger(32) ||
+        !hasLaneValues(compare.getLhs()) || !hasLaneValues(compare.getRhs())) {
+      return std::nullopt;
+    }
+    arith::CmpIPredicate predicate = compare.getPredicate();
+    if (predicate != arith::CmpIPredicate::slt && predicate != arith::CmpIPredicate::sle &&
+        predicate != arith::CmpIPredicate::sgt && predicate != arith::CmpIPredicate::sge) {
+      return std::nullopt;
+    }
+    std::optional<int64_t> lhs_step = Step(compare.getLhs(), coordinates, lane_dim);
+    std::optional<int64_t> rhs_step = Step(compare.getRhs(), coordinates, lane_dim);
+    if (!lhs_step || !rhs_step) return std::nullopt;
+    Value lhs = buildLaneValue(b_, loc_, compare.getLhs(), coordinates);
+    Value rhs = buildLaneValue(b_, loc_, compare.getRhs(), coordinates);
+    if (!lhs || !rhs) return std::nullopt;
+    // A side stepping by 1 holds first + k in lane k while that stays in i32.
+    Value exact = True();
+    for (auto [side, step] : {std::pair{lhs, *lhs_step}, std::pair{rhs, *rhs_step}}) {
+      if (step == 1) {
+        exact = And(exact, b_.createOrFold<arith::CmpIOp>(
+                               loc_, arith::CmpIPredicate::sle, side,
+                               I32(std::numeric_limits<int32_t>::max() - (width_ - 1))));
+      }
+    }
+    if (*lhs_step == *rhs_step) {  // the difference of the sides is the same in every lane
+      return Uniform(b_.create<arith::CmpIOp>(loc_, predicate, lhs, rhs), exact);
+    }
+    // Lane k is on when moving + k `predicate` fixed, in exact (i64) arithmetic: with
+    // d = fixed - moving, k < d, k <= d, k > d or k >= d.
+    if (*rhs_step == 1) {
+      std::swap(lhs, rhs);
+      predicate = Swapped(predicate);
+    }
+    Value d = b_.create<arith::SubIOp>(loc_, Wide(rhs), Wide(lhs));
+    auto d_plus_one = [&] { return b_.create<arith::AddIOp>(loc_, d, I64(1)).getResult(); };
+    Value low = I64(0), high = I64(width_);
+    switch (predicate) {
+      case arith::CmpIPredicate::slt: high = d; break;
+      case arith::CmpIPredicate::sle: high = d_plus_one(); break;
+      case arith::CmpIPredicate::sgt: low = d_plus_one(); break;
+      default: low = d; break;  // sge
+    }
+    return LaneInterval{Clamp(low), Clamp(high), exact};
+  }
+
+ private:
+  // The constant step (0 or 1) of `tensor` along the row, else nullopt.
+  std::optional<int64_t> Step(Value tensor, ArrayRef<Value> coordinates, int lane_dim) {
+    if (lane_dim < 0) return 0;
+    Value step = buildLaneStep(b_, loc_, tensor, coordinates, lane_dim);
+    APInt value;
+    if (!step || !matchPattern(step, m_ConstantInt(&value))) return std::nullopt;
+    int64_t steps = value.getSExtValue();
+    if (steps != 0 && steps != 1) return std::nullopt;
+    return steps;
+  }
+
+  // The predicate with its operands swapped: a < b is b > a.
+  static arith::CmpIPredicate Swapped(arith::CmpIPredicate predicate) {
+    switch (predicate) {
+      case arith::CmpIPredicate::slt: return arith::CmpIPredicate::sgt;
+      case arith::CmpIPredicate::sle: return arith::CmpIPredicate::sge;
+      case arith::CmpIPredicate::sgt: return arith::CmpIPredicate::slt;
+      default: return arith::CmpIPredicate::sle;  // sge
+    }
+  }
+
+  Value Wide(Value i32) { return b_.create<arith::ExtSIOp>(loc_, b_.getI64Type(), i32); }
+
+  // `lane` within [0, width].
+  Value Clamp(Value lane) {
+    return b_.create<arith::MinSIOp>(loc_, b_.create<arith::MaxSIOp>(loc_, lane, I64(0)),
+                                     I64(width_));
+  }
+
+  // Every lane when `on`, else none.
+  LaneInterval Uniform(Value on, Value exact) {
+    return LaneInterval{I64(0), b_.create<arith::SelectOp>(loc_, on, I64(width_), I64(0)), exact};
+  }
+
+  Value True() { return b_.create<arith::ConstantIntOp>(loc_, 1, 1); }
+
+  Value And(Value lhs, Value rhs) {
+    if (matchPattern(lhs, m_One())) return rhs;
+    if (matchPattern(rhs, m_One())) return lhs;
+    return b_.create<arith::AndIOp>(loc_, lhs, rhs);
+  }
+  Value I32(int64_t value) { return b_.create<arith::ConstantIntOp>(loc_, value, 32); }
+  Value I64(int64_t value) { return b_.create<arith::ConstantIntOp>(loc_, value, 64); }
+
+  OpBuilder& b_;
+  Location loc_;
+  int64_t width_;
+};
+
 }  // namespace
 }  // namespace mask_bounds
 
@@ -382,6 +523,20 @@ Value buildScalarAllOn(OpBuilder& b, Location loc, Value mask, ArrayRef<int64_t>
   box.push_back({first, last});
   mask_bounds::ConditionBuilder builder(b, loc);
   return mask_bounds::Build(builder, mask, box, mask_bounds::Question::kAllOn);
+}
+
+std::optional<LaneInterval> buildLaneInterval(OpBuilder& b, Location loc, Value mask,
+                                              ArrayRef<int64_t> position, int64_t first,
+                                              int64_t width) {
+  auto type = dyn_cast<RankedTensorType>(mask.getType());
+  if (!type || type.getRank() != static_cast<int64_t>(position.size()) + 1) return std::nullopt;
+  SmallVector<Value> coordinates;
+  for (int64_t coordinate : position) {
+    coordinates.push_back(b.create<arith::ConstantIntOp>(loc, coordinate, 32));
+  }
+  coordinates.push_back(b.create<arith::ConstantIntOp>(loc, first, 32));
+  return mask_bounds::IntervalBuilder(b, loc, width)
+      .Build(mask, coordinates, static_cast<int>(type.getRank()) - 1);
 }
 
 Value buildScalarAllOff(OpBuilder& b, Location loc, Value mask) {

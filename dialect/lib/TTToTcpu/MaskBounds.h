@@ -7,6 +7,8 @@
 #ifndef TCPU_DIALECT_LIB_TTTOTCPU_MASKBOUNDS_H_
 #define TCPU_DIALECT_LIB_TTTOTCPU_MASKBOUNDS_H_
 
+#include <optional>
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Value.h"
 
@@ -30,6 +32,24 @@ Value buildScalarAllOn(OpBuilder& b, Location loc, Value mask, ArrayRef<int64_t>
 // is off in every lane for other reasons (one comparison failing in some lanes, another in the
 // rest); it is never true for a mask with a lane on.
 Value buildScalarAllOff(OpBuilder& b, Location loc, Value mask);
+
+// The lanes of a row that a mask has on, as one interval: [low, high) (i64, 0 <= low and
+// high <= the row's width; empty when high <= low), and `exact`, an i1 that holds when those
+// are exactly the lanes on (no index of the row wraps around i32 within it). A row whose mask
+// is `offs < n` (a range plus splats, against a splat) has the lanes [0, n - offs) on: a loop
+// over them copies them with no test per lane.
+struct LaneInterval {
+  Value low, high, exact;
+};
+
+// The LaneInterval of lanes [first, first + width) of the row at `position` (the leading
+// dimensions' coordinates) of `mask` (TTIR, before the conversion), relative to `first`, when
+// the mask is an and of signed comparisons of i32 index tensors that step by 0 or 1 per lane
+// along the row (LaneValues.h), splats of an i1 and constant masks; nullopt otherwise. Built
+// at `b`'s insertion point.
+std::optional<LaneInterval> buildLaneInterval(OpBuilder& b, Location loc, Value mask,
+                                              ArrayRef<int64_t> position, int64_t first,
+                                              int64_t width);
 
 }  // namespace mlir::tt
 
