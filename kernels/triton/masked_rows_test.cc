@@ -5,6 +5,7 @@
 // own mask bit says, wherever the window lies: before, across or past each 64-lane block, empty
 // or reversed.
 #include <array>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -28,34 +29,30 @@ std::vector<float> Source(int lanes) {
   return in;
 }
 
-TEST(TritonMaskedRowsTest, LoadReadsExactlyTheWindowAndOtherElsewhere) {
+using WindowLaunch = int (*)(void*, void*, int32_t, int32_t, int32_t, int32_t, int32_t);
+
+// Runs `launch` over three blocks for every window of kBounds: lanes in [lo, hi) must hold the
+// source, the others `off`.
+void CheckWindows(WindowLaunch launch, float off) {
   std::vector<float> in = Source(kLanes);
   for (int lo : kBounds) {
     for (int hi : kBounds) {
       SCOPED_TRACE("window [" + std::to_string(lo) + ", " + std::to_string(hi) + ")");
       std::vector<float> out(kLanes, kUntouched);
-      ASSERT_EQ(tcpu_launch_window_load_kernel(in.data(), out.data(), lo, hi, kPrograms, 1, 1),
-                TCPU_OK);
+      ASSERT_EQ(launch(in.data(), out.data(), lo, hi, kPrograms, 1, 1), TCPU_OK);
       for (int i = 0; i < kLanes; ++i) {
-        ASSERT_EQ(out[i], lo <= i && i < hi ? in[i] : -1.0f) << "lane " << i;
+        ASSERT_EQ(out[i], lo <= i && i < hi ? in[i] : off) << "lane " << i;
       }
     }
   }
 }
 
+TEST(TritonMaskedRowsTest, LoadReadsExactlyTheWindowAndOtherElsewhere) {
+  CheckWindows(tcpu_launch_window_load_kernel, -1.0f);  // the load's `other`
+}
+
 TEST(TritonMaskedRowsTest, StoreWritesExactlyTheWindow) {
-  std::vector<float> in = Source(kLanes);
-  for (int lo : kBounds) {
-    for (int hi : kBounds) {
-      SCOPED_TRACE("window [" + std::to_string(lo) + ", " + std::to_string(hi) + ")");
-      std::vector<float> out(kLanes, kUntouched);
-      ASSERT_EQ(tcpu_launch_window_store_kernel(in.data(), out.data(), lo, hi, kPrograms, 1, 1),
-                TCPU_OK);
-      for (int i = 0; i < kLanes; ++i) {
-        ASSERT_EQ(out[i], lo <= i && i < hi ? in[i] : kUntouched) << "lane " << i;
-      }
-    }
-  }
+  CheckWindows(tcpu_launch_window_store_kernel, kUntouched);
 }
 
 // A 4 x 64 tile under (row < m) & (col <= n - 1): rows past m and columns past n are neither
