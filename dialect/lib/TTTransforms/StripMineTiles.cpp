@@ -1403,7 +1403,8 @@ int64_t RegisterTileChunk(FuncOp func, bool* carried) {
   Axes axes(func);
   for (Value tile : tiles) {
     for (unsigned d = 0; d < cast<RankedTensorType>(tile.getType()).getRank(); ++d) {
-      if (axes.ReducedPastLoops(axes.AxisOf(tile, d))) {
+      const int axis = axes.AxisOf(tile, d);
+      if (axis >= 0 && axes.ReducedPastLoops(axis)) {
         *carried = true;
         return kRegisterRowChunk;
       }
