@@ -237,13 +237,12 @@ class RunMask {
     return mask;
   }
 
-  // The run's lanes on as an interval, when the TTIR mask has that form (MaskBounds.h).
+  // The lanes on of a run of a 1-D row as an interval, when the TTIR mask has that form
+  // (MaskBounds.h).
   std::optional<LaneInterval> Interval(OpBuilder& b, Location loc) const {
     if (!tt_mask_) return std::nullopt;
-    return buildLaneInterval(b, loc, tt_mask_, position_, offset_, width_);
+    return buildLaneInterval(b, loc, tt_mask_, offset_, width_);
   }
-  // Whether the run is part of a 1-D row (a tensor of one dimension).
-  bool InRow() const { return position_.empty(); }
 
   // Lane `lane` (an index) of the run.
   Value Lane(OpBuilder& b, Location loc, Value lane) const {
@@ -314,10 +313,12 @@ Value GatherRowInRegisters(OpBuilder& b, Location loc, LanePointer pointer_of, V
 // What a loop over a row's lanes does at one lane (an index).
 using LaneAction = llvm::function_ref<void(OpBuilder&, Location, Value lane)>;
 
-// `body` at each lane in [lower, upper) (indices) of a row, in order, under an scf.if of the
-// lane's mask bit when there is a mask.
-void ForEachLaneOfRow(OpBuilder& b, Location loc, Value lower, Value upper, const RunMask& mask,
+// `body` at each lane of a row `width` wide, in order, under an scf.if of the lane's mask bit
+// when there is a mask.
+void ForEachLaneOfRow(OpBuilder& b, Location loc, int64_t width, const RunMask& mask,
                       LaneAction body) {
+  Value lower = b.create<arith::ConstantIndexOp>(loc, 0);
+  Value upper = b.create<arith::ConstantIndexOp>(loc, width);
   Value step = b.create<arith::ConstantIndexOp>(loc, 1);
   b.create<scf::ForOp>(loc, lower, upper, step, ValueRange{},
                        [&](OpBuilder& loop, Location l, Value lane, ValueRange) {
@@ -332,12 +333,6 @@ void ForEachLaneOfRow(OpBuilder& b, Location loc, Value lower, Value upper, cons
                          }
                          loop.create<scf::YieldOp>(l);
                        });
-}
-
-void ForEachLaneOfRow(OpBuilder& b, Location loc, int64_t width, const RunMask& mask,
-                      LaneAction body) {
-  ForEachLaneOfRow(b, loc, b.create<arith::ConstantIndexOp>(loc, 0),
-                   b.create<arith::ConstantIndexOp>(loc, width), mask, body);
 }
 
 // What a loop over a row's lanes does at `lanes` lanes from one lane (an index) on, when they
@@ -419,8 +414,7 @@ void ForEachLaneOnInRow(OpBuilder& b, Location loc, Operation* op, VectorType ty
   // tiles of 32 lanes, +4%) and narrower rows (Inductor's GELU in 16-lane chunks, +7%) came out
   // slower, the loop's code making the register allocator spill more in the unmasked paths.
   std::optional<LaneInterval> interval =
-      mask && mask.InRow() && width * bytes > kChunkBytes[0] ? mask.Interval(b, loc)
-                                                             : std::nullopt;
+      mask && width * bytes > kChunkBytes[0] ? mask.Interval(b, loc) : std::nullopt;
   if (!interval) {
     ForEachLaneOfRow(b, loc, width, mask ? mask.Buffered(b, loc, op) : RunMask(), body);
     return;

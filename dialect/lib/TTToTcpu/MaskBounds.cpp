@@ -366,14 +366,13 @@ Value Build(ConditionBuilder& builder, Value mask, const Box& box, Question ques
   return answer;
 }
 
-// Builds a LaneInterval (MaskBounds.h) over the and-tree of a mask, each node at the
-// coordinates of the row's first lane in its own shape, with the dimension the row runs along
-// (`lane_dim`; -1 where the node is the same all along the row).
+// Builds a LaneInterval (MaskBounds.h) over the and-tree of a 1-D mask, each comparison's sides
+// taken at the run's first lane (`first`, an i32).
 class IntervalBuilder {
  public:
   IntervalBuilder(OpBuilder& b, Location loc, int64_t width) : b_(b), loc_(loc), width_(width) {}
 
-  std::optional<LaneInterval> Build(Value mask, SmallVector<Value> coordinates, int lane_dim) {
+  std::optional<LaneInterval> Build(Value mask, Value first) {
     Operation* op = mask.getDefiningOp();
     if (!op) return std::nullopt;
     if (auto splat = dyn_cast<SplatOp>(op)) {
@@ -386,25 +385,10 @@ class IntervalBuilder {
       return Uniform(b_.create<arith::ConstantIntOp>(loc_, elements.getSplatValue<bool>(), 1),
                      True());
     }
-    if (auto broadcast = dyn_cast<BroadcastOp>(op)) {
-      auto source = cast<RankedTensorType>(broadcast.getSrc().getType());
-      for (int64_t d = 0; d < source.getRank(); ++d) {
-        if (source.getDimSize(d) == 1) coordinates[d] = I32(0);
-      }
-      if (lane_dim >= 0 && source.getDimSize(lane_dim) == 1) lane_dim = -1;
-      return Build(broadcast.getSrc(), coordinates, lane_dim);
-    }
-    if (auto expand = dyn_cast<ExpandDimsOp>(op)) {
-      const int axis = static_cast<int>(expand.getAxis());
-      coordinates.erase(coordinates.begin() + axis);
-      if (lane_dim == axis) lane_dim = -1;
-      if (lane_dim > axis) --lane_dim;
-      return Build(expand.getSrc(), coordinates, lane_dim);
-    }
     if (auto both = dyn_cast<arith::AndIOp>(op)) {
-      std::optional<LaneInterval> lhs = Build(both.getLhs(), coordinates, lane_dim);
+      std::optional<LaneInterval> lhs = Build(both.getLhs(), first);
       if (!lhs) return std::nullopt;
-      std::optional<LaneInterval> rhs = Build(both.getRhs(), coordinates, lane_dim);
+      std::optional<LaneInterval> rhs = Build(both.getRhs(), first);
       if (!rhs) return std::nullopt;
       return LaneInterval{b_.create<arith::MaxSIOp>(loc_, lhs->low, rhs->low),
                           b_.create<arith::MinSIOp>(loc_, lhs->high, rhs->high),
@@ -420,11 +404,11 @@ class IntervalBuilder {
         predicate != arith::CmpIPredicate::sgt && predicate != arith::CmpIPredicate::sge) {
       return std::nullopt;
     }
-    std::optional<int64_t> lhs_step = Step(compare.getLhs(), coordinates, lane_dim);
-    std::optional<int64_t> rhs_step = Step(compare.getRhs(), coordinates, lane_dim);
+    std::optional<int64_t> lhs_step = Step(compare.getLhs(), first);
+    std::optional<int64_t> rhs_step = Step(compare.getRhs(), first);
     if (!lhs_step || !rhs_step) return std::nullopt;
-    Value lhs = buildLaneValue(b_, loc_, compare.getLhs(), coordinates);
-    Value rhs = buildLaneValue(b_, loc_, compare.getRhs(), coordinates);
+    Value lhs = buildLaneValue(b_, loc_, compare.getLhs(), first);
+    Value rhs = buildLaneValue(b_, loc_, compare.getRhs(), first);
     if (!lhs || !rhs) return std::nullopt;
     // A side stepping by 1 holds first + k in lane k while that stays in i32.
     Value exact = True();
@@ -458,9 +442,8 @@ class IntervalBuilder {
 
  private:
   // The constant step (0 or 1) of `tensor` along the row, else nullopt.
-  std::optional<int64_t> Step(Value tensor, ArrayRef<Value> coordinates, int lane_dim) {
-    if (lane_dim < 0) return 0;
-    Value step = buildLaneStep(b_, loc_, tensor, coordinates, lane_dim);
+  std::optional<int64_t> Step(Value tensor, Value first) {
+    Value step = buildLaneStep(b_, loc_, tensor, first, /*dim=*/0);
     APInt value;
     if (!step || !matchPattern(step, m_ConstantInt(&value))) return std::nullopt;
     int64_t steps = value.getSExtValue();
@@ -526,17 +509,11 @@ Value buildScalarAllOn(OpBuilder& b, Location loc, Value mask, ArrayRef<int64_t>
 }
 
 std::optional<LaneInterval> buildLaneInterval(OpBuilder& b, Location loc, Value mask,
-                                              ArrayRef<int64_t> position, int64_t first,
-                                              int64_t width) {
+                                              int64_t first, int64_t width) {
   auto type = dyn_cast<RankedTensorType>(mask.getType());
-  if (!type || type.getRank() != static_cast<int64_t>(position.size()) + 1) return std::nullopt;
-  SmallVector<Value> coordinates;
-  for (int64_t coordinate : position) {
-    coordinates.push_back(b.create<arith::ConstantIntOp>(loc, coordinate, 32));
-  }
-  coordinates.push_back(b.create<arith::ConstantIntOp>(loc, first, 32));
+  if (!type || type.getRank() != 1) return std::nullopt;
   return mask_bounds::IntervalBuilder(b, loc, width)
-      .Build(mask, coordinates, static_cast<int>(type.getRank()) - 1);
+      .Build(mask, b.create<arith::ConstantIntOp>(loc, first, 32));
 }
 
 Value buildScalarAllOff(OpBuilder& b, Location loc, Value mask) {

@@ -42,14 +42,12 @@ struct LaneInterval {
   Value low, high, exact;
 };
 
-// The LaneInterval of lanes [first, first + width) of the row at `position` (the leading
-// dimensions' coordinates) of `mask` (TTIR, before the conversion), relative to `first`, when
-// the mask is an and of signed comparisons of i32 index tensors that step by 0 or 1 per lane
-// along the row (LaneValues.h), splats of an i1 and constant masks; nullopt otherwise. Built
-// at `b`'s insertion point.
+// The LaneInterval of lanes [first, first + width) of the 1-D `mask` (TTIR, before the
+// conversion), relative to `first`, when the mask is an and of signed comparisons of i32 index
+// tensors that step by 0 or 1 per lane (LaneValues.h), splats of an i1 and constant masks;
+// nullopt otherwise (and for masks of several dimensions). Built at `b`'s insertion point.
 std::optional<LaneInterval> buildLaneInterval(OpBuilder& b, Location loc, Value mask,
-                                              ArrayRef<int64_t> position, int64_t first,
-                                              int64_t width);
+                                              int64_t first, int64_t width);
 
 }  // namespace mlir::tt
 
