@@ -18,7 +18,7 @@
 // ASM: softmax_kernel:
 // ASM: fmaxnm v{{[0-9]+}}.4s, v{{[0-9]+}}.4s, v{{[0-9]+}}.4s
 // ASM: fmla v{{[0-9]+}}.4s, v{{[0-9]+}}.4s, v{{[0-9]+}}.4s
-// ASM: softmax_kernel__program:
+// ASM: softmax_kernel__programs:
 // ASM: .globl tcpu_launch_softmax_kernel
 // ASM: tcpu_launch_softmax_kernel:
 // ASM: bl tcpu_triton_launch

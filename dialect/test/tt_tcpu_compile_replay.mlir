@@ -44,13 +44,13 @@
 // ASM-NOT: .globl mixed{{$}}
 // ASM: .globl scaled_k1
 // ASM: .globl mixed_k1
-// ASM: mixed_k1__program:
+// ASM: mixed_k1__programs:
 // ASM: .globl tcpu_launch_mixed_k1
 // ASM: .globl tcpu_variant_mixed_k1
 // ASM: .asciz "mixed_k1:baseline"
 
 // VARIANT: .globl mixed_k1__sve2
-// VARIANT: .globl mixed_k1__sve2__program
+// VARIANT: .globl mixed_k1__sve2__programs
 
 // SAME: int [[LAUNCH:tcpu_launch_mixed_k1\(.*\)]];
 // SAME: #include "tcpu/triton_replay.h"

@@ -18,7 +18,7 @@
 // CHECK: llvm.fdiv %{{.*}}, %{{.*}} : vector<4xf32>
 // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : vector<4xf32>, !llvm.ptr
 // CHECK: llvm.return
-// CHECK-LABEL: llvm.func internal @softmax_row__program(
+// CHECK-LABEL: llvm.func internal @softmax_row__programs(
 // CHECK: llvm.call @softmax_row(
 // CHECK-LABEL: llvm.func @tcpu_launch_softmax_row(
 // CHECK-SAME: -> i32

@@ -1,10 +1,12 @@
 // tcpu-emit-triton-launchers (on the LLVM dialect, after the pipeline): for the kernel NAME
-// (marked tcpu.triton_kernel by tt-to-tcpu-funcs) it adds NAME__program, which unpacks the
-// argument struct and calls NAME with the program ids; tcpu_launch_NAME(args..., grid_x,
-// grid_y, grid_z), which packs the arguments and calls the runtime's tcpu_triton_launch
-// with the table of variants and returns its status; and tcpu_variant_NAME. With
-// variant=S the kernel is one variant (NAME__S, NAME__S__program only); with dispatch the
-// baseline's table lists the variants first, each with its feature bits.
+// (marked tcpu.triton_kernel by tt-to-tcpu-funcs; it becomes no_inline) it adds
+// NAME__programs(args, pid_x, pid_y, pid_z, count, grid...), which unpacks the argument
+// struct once and calls NAME for `count` programs from the given one on, x fastest and
+// carried into y and z at the grid's edges; tcpu_launch_NAME(args..., grid_x, grid_y,
+// grid_z), which packs the arguments and calls the runtime's tcpu_triton_launch with the
+// table of variants and returns its status; and tcpu_variant_NAME. With variant=S the kernel
+// is one variant (NAME__S, NAME__S__programs only); with dispatch the baseline's table lists
+// the variants first, each with its feature bits.
 // RUN: tcpu-opt %s --tcpu-emit-triton-launchers | FileCheck %s
 // RUN: tcpu-opt %s '--tcpu-emit-triton-launchers=variant=i8mm' | FileCheck %s --check-prefix=VARIANT
 // RUN: tcpu-opt %s '--tcpu-emit-triton-launchers=dispatch=i8mm=12,dotprod=4' | FileCheck %s --check-prefix=DISPATCH
@@ -16,15 +18,33 @@ module {
 }
 
 // The kernel keeps its name and triton-cpu's signature; the marker goes.
-// CHECK: llvm.func @scale(%{{.*}}: !llvm.ptr, %{{.*}}: i32, %{{.*}}: f32, %{{.*}}: i64, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32) {
-// CHECK-LABEL: llvm.func internal @scale__program(
-// CHECK-SAME: %[[ARGS:[a-z0-9]+]]: !llvm.ptr, %[[PX:[a-z0-9]+]]: i32, %[[PY:[a-z0-9]+]]: i32, %[[PZ:[a-z0-9]+]]: i32, %[[GX:[a-z0-9]+]]: i32, %[[GY:[a-z0-9]+]]: i32, %[[GZ:[a-z0-9]+]]: i32)
+// CHECK: llvm.func @scale(%{{.*}}: !llvm.ptr, %{{.*}}: i32, %{{.*}}: f32, %{{.*}}: i64, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32) attributes {no_inline} {
+// CHECK-LABEL: llvm.func internal @scale__programs(
+// CHECK-SAME: %[[ARGS:[a-z0-9]+]]: !llvm.ptr, %[[PX:[a-z0-9]+]]: i32, %[[PY:[a-z0-9]+]]: i32, %[[PZ:[a-z0-9]+]]: i32, %[[COUNT:[a-z0-9]+]]: i64, %[[GX:[a-z0-9]+]]: i32, %[[GY:[a-z0-9]+]]: i32, %[[GZ:[a-z0-9]+]]: i32)
 // CHECK: llvm.getelementptr %[[ARGS]][0, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(ptr, i32, f32, i64)>
-// CHECK: llvm.load %{{.*}} : !llvm.ptr -> !llvm.ptr
-// CHECK: llvm.load %{{.*}} : !llvm.ptr -> i32
-// CHECK: llvm.load %{{.*}} : !llvm.ptr -> f32
-// CHECK: llvm.load %{{.*}} : !llvm.ptr -> i64
-// CHECK: llvm.call @scale(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[PX]], %[[PY]], %[[PZ]], %[[GX]], %[[GY]], %[[GZ]])
+// CHECK: %[[A0:[0-9]+]] = llvm.load %{{.*}} : !llvm.ptr -> !llvm.ptr
+// CHECK: %[[A1:[0-9]+]] = llvm.load %{{.*}} : !llvm.ptr -> i32
+// CHECK: %[[A2:[0-9]+]] = llvm.load %{{.*}} : !llvm.ptr -> f32
+// CHECK: %[[A3:[0-9]+]] = llvm.load %{{.*}} : !llvm.ptr -> i64
+// CHECK: %[[ZERO:[0-9]+]] = llvm.mlir.constant(0 : i64) : i64
+// CHECK: %[[ANY:[0-9]+]] = llvm.icmp "sgt" %[[COUNT]], %[[ZERO]] : i64
+// CHECK: llvm.cond_br %[[ANY]], ^[[LOOP:bb[0-9]+]](%[[ZERO]], %[[PX]], %[[PY]], %[[PZ]] : i64, i32, i32, i32), ^[[EXIT:bb[0-9]+]]
+// CHECK: ^[[LOOP]](%[[DONE:[0-9]+]]: i64, %[[X:[0-9]+]]: i32, %[[Y:[0-9]+]]: i32, %[[Z:[0-9]+]]: i32):
+// CHECK: llvm.call @scale(%[[A0]], %[[A1]], %[[A2]], %[[A3]], %[[X]], %[[Y]], %[[Z]], %[[GX]], %[[GY]], %[[GZ]])
+// CHECK: %[[X1:[0-9]+]] = llvm.add %[[X]], %{{.*}} : i32
+// CHECK: %[[XW:[0-9]+]] = llvm.icmp "eq" %[[X1]], %[[GX]] : i32
+// CHECK: %[[NX:[0-9]+]] = llvm.select %[[XW]], %{{.*}}, %[[X1]] : i1, i32
+// CHECK: %[[XC:[0-9]+]] = llvm.zext %[[XW]] : i1 to i32
+// CHECK: %[[Y1:[0-9]+]] = llvm.add %[[Y]], %[[XC]] : i32
+// CHECK: %[[YW:[0-9]+]] = llvm.icmp "eq" %[[Y1]], %[[GY]] : i32
+// CHECK: %[[NY:[0-9]+]] = llvm.select %[[YW]], %{{.*}}, %[[Y1]] : i1, i32
+// CHECK: %[[YC:[0-9]+]] = llvm.zext %[[YW]] : i1 to i32
+// CHECK: %[[NZ:[0-9]+]] = llvm.add %[[Z]], %[[YC]] : i32
+// CHECK: %[[NDONE:[0-9]+]] = llvm.add %[[DONE]], %{{.*}} : i64
+// CHECK: %[[MORE:[0-9]+]] = llvm.icmp "slt" %[[NDONE]], %[[COUNT]] : i64
+// CHECK: llvm.cond_br %[[MORE]], ^[[LOOP]](%[[NDONE]], %[[NX]], %[[NY]], %[[NZ]] : i64, i32, i32, i32), ^[[EXIT]]
+// CHECK: ^[[EXIT]]:
+// CHECK-NEXT: llvm.return
 // CHECK: llvm.mlir.global internal constant @scale__variant_baseline("scale:baseline\00")
 // CHECK: llvm.mlir.global internal constant @scale__variants() {{.*}} : !llvm.array<1 x struct<(ptr, i32, ptr)>>
 // CHECK: llvm.func @tcpu_triton_launch(!llvm.ptr, !llvm.ptr, i32, !llvm.ptr, i32, i32, i32) -> i32
@@ -44,20 +64,20 @@ module {
 // CHECK-NOT: tcpu.triton_kernel
 
 // VARIANT: llvm.func @scale__i8mm(
-// VARIANT: llvm.func @scale__i8mm__program(
+// VARIANT: llvm.func @scale__i8mm__programs(
 // VARIANT-NOT: tcpu_launch_scale
 // VARIANT-NOT: tcpu_variant_scale
 
-// DISPATCH: llvm.func @scale__i8mm__program(!llvm.ptr, i32, i32, i32, i32, i32, i32)
-// DISPATCH: llvm.func @scale__dotprod__program(!llvm.ptr, i32, i32, i32, i32, i32, i32)
+// DISPATCH: llvm.func @scale__i8mm__programs(!llvm.ptr, i32, i32, i32, i64, i32, i32, i32)
+// DISPATCH: llvm.func @scale__dotprod__programs(!llvm.ptr, i32, i32, i32, i64, i32, i32, i32)
 // DISPATCH: llvm.mlir.global internal constant @scale__variants() {{.*}} : !llvm.array<3 x struct<(ptr, i32, ptr)>>
 // DISPATCH: llvm.mlir.addressof @scale__variant_i8mm
 // DISPATCH-NEXT: llvm.mlir.constant(12 : i32)
-// DISPATCH-NEXT: llvm.mlir.addressof @scale__i8mm__program
+// DISPATCH-NEXT: llvm.mlir.addressof @scale__i8mm__programs
 // DISPATCH: llvm.mlir.addressof @scale__variant_dotprod
 // DISPATCH-NEXT: llvm.mlir.constant(4 : i32)
-// DISPATCH-NEXT: llvm.mlir.addressof @scale__dotprod__program
+// DISPATCH-NEXT: llvm.mlir.addressof @scale__dotprod__programs
 // DISPATCH: llvm.mlir.addressof @scale__variant_baseline
 // DISPATCH-NEXT: llvm.mlir.constant(0 : i32)
-// DISPATCH-NEXT: llvm.mlir.addressof @scale__program
+// DISPATCH-NEXT: llvm.mlir.addressof @scale__programs
 // DISPATCH: llvm.func @tcpu_launch_scale(

@@ -10,8 +10,11 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <functional>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "kernels/triton/argmax.h"
@@ -41,10 +44,16 @@
 #include "tcpu/perf.h"
 #include "tcpu/status.h"
 #include "tcpu/threads.h"
+#include "tcpu/triton.h"
 
-// The program functions of the objects compiled without NEON: the same kernel ABI as the
-// vectorized program (arguments, then the program id and the grid).
-#define SCALAR_PROGRAM(kernel) extern "C" decltype(kernel) kernel##__scalar;
+// The entries of the objects compiled without NEON: the one-program function, with the same
+// kernel ABI as the vectorized one (arguments, then the program id and the grid), and the range
+// entry the launcher calls (tcpu_triton_programs). SCALAR(NAME) names both.
+#define SCALAR_PROGRAM(kernel)                       \
+  extern "C" decltype(kernel) kernel##__scalar;      \
+  extern "C" void kernel##__scalar__programs(const void*, int32_t, int32_t, int32_t, int64_t, \
+                                              int32_t, int32_t, int32_t);
+#define SCALAR(kernel) kernel##__scalar, kernel##__scalar__programs
 SCALAR_PROGRAM(add_kernel)
 SCALAR_PROGRAM(add_kernel_hinted)
 SCALAR_PROGRAM(exp_kernel)
@@ -81,14 +90,32 @@ struct Grid {
   int32_t x, y, z;
 };
 
-// Every program of `grid`, in order, on this thread: what the launcher does with one thread.
+// Stores `value` as a field of type T of a C struct whose fields so far end at `offset`.
+template <typename T>
+size_t PutField(unsigned char* bytes, size_t offset, T value) {
+  offset = (offset + alignof(T) - 1) / alignof(T) * alignof(T);
+  std::memcpy(bytes + offset, &value, sizeof(T));
+  return offset + sizeof(T);
+}
+
+// The launcher's argument struct: `args` converted to the kernel's parameter types, in order.
+template <typename... Params, size_t... I, typename... Args>
+void PackArguments(void (*)(Params...), unsigned char* bytes, std::index_sequence<I...>,
+                   Args... args) {
+  size_t offset = 0;
+  ((offset = PutField<std::tuple_element_t<I, std::tuple<Params...>>>(bytes, offset, args)), ...);
+}
+
+// Every program of `grid`, in order, on this thread: what the launcher does with one thread
+// (one call of the range entry).
 template <typename... Params, typename... Args>
-void RunPrograms(void (*program)(Params...), Grid grid, Args... args) {
-  for (int32_t z = 0; z < grid.z; ++z) {
-    for (int32_t y = 0; y < grid.y; ++y) {
-      for (int32_t x = 0; x < grid.x; ++x) program(args..., x, y, z, grid.x, grid.y, grid.z);
-    }
-  }
+void RunPrograms(void (*program)(Params...), tcpu_triton_programs programs, Grid grid,
+                 Args... args) {
+  static_assert(sizeof...(Params) == sizeof...(Args) + 6,
+                "the kernel's arguments, then its program id and grid");
+  alignas(16) unsigned char bytes[16 * (sizeof...(Args) + 1)] = {};
+  PackArguments(program, bytes, std::index_sequence_for<Args...>{}, args...);
+  programs(bytes, 0, 0, 0, int64_t{grid.x} * grid.y * grid.z, grid.x, grid.y, grid.z);
 }
 
 // Runs `vectorized` (a launch, one thread) and `scalar` (the NEON-less programs over the same
@@ -181,7 +208,7 @@ bool VectorAdd() {
              [&] {
                return tcpu_launch_add_kernel(x.data(), y.data(), out.data(), kN, grid.x, 1, 1);
              },
-             [&] { RunPrograms(add_kernel__scalar, grid, x.data(), y.data(), ref.data(), kN); }) &&
+             [&] { RunPrograms(SCALAR(add_kernel), grid, x.data(), y.data(), ref.data(), kN); }) &&
          Same("add_kernel", out, ref) &&
          Measure(
              "triton add_kernel_hinted n=16384", kN, "elements",
@@ -190,7 +217,7 @@ bool VectorAdd() {
                                                     1, 1);
              },
              [&] {
-               RunPrograms(add_kernel_hinted__scalar, hinted, x.data(), y.data(), ref.data(), kN);
+               RunPrograms(SCALAR(add_kernel_hinted), hinted, x.data(), y.data(), ref.data(), kN);
              }) &&
          Same("add_kernel_hinted", out, ref) &&
          CountPlainLoop(
@@ -210,7 +237,7 @@ bool Exp() {
                return tcpu_launch_exp_kernel(x.data(), e.data(), e2.data(), kN, grid.x, 1, 1);
              },
              [&] {
-               RunPrograms(exp_kernel__scalar, grid, x.data(), ref_e.data(), ref_e2.data(), kN);
+               RunPrograms(SCALAR(exp_kernel), grid, x.data(), ref_e.data(), ref_e2.data(), kN);
              }) &&
          Same("exp", e, ref_e, 1e-6) && Same("exp2", e2, ref_e2, 1e-6) &&
          CountPlainLoop(
@@ -231,18 +258,19 @@ bool MathFunctions() {
     const char* name;
     int (*launch)(void*, void*, int32_t, int32_t, int32_t, int32_t);
     void (*scalar)(void*, void*, int32_t, int32_t, int32_t, int32_t, int32_t, int32_t, int32_t);
+    tcpu_triton_programs scalar_programs;
     void (*plain)(const float*, float*, int64_t);
     float low, high;  // the inputs: a wave over [low, high]
     double rel;       // the difference allowed against glibc, relative to max(1, |values|)
   };
   const Function functions[] = {
-      {"log", tcpu_launch_log_kernel, log_kernel__scalar, plain_log_f32, 1e-3f, 1e4f, 3e-7},
-      {"sin", tcpu_launch_sin_kernel, sin_kernel__scalar, plain_sin_f32, -100.0f, 100.0f, 4e-7},
-      {"cos", tcpu_launch_cos_kernel, cos_kernel__scalar, plain_cos_f32, -100.0f, 100.0f, 4e-7},
-      {"rsqrt", tcpu_launch_rsqrt_kernel, rsqrt_kernel__scalar, plain_rsqrt_f32, 1e-3f, 1e4f,
+      {"log", tcpu_launch_log_kernel, SCALAR(log_kernel), plain_log_f32, 1e-3f, 1e4f, 3e-7},
+      {"sin", tcpu_launch_sin_kernel, SCALAR(sin_kernel), plain_sin_f32, -100.0f, 100.0f, 4e-7},
+      {"cos", tcpu_launch_cos_kernel, SCALAR(cos_kernel), plain_cos_f32, -100.0f, 100.0f, 4e-7},
+      {"rsqrt", tcpu_launch_rsqrt_kernel, SCALAR(rsqrt_kernel), plain_rsqrt_f32, 1e-3f, 1e4f,
        2e-7},
-      {"erf", tcpu_launch_erf_kernel, erf_kernel__scalar, plain_erf_f32, -4.0f, 4.0f, 6e-7},
-      {"tanh", tcpu_launch_tanh_kernel, tanh_kernel__scalar, plain_tanh_f32, -8.0f, 8.0f, 6e-7},
+      {"erf", tcpu_launch_erf_kernel, SCALAR(erf_kernel), plain_erf_f32, -4.0f, 4.0f, 6e-7},
+      {"tanh", tcpu_launch_tanh_kernel, SCALAR(tanh_kernel), plain_tanh_f32, -8.0f, 8.0f, 6e-7},
   };
   const Grid grid{kN / 256, 1, 1};
   for (const Function& f : functions) {
@@ -257,7 +285,7 @@ bool MathFunctions() {
         Measure(
             region, kN, "elements",
             [&] { return f.launch(x.data(), y.data(), kN, grid.x, 1, 1); },
-            [&] { RunPrograms(f.scalar, grid, x.data(), ref.data(), kN); }) &&
+            [&] { RunPrograms(f.scalar, f.scalar_programs, grid, x.data(), ref.data(), kN); }) &&
         Same(f.name, y, ref) &&
         CountPlainLoop(
             plain_what.c_str(), kN, "elements", {region},
@@ -280,7 +308,7 @@ bool Argmax() {
                                                 rows, 1, 1);
              },
              [&] {
-               RunPrograms(argmax_kernel__scalar, grid, x.data(), ref_index.data(),
+               RunPrograms(SCALAR(argmax_kernel), grid, x.data(), ref_index.data(),
                            ref_max.data(), cols, cols);
              }) &&
          Same("argmax index", index, ref_index) && Same("argmax max", max, ref_max) &&
@@ -307,7 +335,7 @@ bool Scan() {
   return Measure(
              "triton cumsum_kernel n=16384", kN, "elements",
              [&] { return tcpu_launch_cumsum_kernel(x.data(), y.data(), kN, grid.x, 1, 1); },
-             [&] { RunPrograms(cumsum_kernel__scalar, grid, x.data(), ref.data(), kN); }) &&
+             [&] { RunPrograms(SCALAR(cumsum_kernel), grid, x.data(), ref.data(), kN); }) &&
          Same("cumsum", y, ref, 1e-5) &&
          CountPlainLoop(
              "cumsum n=16384", kN, "elements", {"triton cumsum_kernel n=16384"},
@@ -324,7 +352,7 @@ bool Scan() {
                return tcpu_launch_row_suffix_max_kernel(xi.data(), yi.data(), stride, 1, 1, 1);
              },
              [&] {
-               RunPrograms(row_suffix_max_kernel__scalar, Grid{1, 1, 1}, xi.data(),
+               RunPrograms(SCALAR(row_suffix_max_kernel), Grid{1, 1, 1}, xi.data(),
                            ref_yi.data(), stride);
              }) &&
          Same("row_suffix_max", yi, ref_yi) &&
@@ -348,7 +376,7 @@ bool Histogram() {
                                                    programs, 1, 1);
              },
              [&] {
-               RunPrograms(histogram_kernel__scalar, Grid{programs, 1, 1}, x.data(),
+               RunPrograms(SCALAR(histogram_kernel), Grid{programs, 1, 1}, x.data(),
                            ref_all.data(), ref_valid.data(), kN);
              }) &&
          Same("histogram", all, ref_all) && Same("histogram (masked)", valid, ref_valid) &&
@@ -376,7 +404,7 @@ bool BlockPointers() {
                                                     n / 8, 1, 1);
              },
              [&] {
-               RunPrograms(block_copy_kernel__scalar, Grid{n / 8, 1, 1}, src.data(), ref.data(),
+               RunPrograms(SCALAR(block_copy_kernel), Grid{n / 8, 1, 1}, src.data(), ref.data(),
                            m, n, ld, m, n);
              }) &&
          Same("block_copy", dst, ref) &&
@@ -391,7 +419,7 @@ bool BlockPointers() {
                                                           tiles_m, tiles_n, 1);
              },
              [&] {
-               RunPrograms(descriptor_scale_kernel__scalar, Grid{tiles_m, tiles_n, 1},
+               RunPrograms(SCALAR(descriptor_scale_kernel), Grid{tiles_m, tiles_n, 1},
                            src.data(), int64_t{m}, int64_t{n}, int64_t{ld}, int64_t{1},
                            ref_y.data(), m, n);
              }) &&
@@ -431,7 +459,7 @@ bool Fp8() {
                                               b_rtz.data(), kN, grid.x, 1, 1);
              },
              [&] {
-               RunPrograms(half_narrow__scalar, grid, x.data(), ref_h.data(), ref_h_rtz.data(),
+               RunPrograms(SCALAR(half_narrow), grid, x.data(), ref_h.data(), ref_h_rtz.data(),
                            ref_b.data(), ref_b_rtz.data(), kN);
              }) &&
          Same("f16 rtne", h, ref_h) && Same("f16 rtz", h_rtz, ref_h_rtz) &&
@@ -455,7 +483,7 @@ bool Fp8() {
                                                 1);
              },
              [&] {
-               RunPrograms(e4m3fn_narrow__scalar, grid, x.data(), ref_e4.data(),
+               RunPrograms(SCALAR(e4m3fn_narrow), grid, x.data(), ref_e4.data(),
                            ref_e4_rtz.data(), kN);
              }) &&
          Same("e4m3fn rtne", e4, ref_e4) && Same("e4m3fn rtz", e4_rtz, ref_e4_rtz) &&
@@ -473,7 +501,7 @@ bool Fp8() {
                                                wide_b.data(), i8.data(), kN, grid.x, 1, 1);
              },
              [&] {
-               RunPrograms(e4m3fn_widen__scalar, grid, codes.data(), ref_wide.data(),
+               RunPrograms(SCALAR(e4m3fn_widen), grid, codes.data(), ref_wide.data(),
                            ref_wide_h.data(), ref_wide_b.data(), ref_i8.data(), kN);
              }) &&
          Same("e4m3fn to f32", wide, ref_wide) && Same("e4m3fn to f16", wide_h, ref_wide_h) &&
@@ -500,7 +528,7 @@ bool Fp8() {
                                                    scaled16.data(), kN, kN / 256, 1, 1);
              },
              [&] {
-               RunPrograms(fp8_scale_kernel__scalar, Grid{kN / 256, 1, 1}, codes.data(), 0.75f,
+               RunPrograms(SCALAR(fp8_scale_kernel), Grid{kN / 256, 1, 1}, codes.data(), 0.75f,
                            ref_scaled8.data(), ref_scaled16.data(), kN);
              }) &&
          Same("fp8_scale e5m2", scaled8, ref_scaled8) &&
@@ -530,7 +558,7 @@ bool LayerNormBackwardDwDb() {
                                                        final_db.data(), m, n, grid.x, 1, 1);
              },
              [&] {
-               RunPrograms(_layer_norm_bwd_dwdb__scalar, grid, dw.data(), db.data(),
+               RunPrograms(SCALAR(_layer_norm_bwd_dwdb), grid, dw.data(), db.data(),
                            ref_dw.data(), ref_db.data(), m, n);
              }) &&
          Same("dw", final_dw, ref_dw, 1e-6) && Same("db", final_db, ref_db, 1e-6) &&
@@ -566,7 +594,7 @@ bool Fp16Arith() {
                                                     grid.x, 1, 1);
              },
              [&] {
-               RunPrograms(fp16_arith_kernel__scalar, grid, x.data(), y.data(), z.data(),
+               RunPrograms(SCALAR(fp16_arith_kernel), grid, x.data(), y.data(), z.data(),
                            ref.data(), kN);
              }) &&
          Same("fp16_arith", out, ref) &&
@@ -595,8 +623,8 @@ bool Fp16Arith() {
 // in "clang -O3 PLAIN_WHAT".
 bool LayerNormBackwardDx(const char* region, const char* plain_what,
                          decltype(&tcpu_launch__layer_norm_bwd_dx_fused) launch,
-                         decltype(&_layer_norm_bwd_dx_fused__scalar) scalar, int32_t n,
-                         int32_t group) {
+                         decltype(&_layer_norm_bwd_dx_fused__scalar) scalar,
+                         tcpu_triton_programs scalar_programs, int32_t n, int32_t group) {
   constexpr int32_t rows = 64;
   const std::vector<float> dy = Wave(rows * n, 0.13f, 1.0f), x = Wave(rows * n, 0.07f, 2.0f),
                            w = Wave(n, 0.3f, 1.0f), mean = Wave(rows, 0.9f, 0.1f);
@@ -613,7 +641,7 @@ bool LayerNormBackwardDx(const char* region, const char* plain_what,
                              rstd.data(), locks.data(), n, n, grid.x, 1, 1);
              },
              [&] {
-               RunPrograms(scalar, grid, ref_dx.data(), in(dy), ref_dw.data(), ref_db.data(), in(x),
+               RunPrograms(scalar, scalar_programs, grid, ref_dx.data(), in(dy), ref_dw.data(), ref_db.data(), in(x),
                            in(w), in(mean), rstd.data(), ref_locks.data(), n, n);
              }) &&
          Same("dx", dx, ref_dx, 1e-6) && Same("partial dw", dw, ref_dw, 1e-6) &&
@@ -658,7 +686,7 @@ bool Attention() {
                                            grid.x, grid.y, 1);
              },
              [&] {
-               RunPrograms(attn_fwd__scalar, grid, q.data(), k.data(), v.data(), ref.data(), scale,
+               RunPrograms(SCALAR(attn_fwd), grid, q.data(), k.data(), v.data(), ref.data(), scale,
                            n_ctx);
              }) &&
          Same("attn_fwd", out, ref, 1e-5) &&
@@ -714,7 +742,7 @@ bool Atomics() {
                                                 programs, 1, 1);
              },
              [&] {
-               RunPrograms(atomic_kernel__scalar, Grid{programs, 1, 1}, b.ints.data(),
+               RunPrograms(SCALAR(atomic_kernel), Grid{programs, 1, 1}, b.ints.data(),
                            b.olds.data(), b.f32_sums.data(), b.f16_sums.data(),
                            b.bf16_sums.data(), &b.slot, b.swapped.data(), &b.lock,
                            &b.locked_count, active);
@@ -740,7 +768,7 @@ bool Matmuls() {
                                                     grid.x, 1, 1);
              },
              [&] {
-               RunPrograms(matmul_kernel_f32__scalar, grid, a.data(), b.data(), ref.data(), m, n,
+               RunPrograms(SCALAR(matmul_kernel_f32), grid, a.data(), b.data(), ref.data(), m, n,
                            k, k, n, n);
              }) &&
          Same("matmul_f32", c, ref, 1e-5) &&
@@ -757,7 +785,7 @@ bool Matmuls() {
                                                     n, grid.x, 1, 1);
              },
              [&] {
-               RunPrograms(matmul_kernel_fp8__scalar, grid, a8.data(), b8.data(), ref16.data(), m,
+               RunPrograms(SCALAR(matmul_kernel_fp8), grid, a8.data(), b8.data(), ref16.data(), m,
                            n, k, k, n, n);
              }) &&
          Same("matmul_fp8", c16, ref16, 1e-3) &&
@@ -785,11 +813,11 @@ int main(int argc, char** argv) {
       BlockPointers() && Fp8() && Fp16Arith() && LayerNormBackwardDwDb() &&
       LayerNormBackwardDx("triton _layer_norm_bwd_dx_fused m=64 n=1024",
                           "layer_norm_bwd_dx m=64 n=1024", tcpu_launch__layer_norm_bwd_dx_fused,
-                          _layer_norm_bwd_dx_fused__scalar, 1024, 256) &&
+                          SCALAR(_layer_norm_bwd_dx_fused), 1024, 256) &&
       LayerNormBackwardDx("triton _layer_norm_bwd_dx_fused_4096 m=64 n=4096",
                           "layer_norm_bwd_dx m=64 n=4096",
                           tcpu_launch__layer_norm_bwd_dx_fused_4096,
-                          _layer_norm_bwd_dx_fused_4096__scalar, 4096, 128) &&
+                          SCALAR(_layer_norm_bwd_dx_fused_4096), 4096, 128) &&
       Attention() && Atomics() && Matmuls();
   return ok ? 0 : 1;
 }

@@ -10,7 +10,7 @@
 namespace {
 
 struct Grid {
-  tcpu_triton_program program;
+  tcpu_triton_programs programs;
   const void* args;
   int32_t x, y, z;
 };
@@ -31,11 +31,11 @@ extern "C" int tcpu_triton_launch(const char* kernel, const tcpu_triton_variant*
                                   int32_t grid_y, int32_t grid_z) {
   if (kernel == nullptr) kernel = "(unnamed kernel)";
   const int32_t chosen = tcpu_triton_select(variants, count);
-  if (chosen < 0 || variants[chosen].program == nullptr) {
+  if (chosen < 0 || variants[chosen].programs == nullptr) {
     return tcpu::Fail(TCPU_ERR_NULL_POINTER, "tcpu_launch_%s: no program entry (%d variants)",
                       kernel, count);
   }
-  const tcpu_triton_program program = variants[chosen].program;
+  const tcpu_triton_programs programs = variants[chosen].programs;
   const int32_t dims[3] = {grid_x, grid_y, grid_z};
   const char* names[3] = {"grid_x", "grid_y", "grid_z"};
   for (int i = 0; i < 3; ++i) {
@@ -45,15 +45,14 @@ extern "C" int tcpu_triton_launch(const char* kernel, const tcpu_triton_variant*
     }
   }
   // At most 2^31 - 1 cubed programs: int64 holds the count.
-  const int64_t programs = int64_t{grid_x} * grid_y * grid_z;
-  Grid grid{program, args, grid_x, grid_y, grid_z};
-  int status = tcpu::ParallelFor(programs, 1, [&grid](int64_t begin, int64_t end) {
-    for (int64_t id = begin; id < end; ++id) {
-      const auto x = static_cast<int32_t>(id % grid.x);
-      const auto y = static_cast<int32_t>((id / grid.x) % grid.y);
-      const auto z = static_cast<int32_t>(id / (int64_t{grid.x} * grid.y));
-      grid.program(grid.args, x, y, z, grid.x, grid.y, grid.z);
-    }
+  const int64_t total = int64_t{grid_x} * grid_y * grid_z;
+  Grid grid{programs, args, grid_x, grid_y, grid_z};
+  // Program id = x + grid_x * (y + grid_y * z); each range runs in one call from its first id.
+  int status = tcpu::ParallelFor(total, 1, [&grid](int64_t begin, int64_t end) {
+    const auto x = static_cast<int32_t>(begin % grid.x);
+    const auto y = static_cast<int32_t>((begin / grid.x) % grid.y);
+    const auto z = static_cast<int32_t>(begin / (int64_t{grid.x} * grid.y));
+    grid.programs(grid.args, x, y, z, end - begin, grid.x, grid.y, grid.z);
   });
   if (status != TCPU_OK) return status;
   return tcpu::Succeed();

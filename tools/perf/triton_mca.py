@@ -142,10 +142,10 @@ def parse_objdump(text):
 
 def kernel_functions(functions):
     """The kernel bodies of a Triton object: not the launcher, the variant query or the
-    per-program wrapper that tcpu-compile adds."""
+    range entry (a loop calling the kernel per program) that tcpu-compile adds."""
     return [name for name in functions
             if not name.startswith(("tcpu_launch_", "tcpu_variant_"))
-            and not name.endswith("__program")]
+            and not name.endswith("__programs")]
 
 
 def innermost_loops(function, instructions):

@@ -42,27 +42,30 @@
 extern "C" {
 #endif
 
-/* The per-program entry a launcher passes to tcpu_triton_launch: unpacks `args` (the
- * launcher's argument struct) and calls the kernel for one program id. */
-typedef void (*tcpu_triton_program)(const void* args, int32_t pid_x, int32_t pid_y,
-                                    int32_t pid_z, int32_t grid_x, int32_t grid_y,
-                                    int32_t grid_z);
+/* The entry a launcher passes to tcpu_triton_launch (NAME__programs): unpacks `args` (the
+ * launcher's argument struct) once and runs `count` programs of the grid in one call, from
+ * (pid_x, pid_y, pid_z) on in the order x fastest, then y, then z. The kernel's code is
+ * inlined in its loop, so what no program id changes is set up once a range. */
+typedef void (*tcpu_triton_programs)(const void* args, int32_t pid_x, int32_t pid_y,
+                                     int32_t pid_z, int64_t count, int32_t grid_x,
+                                     int32_t grid_y, int32_t grid_z);
 
 /* One compiled form of a kernel: a name ("NAME:dotprod"), the TCPU_FEATURE_* bits it needs
- * and its per-program entry. */
+ * and its range entry. */
 typedef struct tcpu_triton_variant {
   const char* name;
   uint32_t required_features;
-  tcpu_triton_program program;
+  tcpu_triton_programs programs;
 } tcpu_triton_variant;
 
 /* The index of the first of `count` variants whose required features are active (after
  * TCPU_DISABLE); the last variant must require nothing. -1 for a NULL table or count < 1. */
 int32_t tcpu_triton_select(const tcpu_triton_variant* variants, int32_t count);
 
-/* Checks the grid, selects a variant (tcpu_triton_select) and runs its program(args, x, y, z,
- * grid...) for every x < grid_x, y < grid_y, z < grid_z on the thread pool. `kernel` names
- * the kernel in error details. Called by the generated tcpu_launch_NAME functions. */
+/* Checks the grid, selects a variant (tcpu_triton_select) and runs every program x < grid_x,
+ * y < grid_y, z < grid_z through its range entry, one contiguous range of program ids per
+ * thread of the pool. `kernel` names the kernel in error details. Called by the generated
+ * tcpu_launch_NAME functions. */
 int tcpu_triton_launch(const char* kernel, const tcpu_triton_variant* variants, int32_t count,
                        const void* args, int32_t grid_x, int32_t grid_y, int32_t grid_z);
 

@@ -23,12 +23,12 @@ def kernel_loops():
 class ParseTest(unittest.TestCase):
     def test_functions_and_their_instructions(self):
         functions = triton_mca.parse_objdump(SNIPPET)
-        self.assertEqual(list(functions), ["kernel", "kernel__program", "tcpu_launch_kernel"])
+        self.assertEqual(list(functions), ["kernel", "kernel__programs", "tcpu_launch_kernel"])
         self.assertEqual(len(functions["kernel"]), 40)
         self.assertEqual(functions["kernel"][5],
                          triton_mca.Instruction(0x14, "ldr", "q2, [sp, #0x20]"))
 
-    def test_the_launcher_and_the_program_wrapper_are_not_kernels(self):
+    def test_the_launcher_and_the_range_entry_are_not_kernels(self):
         functions = triton_mca.parse_objdump(SNIPPET)
         self.assertEqual(triton_mca.kernel_functions(functions), ["kernel"])
 
