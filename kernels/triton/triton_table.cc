@@ -641,8 +641,9 @@ bool LayerNormBackwardDx(const char* region, const char* plain_what,
                              rstd.data(), locks.data(), n, n, grid.x, 1, 1);
              },
              [&] {
-               RunPrograms(scalar, scalar_programs, grid, ref_dx.data(), in(dy), ref_dw.data(), ref_db.data(), in(x),
-                           in(w), in(mean), rstd.data(), ref_locks.data(), n, n);
+               RunPrograms(scalar, scalar_programs, grid, ref_dx.data(), in(dy), ref_dw.data(),
+                           ref_db.data(), in(x), in(w), in(mean), rstd.data(), ref_locks.data(), n,
+                           n);
              }) &&
          Same("dx", dx, ref_dx, 1e-6) && Same("partial dw", dw, ref_dw, 1e-6) &&
          Same("partial db", db, ref_db, 1e-6) && Same("locks", locks, ref_locks) &&
