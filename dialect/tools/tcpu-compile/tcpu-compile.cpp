@@ -72,7 +72,7 @@ cl::opt<std::string> target_text("target",
 cl::opt<std::string> variant(
     "variant",
     cl::desc("TTIR: compile the kernels as variant S of another object's launcher "
-             "(NAME__S and NAME__S__program only)"),
+             "(NAME__S and NAME__S__programs only)"),
     cl::init(""), cl::cat(tool_options));
 cl::list<std::string> dispatch(
     "dispatch",
