@@ -49,8 +49,8 @@
 // The entries of the objects compiled without NEON: the one-program function, with the same
 // kernel ABI as the vectorized one (arguments, then the program id and the grid), and the range
 // entry the launcher calls (tcpu_triton_programs). SCALAR(NAME) names both.
-#define SCALAR_PROGRAM(kernel)                       \
-  extern "C" decltype(kernel) kernel##__scalar;      \
+#define SCALAR_PROGRAM(kernel)                                                                \
+  extern "C" decltype(kernel) kernel##__scalar;                                               \
   extern "C" void kernel##__scalar__programs(const void*, int32_t, int32_t, int32_t, int64_t, \
                                               int32_t, int32_t, int32_t);
 #define SCALAR(kernel) kernel##__scalar, kernel##__scalar__programs
