@@ -3,7 +3,7 @@
 // full-width access under an all-lanes-on test (scalar for range-versus-bound masks) plus a
 // lane loop for masked runs, a loop of
 // scalar accesses (the gather) where addresses are irregular, one vector access per row of
-// a 2-D block, at most vector_width elements per access under that hint, the partial
+// a 2-D block, runs of vector_width elements where that hint claims more than is proven, the partial
 // tiles of 32 rows or more through loops over rows and lanes, and a wide 1-D row's lanes on
 // copied over their interval.
 // RUN: tcpu-opt %s --tt-to-tcpu-memory | FileCheck %s
@@ -110,6 +110,31 @@ module {
     %v = tt.load %p1 : tensor<2x4x!tt.ptr<f32>>
     tt.return %v : tensor<2x4xf32>
   }
+  // Stores of a short tile step the same way (tiles of up to 8 rows; taller ones compute
+  // each row's address).
+  // CHECK-LABEL: tt.func public @store_rows(
+  // CHECK: %[[P0:[0-9]+]] = tt.addptr %arg0, %{{[0-9]+}} : !tt.ptr<f32>, i32
+  // CHECK: %[[Q0:[0-9]+]] = builtin.unrealized_conversion_cast %[[P0]] : !tt.ptr<f32> to !llvm.ptr
+  // CHECK: llvm.store %{{[0-9]+}}, %[[Q0]] {alignment = 4 : i64} : vector<4xf32>, !llvm.ptr
+  // CHECK: %[[WIDE:[0-9]+]] = arith.extsi %arg2 : i32 to i64
+  // CHECK: %[[BYTES:[0-9]+]] = arith.muli %[[WIDE]], %c4_i64 : i64
+  // CHECK: %[[Q1:[0-9]+]] = llvm.getelementptr %[[Q0]][%[[BYTES]]] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+  // CHECK: llvm.store %{{[0-9]+}}, %[[Q1]] {alignment = 4 : i64} : vector<4xf32>, !llvm.ptr
+  tt.func public @store_rows(%out: !tt.ptr<f32>, %v: tensor<2x4xf32>, %stride: i32) {
+    %r = tt.make_range {end = 2 : i32, start = 0 : i32} : tensor<2xi32>
+    %c = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>
+    %r1 = tt.expand_dims %r {axis = 1 : i32} : tensor<2xi32> -> tensor<2x1xi32>
+    %s = tt.splat %stride : i32 -> tensor<2x1xi32>
+    %r2 = arith.muli %r1, %s : tensor<2x1xi32>
+    %r3 = tt.broadcast %r2 : tensor<2x1xi32> -> tensor<2x4xi32>
+    %c1 = tt.expand_dims %c {axis = 0 : i32} : tensor<4xi32> -> tensor<1x4xi32>
+    %c2 = tt.broadcast %c1 : tensor<1x4xi32> -> tensor<2x4xi32>
+    %o = arith.addi %r3, %c2 : tensor<2x4xi32>
+    %p = tt.splat %out : !tt.ptr<f32> -> tensor<2x4x!tt.ptr<f32>>
+    %p1 = tt.addptr %p, %o : tensor<2x4x!tt.ptr<f32>>, tensor<2x4xi32>
+    tt.store %p1, %v : tensor<2x4x!tt.ptr<f32>>
+    tt.return
+  }
   // Rows at row * row * stride are not evenly spaced: each row's address from the scalars.
   // CHECK-LABEL: tt.func public @rows_not_affine(
   // CHECK-NOT: llvm.getelementptr
@@ -132,9 +157,9 @@ module {
     %v = tt.load %p1 : tensor<3x4x!tt.ptr<f32>>
     tt.return %v : tensor<3x4xf32>
   }
-  // vector_width = 4 splits the 8-element run in two.
+  // vector_width never cuts a run the analysis proves: 4 on an 8-element run is one access.
   // CHECK-LABEL: tt.func public @hinted(
-  // CHECK-COUNT-2: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr -> vector<4xf32>
+  // CHECK: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr -> vector<8xf32>
   // CHECK-NOT: llvm.load
   // CHECK: tt.return
   tt.func public @hinted(%in: !tt.ptr<f32>) -> tensor<8xf32> {
@@ -144,25 +169,15 @@ module {
     %v = tt.load %x_1 {tcpu.hints = {vector_width = 4 : i64}} : tensor<8x!tt.ptr<f32>>
     tt.return %v : tensor<8xf32>
   }
-  // vector_width = 1 on a contiguous masked row: one element per access, every address a
-  // constant step from the row's first (one base register, immediate offsets), all under one
-  // whole-mask test instead of a test per lane.
-  // CHECK-LABEL: tt.func public @lane_by_lane(
-  // CHECK: %[[SOME_OFF:[0-9]+]] = arith.xori
-  // CHECK: scf.if %[[SOME_OFF]] {
-  // CHECK: } else {
-  // CHECK: }
-  // CHECK: %[[FIRST:[0-9]+]] = builtin.unrealized_conversion_cast %{{[0-9]+}} : !tt.ptr<f32> to !llvm.ptr
-  // CHECK: arith.select %[[SOME_OFF]], %{{[0-9]+}}, %[[FIRST]] : !llvm.ptr
-  // CHECK: llvm.load %{{[0-9]+}} {alignment = 4 : i64} : !llvm.ptr -> vector<1xf32>
-  // CHECK: %[[C2:[0-9]+]] = llvm.mlir.constant(2 : i64) : i64
-  // CHECK-NEXT: %[[THIRD:[0-9]+]] = llvm.getelementptr %[[FIRST]][%[[C2]]] : (!llvm.ptr, i64) -> !llvm.ptr, f32
-  // CHECK: arith.select %[[SOME_OFF]], %{{[0-9]+}}, %[[THIRD]] : !llvm.ptr
-  // CHECK-NOT: -> vector<4xf32>
-  // CHECK: llvm.store %{{.*}} : vector<1xf32>, !llvm.ptr
-  // CHECK-NOT: vector<4xf32>, !llvm.ptr
+  // vector_width = 1 on a contiguous masked row changes nothing: one whole-mask test, one
+  // vector access each way.
+  // CHECK-LABEL: tt.func public @width_one(
+  // CHECK: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr -> vector<4xf32>
+  // CHECK-NOT: vector<1xf32>
+  // CHECK: llvm.store %{{.*}} {alignment = 4 : i64} : vector<4xf32>, !llvm.ptr
+  // CHECK-NOT: vector<1xf32>
   // CHECK: tt.return
-  tt.func public @lane_by_lane(%in: !tt.ptr<f32>, %out: !tt.ptr<f32>, %n: i32) {
+  tt.func public @width_one(%in: !tt.ptr<f32>, %out: !tt.ptr<f32>, %n: i32) {
     %offsets = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>
     %bound = tt.splat %n : i32 -> tensor<4xi32>
     %mask = arith.cmpi slt, %offsets, %bound : tensor<4xi32>
@@ -173,6 +188,26 @@ module {
     %y_1 = tt.addptr %y, %offsets : tensor<4x!tt.ptr<f32>>, tensor<4xi32>
     tt.store %y_1, %v, %mask {tcpu.hints = {vector_width = 1 : i64}} : tensor<4x!tt.ptr<f32>>
     tt.return
+  }
+  // Offsets loaded from memory prove no run; vector_width = 4 is the author's word that they
+  // come in runs of four: two vector<4> accesses from lanes 0 and 4 instead of eight scalars.
+  // CHECK-LABEL: tt.func public @claimed_runs(
+  // CHECK: %[[ADDRESSES:[0-9]+]] = builtin.unrealized_conversion_cast %{{[0-9]+}} : tensor<8x!tt.ptr<f32>> to vector<8xi64>
+  // CHECK: vector.extract %[[ADDRESSES]][0] : i64 from vector<8xi64>
+  // CHECK: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr -> vector<4xf32>
+  // CHECK: vector.extract %[[ADDRESSES]][4] : i64 from vector<8xi64>
+  // CHECK: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr -> vector<4xf32>
+  // CHECK-NOT: llvm.load %{{.*}} -> f32
+  // CHECK: tt.return
+  tt.func public @claimed_runs(%in: !tt.ptr<f32>, %offs_ptr: !tt.ptr<i32>) -> tensor<8xf32> {
+    %lanes = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
+    %o = tt.splat %offs_ptr : !tt.ptr<i32> -> tensor<8x!tt.ptr<i32>>
+    %o_1 = tt.addptr %o, %lanes : tensor<8x!tt.ptr<i32>>, tensor<8xi32>
+    %offsets = tt.load %o_1 : tensor<8x!tt.ptr<i32>>
+    %x = tt.splat %in : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>
+    %x_1 = tt.addptr %x, %offsets : tensor<8x!tt.ptr<f32>>, tensor<8xi32>
+    %v = tt.load %x_1 {tcpu.hints = {vector_width = 4 : i64}} : tensor<8x!tt.ptr<f32>>
+    tt.return %v : tensor<8xf32>
   }
   // A masked scalar load reads only under its mask and takes `other` otherwise.
   // CHECK-LABEL: tt.func public @scalar(
@@ -189,8 +224,8 @@ module {
     tt.return %v : f32
   }
   // A masked run whose mask compares an index range with a bound: the whole-mask test is
-  // scalar (max(block_start + range) < n, computed in i64, with block_start + 15 checked to
-  // fit i32). When some lane is off, the lanes that are on are copied lane by lane into a
+  // scalar (max(block_start + range) < n, computed in i64; block_start = pid * 16 is a
+  // multiple of 16, so block_start + 15 fits i32 without a test). When some lane is off, the lanes that are on are copied lane by lane into a
   // stack buffer (allocated once, in the entry block) and the vector load reads the buffer:
   // one select of the address, so the load stays where its value is used. Masked-off lanes
   // are never read or written. The run's first address and each lane's mask bit are scalars
@@ -206,13 +241,11 @@ module {
   // CHECK: %[[LAST:[0-9]+]] = arith.addi %c15_i64, %[[START]] : i64
   // CHECK: %[[N:[0-9]+]] = arith.extsi %arg2 : i32 to i64
   // CHECK: %[[BELOW:[0-9]+]] = arith.cmpi slt, %[[LAST]], %[[N]] : i64
-  // CHECK: %[[FITS:[0-9]+]] = arith.andi
-  // CHECK: %[[ALL:[0-9]+]] = arith.andi %[[BELOW]], %[[FITS]] : i1
-  // CHECK: %[[SOME_OFF:[0-9]+]] = arith.xori %[[ALL]], %{{.*}} : i1
+  // CHECK-NOT: arith.andi
+  // CHECK: %[[SOME_OFF:[0-9]+]] = arith.xori %[[BELOW]], %{{.*}} : i1
   // CHECK: scf.if %[[SOME_OFF]] {
   // CHECK:   %[[FIRST_ADDR:[0-9]+]] = tt.addptr %arg0, %{{[0-9]+}} : !tt.ptr<f32>, i32
-  // CHECK:   %[[PART_FITS:[0-9]+]] = arith.andi %{{[0-9]+}}, %{{[0-9]+}} : i1
-  // CHECK:   %[[PART_ON:[0-9]+]] = arith.andi %{{[0-9]+}}, %[[PART_FITS]] : i1
+  // CHECK:   %[[PART_ON:[0-9]+]] = arith.cmpi slt, %{{[0-9]+}}, %{{[0-9]+}} : i64
   // CHECK:   scf.if %[[PART_ON]] -> (vector<16xf32>) {
   // CHECK:   } else {
   // CHECK:     llvm.store %{{.*}}, %[[ROW:[0-9]+]] {alignment = 4 : i64} : vector<16xf32>, !llvm.ptr
@@ -400,7 +433,8 @@ module {
   // and compared with the tensor's i64 sizes. The whole test is still scalar: the extremes
   // compared in i64 with the sizes as they are, the extended i32 rows' last index checked to
   // fit i32 (row0 + 3; the columns' 0..7 evidently do). Each row's first address comes from
-  // the scalars too (a tile of at most 8 rows): no address vector is taken apart.
+  // the scalars too (a tile of at most 8 rows): no address vector is taken apart. A tile of
+  // several rows and at most 128 bytes joins its two branches: all on, four plain loads.
   // CHECK-LABEL: tt.func public @tile_mask_i64(
   // CHECK: %[[FIRST_ROW:[0-9]+]] = arith.extsi %arg1 : i32 to i64
   // CHECK: arith.cmpi sge, %[[FIRST_ROW]], %c0_i64 : i64
@@ -410,10 +444,51 @@ module {
   // CHECK: arith.cmpi slt, %[[LAST]], %arg2 : i64
   // CHECK: arith.cmpi slt, %c7_i64, %arg3 : i64
   // CHECK-NOT: vector.reduction
-  // CHECK: scf.if
+  // CHECK: scf.if %{{[0-9]+}} -> (vector<4x8xf32>) {
+  // CHECK-COUNT-4: llvm.load %{{[0-9]+}} {alignment = 4 : i64} : !llvm.ptr -> vector<8xf32>
+  // CHECK-NOT: scf.if
+  // CHECK: } else {
   // CHECK-NOT: vector.extract %{{.*}} : i64 from vector<8xi64>
   // CHECK: tt.return
   tt.func public @tile_mask_i64(%in: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %row0: i32, %m: i64, %n: i64, %stride: i64) -> tensor<4x8xf32> {
+    %r = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>
+    %rs = tt.splat %row0 : i32 -> tensor<4xi32>
+    %rows = arith.addi %rs, %r : tensor<4xi32>
+    %rows64 = arith.extsi %rows : tensor<4xi32> to tensor<4xi64>
+    %r1 = tt.expand_dims %rows64 {axis = 1 : i32} : tensor<4xi64> -> tensor<4x1xi64>
+    %r2 = tt.broadcast %r1 : tensor<4x1xi64> -> tensor<4x8xi64>
+    %st = tt.splat %stride : i64 -> tensor<4x8xi64>
+    %r3 = arith.muli %r2, %st : tensor<4x8xi64>
+    %c = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
+    %c64 = arith.extsi %c : tensor<8xi32> to tensor<8xi64>
+    %c1 = tt.expand_dims %c64 {axis = 0 : i32} : tensor<8xi64> -> tensor<1x8xi64>
+    %c2 = tt.broadcast %c1 : tensor<1x8xi64> -> tensor<4x8xi64>
+    %o = arith.addi %r3, %c2 : tensor<4x8xi64>
+    %zero = arith.constant dense<0> : tensor<4x8xi64>
+    %ms = tt.splat %m : i64 -> tensor<4x8xi64>
+    %above = arith.cmpi sge, %r2, %zero : tensor<4x8xi64>
+    %below = arith.cmpi slt, %r2, %ms : tensor<4x8xi64>
+    %mm = arith.andi %above, %below : tensor<4x8xi1>
+    %ns = tt.splat %n : i64 -> tensor<4x8xi64>
+    %mk = arith.cmpi slt, %c2, %ns : tensor<4x8xi64>
+    %mask = arith.andi %mm, %mk : tensor<4x8xi1>
+    %p = tt.splat %in : !tt.ptr<f32> -> tensor<4x8x!tt.ptr<f32>>
+    %p1 = tt.addptr %p, %o : tensor<4x8x!tt.ptr<f32>>, tensor<4x8xi64>
+    %zeros = arith.constant dense<0.0> : tensor<4x8xf32>
+    %v = tt.load %p1, %mask, %zeros : tensor<4x8x!tt.ptr<f32>>
+    tt.return %v : tensor<4x8xf32>
+  }
+
+  // Rows from `pid * 4` (tutorial-style `tl.program_id(0) * BLOCK_M`): a multiple of 4 is at
+  // most 2^31 - 4, so its last row fits i32 with no test; only the bounds are compared.
+  // CHECK-LABEL: tt.func public @tile_rows_from_program_id(
+  // CHECK-NOT: 2147483647
+  // CHECK: scf.if %{{[0-9]+}} -> (vector<4x8xf32>) {
+  // CHECK: tt.return
+  tt.func public @tile_rows_from_program_id(%in: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %m: i64, %n: i64, %stride: i64) -> tensor<4x8xf32> {
+    %c4_i32 = arith.constant 4 : i32
+    %pid = tt.get_program_id x : i32
+    %row0 = arith.muli %pid, %c4_i32 : i32
     %r = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>
     %rs = tt.splat %row0 : i32 -> tensor<4xi32>
     %rows = arith.addi %rs, %r : tensor<4xi32>

@@ -54,7 +54,8 @@ TEST(TritonVectorAddTest, RefusesEmptyOrNegativeGrids) {
 }
 
 // vector_add_hinted.ttir: tcpu.hints = {threads = 2} on the kernel (the launcher runs with
-// two threads and restores the caller's count) and vector_width = 4 / 1 on its loads.
+// two threads and restores the caller's count) and vector_width = 4 / 1 on its loads (runs the
+// analysis proves longer: never cut).
 TEST(TritonVectorAddTest, HintsChangeHowNotWhat) {
   for (int threads : {1, 3}) {
     ASSERT_EQ(tcpu_set_num_threads(threads), TCPU_OK);
@@ -71,6 +72,28 @@ TEST(TritonVectorAddTest, HintsChangeHowNotWhat) {
       for (int32_t i = n; i < n + kGuard; ++i) ASSERT_EQ(out[i], kPoison) << "past the end";
       EXPECT_EQ(tcpu_get_num_threads(), threads) << "the launcher must restore the thread count";
     }
+  }
+}
+
+// gather_runs_kernel: out[i] = src[offs[i]] for i < n, its offsets loaded from memory (no run
+// the analysis can prove) under vector_width = 4, the claim that they come in runs of four.
+// Every run of four here starts anywhere in src, unaligned; n cuts the last run.
+TEST(TritonVectorAddTest, ClaimedRunsGather) {
+  const std::vector<int32_t> starts = {37, 0, 101, 5, 64, 250, 13, 190, 77, 3, 128, 201, 9,
+                                       160, 44, 222, 1, 88, 140, 31};
+  std::vector<float> src(260);
+  for (size_t i = 0; i < src.size(); ++i) src[i] = static_cast<float>(i) * 0.25f - 7.0f;
+  std::vector<int32_t> offs;
+  for (int32_t start : starts) {
+    for (int32_t lane = 0; lane < 4; ++lane) offs.push_back(start + lane);
+  }
+  for (int32_t n : {80, 77, 3}) {
+    std::vector<float> out(offs.size() + kGuard, kPoison);
+    ASSERT_EQ(tcpu_launch_gather_runs_kernel(src.data(), offs.data(), out.data(), n,
+                                             (n + 63) / 64, 1, 1),
+              TCPU_OK);
+    for (int32_t i = 0; i < n; ++i) ASSERT_EQ(out[i], src[offs[i]]) << "n " << n << " i " << i;
+    for (size_t i = n; i < out.size(); ++i) ASSERT_EQ(out[i], kPoison) << "n " << n << " i " << i;
   }
 }
 

@@ -222,6 +222,10 @@ Contiguity AlongDim(size_t rank, int dim, int64_t contiguity, int64_t constancy)
 }  // namespace
 }  // namespace contiguity_analysis
 
+int64_t scalarDivisibility(Value scalar) {
+  return contiguity_analysis::ScalarDivisibility(scalar);
+}
+
 const Contiguity& ContiguityAnalysis::get(Value value) {
   auto found = facts_.find(value);
   if (found != facts_.end()) return found->second;

@@ -44,12 +44,16 @@ struct Affine {
     result.terms.append(other.terms.begin(), other.terms.end());
     return result;
   }
-  // The least and greatest values the expression can take over all i32 scalars.
+  // The least and greatest values the expression can take over all i32 scalars. A scalar
+  // known to be a multiple of 2^k (`pid * BLOCK`: scalarDivisibility's power-of-two part,
+  // which wrapping keeps) is at most 2^31 - 2^k, so `pid * 4 + 3` never passes i32's top.
   std::pair<int64_t, int64_t> Extremes() const {
     int64_t low = constant, high = constant;
     for (auto [scalar, coefficient] : terms) {
-      low += coefficient * (coefficient > 0 ? kInt32Min : kInt32Max);
-      high += coefficient * (coefficient > 0 ? kInt32Max : kInt32Min);
+      const int64_t divisibility = scalarDivisibility(scalar);
+      const int64_t greatest = kInt32Max - ((divisibility & -divisibility) - 1);
+      low += coefficient * (coefficient > 0 ? kInt32Min : greatest);
+      high += coefficient * (coefficient > 0 ? greatest : kInt32Min);
     }
     return {low, high};
   }
@@ -215,16 +219,21 @@ class ConditionBuilder {
     return b_.create<arith::CmpIOp>(loc_, predicate, Evaluate(lhs), Evaluate(rhs));
   }
 
-  // True when `affine` lies in i32's range (so the wrapped lanes equal the exact values).
+  // True when `affine` lies in i32's range (so the wrapped lanes equal the exact values):
+  // only the sides its extremes can pass are tested.
   Value InInt32(const Affine& affine) {
     auto [low, high] = affine.Extremes();
     if (low >= kInt32Min && high <= kInt32Max) return True();
     Value value = Evaluate(affine);
-    Value above =
-        b_.create<arith::CmpIOp>(loc_, arith::CmpIPredicate::sge, value, Constant(kInt32Min));
-    Value below =
-        b_.create<arith::CmpIOp>(loc_, arith::CmpIPredicate::sle, value, Constant(kInt32Max));
-    return b_.create<arith::AndIOp>(loc_, above, below);
+    Value above = low >= kInt32Min ? True()
+                                   : b_.create<arith::CmpIOp>(loc_, arith::CmpIPredicate::sge,
+                                                              value, Constant(kInt32Min))
+                                         .getResult();
+    Value below = high <= kInt32Max ? True()
+                                    : b_.create<arith::CmpIOp>(loc_, arith::CmpIPredicate::sle,
+                                                               value, Constant(kInt32Max))
+                                          .getResult();
+    return And(above, below);
   }
 
   Value And(Value lhs, Value rhs) {

@@ -24,6 +24,11 @@ struct Contiguity {
   }
 };
 
+// A number known to divide the integer scalar `value` (1 when nothing is known; a known zero
+// gives 2^30): constants, `tt.divisibility` of the kernel's arguments, and products, sums and
+// extensions of those. Its power-of-two part also holds of the wrapped i32 or i64 value.
+int64_t scalarDivisibility(Value value);
+
 class ContiguityAnalysis {
  public:
   // Analyses every tensor value under `root` lazily, on the first query.
