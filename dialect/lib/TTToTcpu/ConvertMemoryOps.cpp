@@ -589,7 +589,7 @@ Value AllOn(OpBuilder& b, Location loc, Value mask) {
 // A masked access of vector runs first asks whether the whole mask is on (inside a tensor,
 // away from its edges): then every run is one plain vector access, with no per-run test.
 // Worth it for several runs, or for one when the question is a scalar one; not for scattered
-// elements (`contiguous` 1), each tested on its own.
+// elements (`run` 1), each tested on its own.
 bool WantsWholeMaskTest(Value tt_mask, Value mask, int64_t run, ArrayRef<int64_t> shape) {
   int64_t elements = 1;
   for (int64_t size : shape) elements *= size;
