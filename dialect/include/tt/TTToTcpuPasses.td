@@ -370,18 +370,19 @@ def TcpuSinkLoads : TTToTcpuPass<"tcpu-sink-loads",
 def TcpuEmitTritonLaunchers : Pass<"tcpu-emit-triton-launchers", "::mlir::ModuleOp"> {
   let summary = "tcpu_launch_NAME(args..., grid_x, grid_y, grid_z) for each Triton kernel";
   let description = [{
-    Runs on the LLVM dialect. For the kernel NAME it adds NAME__program(args_struct*, pid_x,
-    pid_y, pid_z, grid_x, grid_y, grid_z), which unpacks the arguments and calls NAME;
+    Runs on the LLVM dialect. For the kernel NAME (kept out of line) it adds
+    NAME__programs(args_struct*, pid_x, pid_y, pid_z, count, grid_x, grid_y, grid_z), which
+    unpacks the arguments once and calls NAME for `count` programs from the given ids on;
     tcpu_launch_NAME, which packs them and calls the runtime's tcpu_triton_launch with the
-    table of variants (grid checks, variant choice, every program id on the thread pool),
-    returning its status; and tcpu_variant_NAME, the name of the variant that would run.
+    table of variants (grid checks, variant choice, one range of program ids per thread of the
+    pool), returning its status; and tcpu_variant_NAME, the name of the variant that would run.
     With `variant=S` the module is one variant of the kernel, compiled for another target:
-    the kernel becomes NAME__S and only NAME__S__program is added, for the baseline object's
+    the kernel becomes NAME__S and only NAME__S__programs is added, for the baseline object's
     table (`dispatch=S=BITS,...`, best first; BITS are the TCPU_FEATURE_* it needs).
   }];
   let options = [
     Option<"variant", "variant", "std::string", /*default=*/"\"\"",
-           "Compile the kernels as variant S (NAME__S, NAME__S__program only)">,
+           "Compile the kernels as variant S (NAME__S, NAME__S__programs only)">,
     ListOption<"dispatch", "dispatch", "std::string",
                "Variants the launcher chooses from, best first, as S=FEATURE_BITS">,
   ];

@@ -76,7 +76,7 @@ InFlightDiagnostic LacksFeature(Operation* op, llvm::StringRef what, llvm::Strin
 // Hints on Triton ops (FlagTree's flagtree_hints), by op name so that tcpu does not depend
 // on the tt dialect:
 //   tt.func               threads = N            the launcher runs the grid with N threads
-//   tt.load / tt.store    vector_width = N       at most N elements per vector access (2^k)
+//   tt.load / tt.store    vector_width = N       the addresses come in runs of N (2^k) consecutive elements
 //   tt.dot                dot = "smmla" | "sdot" | "bfmmla" | "fma"   the product's instructions
 LogicalResult VerifyTritonHints(Operation* op, DictionaryAttr hints) {
   llvm::StringRef name = op->getName().getStringRef();

@@ -44,8 +44,8 @@ extern "C" {
 
 /* The entry a launcher passes to tcpu_triton_launch (NAME__programs): unpacks `args` (the
  * launcher's argument struct) once and runs `count` programs of the grid in one call, from
- * (pid_x, pid_y, pid_z) on in the order x fastest, then y, then z. The kernel's code is
- * inlined in its loop, so what no program id changes is set up once a range. */
+ * (pid_x, pid_y, pid_z) on in the order x fastest, then y, then z, calling the kernel (NAME,
+ * triton-cpu's one-program signature) for each. */
 typedef void (*tcpu_triton_programs)(const void* args, int32_t pid_x, int32_t pid_y,
                                      int32_t pid_z, int64_t count, int32_t grid_x,
                                      int32_t grid_y, int32_t grid_z);
