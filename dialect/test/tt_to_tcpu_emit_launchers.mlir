@@ -1,8 +1,10 @@
 // tcpu-emit-triton-launchers (on the LLVM dialect, after the pipeline): for the kernel NAME
-// (marked tcpu.triton_kernel by tt-to-tcpu-funcs; it becomes no_inline) it adds
+// (marked tcpu.triton_kernel by tt-to-tcpu-funcs) it adds
 // NAME__programs(args, pid_x, pid_y, pid_z, count, grid...), which unpacks the argument
 // struct once and calls NAME for `count` programs from the given one on, x fastest and
-// carried into y and z at the grid's edges; tcpu_launch_NAME(args..., grid_x, grid_y,
+// carried into y and z at the grid's edges (NAME becomes always_inline where it is small, some
+// path through it runs no loop and its vector constants fit 32 registers, so LLVM puts its
+// code in the program loop; otherwise no_inline); tcpu_launch_NAME(args..., grid_x, grid_y,
 // grid_z), which packs the arguments and calls the runtime's tcpu_triton_launch with the
 // table of variants and returns its status; and tcpu_variant_NAME. With variant=S the kernel
 // is one variant (NAME__S, NAME__S__programs only); with dispatch the baseline's table lists
@@ -15,10 +17,49 @@ module {
   llvm.func @scale(%x: !llvm.ptr, %n: i32, %s: f32, %w: i64, %pid_x: i32, %pid_y: i32, %pid_z: i32, %grid_x: i32, %grid_y: i32, %grid_z: i32) attributes {tcpu.triton_kernel} {
     llvm.return
   }
+
+  // A tile's all-on path runs no loop; the partial tile's lanes are copied by one.
+  llvm.func @lanes_off_path(%x: !llvm.ptr, %n: i64, %pid_x: i32, %pid_y: i32, %pid_z: i32, %grid_x: i32, %grid_y: i32, %grid_z: i32) attributes {tcpu.triton_kernel} {
+    %zero = llvm.mlir.constant(0 : i64) : i64
+    %one = llvm.mlir.constant(1 : i64) : i64
+    %four = llvm.mlir.constant(4 : i64) : i64
+    %all_on = llvm.icmp "sge" %n, %four : i64
+    llvm.cond_br %all_on, ^done, ^lane(%zero : i64)
+  ^lane(%i: i64):
+    %next = llvm.add %i, %one : i64
+    %more = llvm.icmp "slt" %next, %n : i64
+    llvm.cond_br %more, ^lane(%next : i64), ^done
+  ^done:
+    llvm.return
+  }
+
+  // Every path runs the loop.
+  llvm.func @looped(%x: !llvm.ptr, %n: i64, %pid_x: i32, %pid_y: i32, %pid_z: i32, %grid_x: i32, %grid_y: i32, %grid_z: i32) attributes {tcpu.triton_kernel} {
+    %zero = llvm.mlir.constant(0 : i64) : i64
+    %one = llvm.mlir.constant(1 : i64) : i64
+    llvm.br ^loop(%zero : i64)
+  ^loop(%i: i64):
+    %next = llvm.add %i, %one : i64
+    %more = llvm.icmp "slt" %next, %n : i64
+    llvm.cond_br %more, ^loop(%next : i64), ^done
+  ^done:
+    llvm.return
+  }
+
+  // No loop, but a 512-lane constant: 128 registers, which the program loop would hold.
+  llvm.func @wide_constants(%x: !llvm.ptr, %pid_x: i32, %pid_y: i32, %pid_z: i32, %grid_x: i32, %grid_y: i32, %grid_z: i32) attributes {tcpu.triton_kernel} {
+    %lanes = llvm.mlir.constant(dense<1.0> : vector<512xf32>) : vector<512xf32>
+    llvm.store %lanes, %x : vector<512xf32>, !llvm.ptr
+    llvm.return
+  }
 }
 
 // The kernel keeps its name and triton-cpu's signature; the marker goes.
-// CHECK: llvm.func @scale(%{{.*}}: !llvm.ptr, %{{.*}}: i32, %{{.*}}: f32, %{{.*}}: i64, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32) attributes {no_inline} {
+// CHECK: llvm.func @scale(%{{.*}}: !llvm.ptr, %{{.*}}: i32, %{{.*}}: f32, %{{.*}}: i64, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32) attributes {always_inline} {
+// A kernel with a loop on every path, or past 32 registers of vector constants, stays a call.
+// CHECK: llvm.func @lanes_off_path({{.*}}) attributes {always_inline} {
+// CHECK: llvm.func @looped({{.*}}) attributes {no_inline} {
+// CHECK: llvm.func @wide_constants({{.*}}) attributes {no_inline} {
 // CHECK-LABEL: llvm.func internal @scale__programs(
 // CHECK-SAME: %[[ARGS:[a-z0-9]+]]: !llvm.ptr, %[[PX:[a-z0-9]+]]: i32, %[[PY:[a-z0-9]+]]: i32, %[[PZ:[a-z0-9]+]]: i32, %[[COUNT:[a-z0-9]+]]: i64, %[[GX:[a-z0-9]+]]: i32, %[[GY:[a-z0-9]+]]: i32, %[[GZ:[a-z0-9]+]]: i32)
 // CHECK: llvm.getelementptr %[[ARGS]][0, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(ptr, i32, f32, i64)>

@@ -370,9 +370,11 @@ def TcpuSinkLoads : TTToTcpuPass<"tcpu-sink-loads",
 def TcpuEmitTritonLaunchers : Pass<"tcpu-emit-triton-launchers", "::mlir::ModuleOp"> {
   let summary = "tcpu_launch_NAME(args..., grid_x, grid_y, grid_z) for each Triton kernel";
   let description = [{
-    Runs on the LLVM dialect. For the kernel NAME (kept out of line) it adds
+    Runs on the LLVM dialect. For the kernel NAME it adds
     NAME__programs(args_struct*, pid_x, pid_y, pid_z, count, grid_x, grid_y, grid_z), which
-    unpacks the arguments once and calls NAME for `count` programs from the given ids on;
+    unpacks the arguments once and calls NAME for `count` programs from the given ids on (NAME
+    always_inline there when it is small, some path through it runs no loop and its vector
+    constants fit the 32 registers; no_inline otherwise);
     tcpu_launch_NAME, which packs them and calls the runtime's tcpu_triton_launch with the
     table of variants (grid checks, variant choice, one range of program ids per thread of the
     pool), returning its status; and tcpu_variant_NAME, the name of the variant that would run.

@@ -1,6 +1,6 @@
 // tcpu-emit-triton-launchers (on the LLVM dialect), for each function marked
 // tcpu.triton_kernel, NAME(args..., pid_x, pid_y, pid_z, grid_x, grid_y, grid_z) (triton-cpu's
-// one-program entry; noinline):
+// one-program entry; inlined into the program loop where small and loop-free on some path):
 //   NAME__programs(const void* args, pid_x, pid_y, pid_z, count, grid_x, grid_y, grid_z)
 //       unpacks the argument struct once and calls NAME for `count` programs from
 //       (pid_x, pid_y, pid_z) on, x fastest (tcpu_triton_programs);
@@ -29,6 +29,8 @@ namespace emit_launchers {
 namespace {
 
 constexpr unsigned kProgramArgs = 6;
+constexpr int64_t kMaxInlinedOps = 1500;
+constexpr int64_t kMaxInlinedConstantRegisters = 32;
 constexpr llvm::StringLiteral kLaunchRuntime = "tcpu_triton_launch";
 constexpr llvm::StringLiteral kSelectRuntime = "tcpu_triton_select";
 
@@ -67,16 +69,24 @@ class LauncherBuilder {
 
   // NAME__programs(const void* args, pid_x, pid_y, pid_z, count, grid_x, grid_y, grid_z)
   // (tcpu_triton_programs): unpacks the argument struct once and calls the kernel for `count`
-  // programs from (pid_x, pid_y, pid_z) on, x fastest, then y, then z. The kernel stays out of
-  // line (noinline). Measured and not kept: its code inlined into this loop, which set up what
-  // no program id changes once a range (descriptor_scale's 4x8 blocks -29%) but hoisted the
-  // kernel's constants out of the program loop, past the registers onto the stack (log +5%,
-  // layer norm +4%, a grid of one program +8%); and the kernel taking its arguments from the
-  // struct, no stack arguments per call (descriptor_scale -5%, matmul_i8 and fp8 +1%).
+  // programs from (pid_x, pid_y, pid_z) on, x fastest, then y, then z. A small kernel whose
+  // all-on path runs no loop goes into this loop (always_inline): a 4x8 descriptor block is
+  // about 70 instructions, and a call with triton-cpu's arguments, frame and stack arguments
+  // cost 30 more (descriptor_scale -22%). Where the kernel runs a loop on every path it stays a
+  // call (no_inline): LLVM hoisted the loops' constants out of the program loop, past the
+  // registers onto the stack, and reloaded them inside (log +5%, layer norm +4%); so does a
+  // kernel whose vector constants need more than the 32 registers (argmax's 512-lane indices:
+  // +2%, its tile spilled more in the loop). Measured and not kept: the kernel taking its
+  // arguments from the struct, no stack arguments per call (descriptor_scale -5%, matmul_i8
+  // and fp8 +1%).
   LLVM::LLVMFuncOp Programs(LLVM::LLVMFuncOp kernel, StringRef name, LLVM::Linkage linkage,
                             LLVM::LLVMStructType args_struct) {
     OpBuilder::InsertionGuard guard(b_);
-    kernel.setNoInline(true);
+    if (InlinesIntoPrograms(kernel)) {
+      kernel.setAlwaysInline(true);
+    } else {
+      kernel.setNoInline(true);
+    }
     b_.setInsertionPointToEnd(module_.getBody());
     Location loc = kernel.getLoc();
     auto programs = b_.create<LLVM::LLVMFuncOp>(loc, name, ProgramsType(), linkage);
@@ -124,6 +134,55 @@ class LauncherBuilder {
     b_.setInsertionPointToStart(exit);
     b_.create<LLVM::ReturnOp>(loc, ValueRange{});
     return programs;
+  }
+
+  // Whether the kernel's code goes into the program loop: it is small and some path from its
+  // entry to a return runs through no loop (a tile's all-on path; lane loops for partial tiles
+  // are allowed off it).
+  static bool InlinesIntoPrograms(LLVM::LLVMFuncOp func) {
+    if (func.getBody().empty()) return false;
+    int64_t ops = 0;
+    int64_t constant_registers = 0;
+    func.walk([&](Operation* op) {
+      ++ops;
+      auto constant = dyn_cast<LLVM::ConstantOp>(op);
+      if (!constant) return;
+      if (auto vector = dyn_cast<VectorType>(constant.getType())) {
+        int64_t bits = vector.getNumElements() * vector.getElementTypeBitWidth();
+        constant_registers += llvm::divideCeil(bits, 128);
+      }
+    });
+    if (ops > kMaxInlinedOps || constant_registers > kMaxInlinedConstantRegisters) return false;
+    // A block is on a loop where one of its successors reaches it again.
+    auto reaches = [](Block* from, Block* to) {
+      llvm::SmallPtrSet<Block*, 32> seen;
+      SmallVector<Block*> work{from};
+      while (!work.empty()) {
+        Block* block = work.pop_back_val();
+        if (block == to) return true;
+        if (!seen.insert(block).second) continue;
+        llvm::append_range(work, block->getSuccessors());
+      }
+      return false;
+    };
+    llvm::SmallPtrSet<Block*, 32> cyclic;
+    for (Block& block : func.getBody()) {
+      if (llvm::any_of(block.getSuccessors(), [&](Block* next) { return reaches(next, &block); })) {
+        cyclic.insert(&block);
+      }
+    }
+    Block* entry = &func.getBody().front();
+    if (cyclic.contains(entry)) return false;
+    llvm::SmallPtrSet<Block*, 32> seen{entry};
+    SmallVector<Block*> work{entry};
+    while (!work.empty()) {
+      Block* block = work.pop_back_val();
+      if (block->getNumSuccessors() == 0 && isa<LLVM::ReturnOp>(block->getTerminator())) return true;
+      for (Block* next : block->getSuccessors()) {
+        if (!cyclic.contains(next) && seen.insert(next).second) work.push_back(next);
+      }
+    }
+    return false;
   }
 
   // tcpu_triton_programs: void (const void*, i32 x, i32 y, i32 z, i64 count, i32 grid x3).
