@@ -430,18 +430,19 @@ module {
   }
 
   // A block pointer's bounds check (tt-lower-block-pointers): i32 indices sign-extended to i64
-  // and compared with the tensor's i64 sizes. The whole test is still scalar: the extremes
-  // compared in i64 with the sizes as they are, the extended i32 rows' last index checked to
-  // fit i32 (row0 + 3; the columns' 0..7 evidently do). Each row's first address comes from
-  // the scalars too (a tile of at most 8 rows): no address vector is taken apart. A tile of
+  // and compared with the tensor's i64 sizes. The whole test is still scalar: the rows'
+  // `0 <= r && r < m` is one unsigned comparison of the first row with max(m, 3) - 3 (the last
+  // row is below m, the first not negative), the extended i32 rows' last index checked to fit
+  // i32 (row0 + 3; the columns' 0..7 evidently do). Each row's first address comes from the
+  // scalars too (a tile of at most 8 rows): no address vector is taken apart. A tile of
   // several rows and at most 128 bytes joins its two branches: all on, four plain loads.
   // CHECK-LABEL: tt.func public @tile_mask_i64(
+  // CHECK: %[[AT_LEAST:[0-9]+]] = arith.maxsi %arg2, %c3_i64 : i64
+  // CHECK: %[[BOUND:[0-9]+]] = arith.subi %[[AT_LEAST]], %c3_i64 : i64
   // CHECK: %[[FIRST_ROW:[0-9]+]] = arith.extsi %arg1 : i32 to i64
-  // CHECK: arith.cmpi sge, %[[FIRST_ROW]], %c0_i64 : i64
-  // CHECK: %[[LAST_ROW:[0-9]+]] = arith.addi %c3_i64, %{{.*}} : i64
+  // CHECK: arith.cmpi ult, %[[FIRST_ROW]], %[[BOUND]] : i64
+  // CHECK: %[[LAST_ROW:[0-9]+]] = arith.addi %c3_i64{{.*}}, %{{.*}} : i64
   // CHECK: arith.cmpi sle, %[[LAST_ROW]], %c2147483647_i64 : i64
-  // CHECK: %[[LAST:[0-9]+]] = arith.addi %c3_i64{{.*}}, %{{.*}} : i64
-  // CHECK: arith.cmpi slt, %[[LAST]], %arg2 : i64
   // CHECK: arith.cmpi slt, %c7_i64, %arg3 : i64
   // CHECK-NOT: vector.reduction
   // CHECK: scf.if %{{[0-9]+}} -> (vector<4x8xf32>) {

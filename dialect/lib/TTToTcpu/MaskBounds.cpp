@@ -59,6 +59,18 @@ struct Affine {
   }
 };
 
+// `high - low` when the two differ by a constant only (the same scalars with the same
+// coefficients): a range's last and first index.
+std::optional<int64_t> ConstantDifference(const Affine& high, const Affine& low) {
+  llvm::SmallDenseMap<Value, int64_t> coefficients;
+  for (auto [scalar, coefficient] : high.terms) coefficients[scalar] += coefficient;
+  for (auto [scalar, coefficient] : low.terms) coefficients[scalar] -= coefficient;
+  for (auto [scalar, coefficient] : coefficients) {
+    if (coefficient != 0) return std::nullopt;
+  }
+  return high.constant - low.constant;
+}
+
 // Every lane of an index tensor lies in [low, high], provided the i32 tensors it was extended
 // from did not wrap: their bounds, `extended`, lie in i32's range.
 struct Interval {
@@ -219,6 +231,16 @@ class ConditionBuilder {
     return b_.create<arith::CmpIOp>(loc_, predicate, Evaluate(lhs), Evaluate(rhs));
   }
 
+  // 0 <= least and least + span < limit (span >= 0), as one unsigned comparison:
+  // least <u smax(limit, span) - span. The bound is 0 where limit <= span (nothing fits) and
+  // never wraps; a negative least is a huge unsigned value.
+  Value InRange(const Affine& least, int64_t span, const Affine& limit) {
+    Value spanned = Constant(span);
+    Value bound = b_.create<arith::SubIOp>(
+        loc_, b_.create<arith::MaxSIOp>(loc_, Evaluate(limit), spanned), spanned);
+    return b_.create<arith::CmpIOp>(loc_, arith::CmpIPredicate::ult, Evaluate(least), bound);
+  }
+
   // True when `affine` lies in i32's range (so the wrapped lanes equal the exact values):
   // only the sides its extremes can pass are tested.
   Value InInt32(const Affine& affine) {
@@ -325,6 +347,40 @@ bool Analysable(Value mask) {
 // What Build answers about a mask: every lane on, or (a sufficient condition) every lane off.
 enum class Question { kAllOn, kAllOff };
 
+// `answer` and the tests that the comparison's sides stand for their lanes: i32 sides' bounds,
+// and those of the i32 tensors the i64 sides were extended from, lie in i32's range.
+Value WithFitTests(ConditionBuilder& builder, Value answer, arith::CmpIOp compare,
+                   const Interval& lhs, const Interval& rhs) {
+  const bool narrow = getElementTypeOrSelf(compare.getLhs().getType()).isInteger(32);
+  for (const Interval* side : {&lhs, &rhs}) {
+    if (narrow) {
+      answer = builder.And(answer, builder.InInt32(side->low));
+      answer = builder.And(answer, builder.InInt32(side->high));
+    }
+    for (const Affine& bound : side->extended) answer = builder.And(answer, builder.InInt32(bound));
+  }
+  return answer;
+}
+
+// The all-on test of `x >= 0 && x < n` (a block pointer's or tensor descriptor's bounds check
+// along one dimension, tt-lower-block-pointers) as one unsigned comparison of x's first index
+// (ConditionBuilder::InRange), where the signed pair is two tests and a branch each; null
+// when `both` is not that pair or x's indices are not a first one plus constants.
+Value BuildInRange(ConditionBuilder& builder, arith::AndIOp both, const Box& box) {
+  auto lower = both.getLhs().getDefiningOp<arith::CmpIOp>();
+  auto upper = both.getRhs().getDefiningOp<arith::CmpIOp>();
+  if (!lower || !upper || lower.getPredicate() != arith::CmpIPredicate::sge ||
+      upper.getPredicate() != arith::CmpIPredicate::slt || lower.getLhs() != upper.getLhs() ||
+      !matchPattern(lower.getRhs(), m_Zero()) || !HasIntervals(lower) || !HasIntervals(upper)) {
+    return {};
+  }
+  Interval index = *IntervalOf(lower.getLhs(), box), limit = *IntervalOf(upper.getRhs(), box);
+  std::optional<int64_t> span = ConstantDifference(index.high, index.low);
+  if (!span || *span < 0 || ConstantDifference(limit.high, limit.low) != 0) return {};
+  // The zero side needs no fit test; x's and n's are those of `upper`.
+  return WithFitTests(builder, builder.InRange(index.low, *span, limit.low), upper, index, limit);
+}
+
 // An i1 answering `question` for the lanes of `box`. All on: every ANDed comparison holds at
 // the ranges' extremes. All off: one of them fails at the extremes (a false splat); false
 // when that cannot tell (one comparison off in some lanes, another in the rest).
@@ -341,6 +397,9 @@ Value Build(ConditionBuilder& builder, Value mask, const Box& box, Question ques
     return Build(builder, expand.getSrc(), SourceBox(expand, box), question);
   }
   if (auto both = dyn_cast<arith::AndIOp>(op)) {
+    if (on) {
+      if (Value in_range = BuildInRange(builder, both, box)) return in_range;
+    }
     Value lhs = Build(builder, both.getLhs(), box, question);
     Value rhs = Build(builder, both.getRhs(), box, question);
     return on ? builder.And(lhs, rhs) : builder.Or(lhs, rhs);
@@ -364,15 +423,7 @@ Value Build(ConditionBuilder& builder, Value mask, const Box& box, Question ques
   Value answer = builder.Compare(
       on ? compare.getPredicate() : arith::invertPredicate(compare.getPredicate()),
       lhs_high ? lhs.high : lhs.low, lhs_high ? rhs.low : rhs.high);
-  const bool narrow = getElementTypeOrSelf(compare.getLhs().getType()).isInteger(32);
-  for (const Interval* side : {&lhs, &rhs}) {
-    if (narrow) {
-      answer = builder.And(answer, builder.InInt32(side->low));
-      answer = builder.And(answer, builder.InInt32(side->high));
-    }
-    for (const Affine& bound : side->extended) answer = builder.And(answer, builder.InInt32(bound));
-  }
-  return answer;
+  return WithFitTests(builder, answer, compare, lhs, rhs);
 }
 
 // Builds a LaneInterval (MaskBounds.h) over the and-tree of a 1-D mask, each comparison's sides
