@@ -1,14 +1,15 @@
 // tcpu-emit-triton-launchers (on the LLVM dialect, after the pipeline): for the kernel NAME
 // (marked tcpu.triton_kernel by tt-to-tcpu-funcs) it adds
 // NAME__programs(args, pid_x, pid_y, pid_z, count, grid...), which unpacks the argument
-// struct once and calls NAME for `count` programs from the given one on, x fastest and
-// carried into y and z at the grid's edges (NAME becomes always_inline where it is small, some
-// path through it runs no loop and its vector constants fit 32 registers, so LLVM puts its
-// code in the program loop; otherwise no_inline); tcpu_launch_NAME(args..., grid_x, grid_y,
-// grid_z), which packs the arguments and calls the runtime's tcpu_triton_launch with the
-// table of variants and returns its status; and tcpu_variant_NAME. With variant=S the kernel
-// is one variant (NAME__S, NAME__S__programs only); with dispatch the baseline's table lists
-// the variants first, each with its feature bits.
+// struct once and calls NAME for `count` programs from the given one on, x fastest: a loop
+// over rows of x in which x alone steps, y and z (carried into z at the grid's edge) once a
+// row. NAME becomes always_inline where it is small, some path through it runs no loop and its
+// vector constants fit 32 registers, so LLVM puts its code in the program loop; otherwise
+// no_inline. tcpu_launch_NAME(args..., grid_x, grid_y, grid_z) packs the arguments and calls
+// the runtime's tcpu_triton_launch with the table of variants and returns its status; and
+// tcpu_variant_NAME. With variant=S the kernel is one variant (NAME__S, NAME__S__programs
+// only); with dispatch the baseline's table lists the variants first, each with its feature
+// bits.
 // RUN: tcpu-opt %s --tcpu-emit-triton-launchers | FileCheck %s
 // RUN: tcpu-opt %s '--tcpu-emit-triton-launchers=variant=i8mm' | FileCheck %s --check-prefix=VARIANT
 // RUN: tcpu-opt %s '--tcpu-emit-triton-launchers=dispatch=i8mm=12,dotprod=4' | FileCheck %s --check-prefix=DISPATCH
@@ -69,21 +70,32 @@ module {
 // CHECK: %[[A3:[0-9]+]] = llvm.load %{{.*}} : !llvm.ptr -> i64
 // CHECK: %[[ZERO:[0-9]+]] = llvm.mlir.constant(0 : i64) : i64
 // CHECK: %[[ANY:[0-9]+]] = llvm.icmp "sgt" %[[COUNT]], %[[ZERO]] : i64
-// CHECK: llvm.cond_br %[[ANY]], ^[[LOOP:bb[0-9]+]](%[[ZERO]], %[[PX]], %[[PY]], %[[PZ]] : i64, i32, i32, i32), ^[[EXIT:bb[0-9]+]]
-// CHECK: ^[[LOOP]](%[[DONE:[0-9]+]]: i64, %[[X:[0-9]+]]: i32, %[[Y:[0-9]+]]: i32, %[[Z:[0-9]+]]: i32):
-// CHECK: llvm.call @scale(%[[A0]], %[[A1]], %[[A2]], %[[A3]], %[[X]], %[[Y]], %[[Z]], %[[GX]], %[[GY]], %[[GZ]])
-// CHECK: %[[X1:[0-9]+]] = llvm.add %[[X]], %{{.*}} : i32
-// CHECK: %[[XW:[0-9]+]] = llvm.icmp "eq" %[[X1]], %[[GX]] : i32
-// CHECK: %[[NX:[0-9]+]] = llvm.select %[[XW]], %{{.*}}, %[[X1]] : i1, i32
-// CHECK: %[[XC:[0-9]+]] = llvm.zext %[[XW]] : i1 to i32
-// CHECK: %[[Y1:[0-9]+]] = llvm.add %[[Y]], %[[XC]] : i32
+// CHECK: llvm.cond_br %[[ANY]], ^[[ROW:bb[0-9]+]](%[[COUNT]], %[[PX]], %[[PY]], %[[PZ]] : i64, i32, i32, i32), ^[[EXIT:bb[0-9]+]]
+// A row: min(grid_x - x, remaining) programs, at least one.
+// CHECK: ^[[ROW]](%[[LEFT:[0-9]+]]: i64, %[[X:[0-9]+]]: i32, %[[Y:[0-9]+]]: i32, %[[Z:[0-9]+]]: i32):
+// CHECK: %[[IN_ROW:[0-9]+]] = llvm.sub %[[GX]], %[[X]] : i32
+// CHECK: %[[IN_ROW64:[0-9]+]] = llvm.sext %[[IN_ROW]] : i32 to i64
+// CHECK: %[[FEWER:[0-9]+]] = llvm.intr.smin(%[[IN_ROW64]], %[[LEFT]])
+// CHECK: %[[RUNS:[0-9]+]] = llvm.intr.smax(%[[FEWER]], %{{.*}})
+// CHECK: %[[RUNS32:[0-9]+]] = llvm.trunc %[[RUNS]] : i64 to i32
+// CHECK: %[[X_END:[0-9]+]] = llvm.add %[[X]], %[[RUNS32]] : i32
+// CHECK: llvm.br ^[[EACH:bb[0-9]+]](%[[X]] : i32)
+// One program, then x + 1 until the row's end.
+// CHECK: ^[[EACH]](%[[PID:[0-9]+]]: i32):
+// CHECK: llvm.call @scale(%[[A0]], %[[A1]], %[[A2]], %[[A3]], %[[PID]], %[[Y]], %[[Z]], %[[GX]], %[[GY]], %[[GZ]])
+// CHECK: %[[NEXT:[0-9]+]] = llvm.add %[[PID]], %{{.*}} : i32
+// CHECK: %[[MORE_X:[0-9]+]] = llvm.icmp "ne" %[[NEXT]], %[[X_END]] : i32
+// CHECK: llvm.cond_br %[[MORE_X]], ^[[EACH]](%[[NEXT]] : i32), ^[[NEXT_ROW:bb[0-9]+]]
+// The next row from x = 0: y + 1, carried into z at the grid's edge.
+// CHECK: ^[[NEXT_ROW]]:
+// CHECK: %[[REST:[0-9]+]] = llvm.sub %[[LEFT]], %[[RUNS]] : i64
+// CHECK: %[[Y1:[0-9]+]] = llvm.add %[[Y]], %{{.*}} : i32
 // CHECK: %[[YW:[0-9]+]] = llvm.icmp "eq" %[[Y1]], %[[GY]] : i32
 // CHECK: %[[NY:[0-9]+]] = llvm.select %[[YW]], %{{.*}}, %[[Y1]] : i1, i32
 // CHECK: %[[YC:[0-9]+]] = llvm.zext %[[YW]] : i1 to i32
 // CHECK: %[[NZ:[0-9]+]] = llvm.add %[[Z]], %[[YC]] : i32
-// CHECK: %[[NDONE:[0-9]+]] = llvm.add %[[DONE]], %{{.*}} : i64
-// CHECK: %[[MORE:[0-9]+]] = llvm.icmp "slt" %[[NDONE]], %[[COUNT]] : i64
-// CHECK: llvm.cond_br %[[MORE]], ^[[LOOP]](%[[NDONE]], %[[NX]], %[[NY]], %[[NZ]] : i64, i32, i32, i32), ^[[EXIT]]
+// CHECK: %[[MORE:[0-9]+]] = llvm.icmp "sgt" %[[REST]], %{{.*}} : i64
+// CHECK: llvm.cond_br %[[MORE]], ^[[ROW]](%[[REST]], %{{.*}}, %[[NY]], %[[NZ]] : i64, i32, i32, i32), ^[[EXIT]]
 // CHECK: ^[[EXIT]]:
 // CHECK-NEXT: llvm.return
 // CHECK: llvm.mlir.global internal constant @scale__variant_baseline("scale:baseline\00")
