@@ -69,18 +69,17 @@ class LauncherBuilder {
 
   // NAME__programs(const void* args, pid_x, pid_y, pid_z, count, grid_x, grid_y, grid_z)
   // (tcpu_triton_programs): unpacks the argument struct once and calls the kernel for `count`
-  // programs from (pid_x, pid_y, pid_z) on, x fastest, then y, then z: rows of x, in which x
-  // alone steps (an add, a compare and a branch a program where stepping all three took 9;
-  // descriptor_scale -9%), y and z once a row. A small kernel whose
-  // all-on path runs no loop goes into this loop (always_inline): a 4x8 descriptor block is
-  // about 70 instructions, and a call with triton-cpu's arguments, frame and stack arguments
-  // cost 30 more (descriptor_scale -22%). Where the kernel runs a loop on every path it stays a
-  // call (no_inline): LLVM hoisted the loops' constants out of the program loop, past the
-  // registers onto the stack, and reloaded them inside (log +5%, layer norm +4%); so does a
-  // kernel whose vector constants need more than the 32 registers (argmax's 512-lane indices:
-  // +2%, its tile spilled more in the loop). Measured and not kept: the kernel taking its
-  // arguments from the struct, no stack arguments per call (descriptor_scale -5%, matmul_i8
-  // and fp8 +1%).
+  // programs from (pid_x, pid_y, pid_z) on, x fastest, then y, then z: rows of x in which x
+  // alone steps (an add, a compare and a branch a program, where stepping all three took 9:
+  // descriptor_scale -4%), y and z once a row.
+  // A kernel that InlinesIntoPrograms goes into this loop (always_inline): a 4x8 descriptor
+  // block is about 70 instructions, and a call with triton-cpu's arguments, frame and stack
+  // arguments cost 30 more (descriptor_scale -22%). Others stay calls (no_inline): with a loop
+  // on every path, LLVM hoisted the loops' constants out of the program loop, past the
+  // registers onto the stack, and reloaded them inside (log +5%, layer norm +4%); with vector
+  // constants past the 32 registers, the tile spilled more in the loop (argmax's 512-lane
+  // indices: +2%). Measured and not kept: the kernel taking its arguments from the struct, no
+  // stack arguments per call (descriptor_scale -5%, matmul_i8 and fp8 +1%).
   LLVM::LLVMFuncOp Programs(LLVM::LLVMFuncOp kernel, StringRef name, LLVM::Linkage linkage,
                             LLVM::LLVMStructType args_struct) {
     OpBuilder::InsertionGuard guard(b_);
@@ -156,9 +155,10 @@ class LauncherBuilder {
     return programs;
   }
 
-  // Whether the kernel's code goes into the program loop: it is small and some path from its
-  // entry to a return runs through no loop (a tile's all-on path; lane loops for partial tiles
-  // are allowed off it).
+  // Whether the kernel's code goes into the program loop: at most kMaxInlinedOps ops, vector
+  // constants of at most kMaxInlinedConstantRegisters 128-bit registers, and some path from its
+  // entry to a return through no loop (a tile's all-on path; lane loops for partial tiles may
+  // lie off it).
   static bool InlinesIntoPrograms(LLVM::LLVMFuncOp func) {
     if (func.getBody().empty()) return false;
     int64_t ops = 0;
