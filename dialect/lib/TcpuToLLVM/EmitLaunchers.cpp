@@ -14,10 +14,12 @@
 // launcher.
 #include <optional>
 
+#include "llvm/ADT/SCCIterator.h"
 #include "llvm/ADT/StringExtras.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/RegionGraphTraits.h"
 #include "tt/TTToTcpuPasses.h"
 
 namespace mlir::tt {
@@ -173,23 +175,10 @@ class LauncherBuilder {
       }
     });
     if (ops > kMaxInlinedOps || constant_registers > kMaxInlinedConstantRegisters) return false;
-    // A block is on a loop where one of its successors reaches it again.
-    auto reaches = [](Block* from, Block* to) {
-      llvm::SmallPtrSet<Block*, 32> seen;
-      SmallVector<Block*> work{from};
-      while (!work.empty()) {
-        Block* block = work.pop_back_val();
-        if (block == to) return true;
-        if (!seen.insert(block).second) continue;
-        llvm::append_range(work, block->getSuccessors());
-      }
-      return false;
-    };
+    // The blocks on loops: those of the CFG's strongly connected components with a cycle.
     llvm::SmallPtrSet<Block*, 32> cyclic;
-    for (Block& block : func.getBody()) {
-      if (llvm::any_of(block.getSuccessors(), [&](Block* next) { return reaches(next, &block); })) {
-        cyclic.insert(&block);
-      }
+    for (auto scc = llvm::scc_begin(&func.getBody()); !scc.isAtEnd(); ++scc) {
+      if (scc.hasCycle()) cyclic.insert(scc->begin(), scc->end());
     }
     Block* entry = &func.getBody().front();
     if (cyclic.contains(entry)) return false;
