@@ -57,6 +57,7 @@ module {
 // other keeps the argument (every lane its own access).
 // CHECK-LABEL: tt.func public @descriptor(
 // CHECK-SAME: %[[BASE:[a-z0-9]+]]: !tt.ptr<f16>, %[[S0:[a-z0-9]+]]: i64, %[[S1:[a-z0-9]+]]: i64, %[[T0:[a-z0-9]+]]: i64, %[[T1:[a-z0-9]+]]: i64, %{{[a-z0-9]+}}: i32)
+// CHECK-SAME: attributes {tt.unit_stride_args = array<i64: 4>}
 // CHECK: %[[ONE:.*]] = arith.constant 1 : i64
 // CHECK: %[[UNIT:.*]] = arith.cmpi eq, %[[T1]], %[[ONE]] : i64
 // CHECK: %[[X:.*]] = scf.if %[[UNIT]] -> (tensor<2x16xf16>) {
@@ -76,6 +77,26 @@ module {
   tt.func public @descriptor(%d: !tt.tensordesc<tensor<2x16xf16>>, %i: i32) -> tensor<32xf16> {
     %x = tt.descriptor_load %d[%i, %i] : !tt.tensordesc<tensor<2x16xf16>> -> tensor<32xf16>
     tt.return %x : tensor<32xf16>
+  }
+}
+
+// -----
+
+// Every descriptor argument's innermost stride is listed, at its index after expansion, for the
+// launcher (Triton's TensorDescriptor makes it 1); a kernel without one has no list.
+// CHECK-LABEL: tt.func public @two_descriptors(
+// CHECK-SAME: %{{[a-z0-9]+}}: !tt.ptr<f32>, %{{[a-z0-9]+}}: i64, %{{[a-z0-9]+}}: i64, %{{[a-z0-9]+}}: i64, %{{[a-z0-9]+}}: i64, %{{[a-z0-9]+}}: i32, %{{[a-z0-9]+}}: !tt.ptr<f32>, %{{[a-z0-9]+}}: i64, %{{[a-z0-9]+}}: i64)
+// CHECK-SAME: attributes {tt.unit_stride_args = array<i64: 4, 8>}
+// CHECK-LABEL: tt.func public @no_descriptor(
+// CHECK-NOT: tt.unit_stride_args
+module {
+  tt.func public @two_descriptors(%a: !tt.tensordesc<tensor<2x4xf32>>, %i: i32, %b: !tt.tensordesc<tensor<8xf32>>) {
+    %x = tt.descriptor_load %a[%i, %i] : !tt.tensordesc<tensor<2x4xf32>> -> tensor<8xf32>
+    tt.descriptor_store %b[%i], %x : !tt.tensordesc<tensor<8xf32>>, tensor<8xf32>
+    tt.return
+  }
+  tt.func public @no_descriptor(%p: !tt.ptr<f32>) {
+    tt.return
   }
 }
 

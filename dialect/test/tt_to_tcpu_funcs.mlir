@@ -19,6 +19,11 @@
 // CHECK: scf.for %{{.*}} = %{{.*}} to %[[N]] step %{{.*}} iter_args
 // CHECK:   arith.addi %{{.*}}, %[[GRID_Z]] : i32
 // CHECK-NOT: tt.
+
+// What the launcher needs goes into the dictionary: the kernel's hints and the arguments every
+// launch passes as 1 (tt-lower-block-pointers' tt.unit_stride_args).
+// CHECK-LABEL: func.func @launch_facts(
+// CHECK-SAME: attributes {tcpu.triton_kernel = {threads = 2 : i64, unit_stride_args = array<i64: 1>}}
 module {
   tt.func private @helper(%x: i32) -> i32 {
     %pid = tt.get_program_id y : i32
@@ -35,6 +40,9 @@ module {
       %a = arith.addi %acc, %grid : i32
       scf.yield %a : i32
     }
+    tt.return
+  }
+  tt.func public @launch_facts(%p: !tt.ptr<f32>, %unit: i64) attributes {tcpu.hints = {threads = 2 : i64}, tt.unit_stride_args = array<i64: 1>} {
     tt.return
   }
 }

@@ -1,4 +1,5 @@
-// tcpu_triton_launch: the grid loop behind every generated tcpu_launch_NAME.
+// tcpu_triton_launch: the grid loop behind every generated tcpu_launch_NAME, and the
+// refusals those launchers report through the runtime.
 #include <cstdint>
 
 #include "runtime/check.h"
@@ -56,4 +57,13 @@ extern "C" int tcpu_triton_launch(const char* kernel, const tcpu_triton_variant*
   });
   if (status != TCPU_OK) return status;
   return tcpu::Succeed();
+}
+
+extern "C" int tcpu_triton_refuse_stride(const char* kernel, int32_t argument, int64_t stride) {
+  if (kernel == nullptr) kernel = "(unnamed kernel)";
+  return tcpu::Fail(TCPU_ERR_INVALID_ARGUMENT,
+                    "tcpu_launch_%s: argument %d, the innermost stride of a tensor descriptor, "
+                    "is %lld; it must be 1 (Triton's TensorDescriptor: a contiguous last "
+                    "dimension)",
+                    kernel, argument, static_cast<long long>(stride));
 }

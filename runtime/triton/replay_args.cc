@@ -51,6 +51,14 @@ extern "C" int tcpu_replay_check_args(const tcpu_replay_kernel* kernel, const tc
                         "tcpu_replay_%s: argument %d has rank %d, expected %d for %s", name, i,
                         args[i].rank, param.rank, param.type);
     }
+    if (param.kind == TCPU_REPLAY_DESC && args[i].rank >= 1 &&
+        args[i].rank <= TCPU_REPLAY_MAX_RANK && args[i].strides[args[i].rank - 1] != 1) {
+      return tcpu::Fail(TCPU_ERR_INVALID_ARGUMENT,
+                        "tcpu_replay_%s: argument %d (%s) has innermost stride %lld, expected 1 "
+                        "(Triton's TensorDescriptor: a contiguous last dimension)",
+                        name, i, param.type,
+                        static_cast<long long>(args[i].strides[args[i].rank - 1]));
+    }
   }
   return tcpu::Succeed();
 }

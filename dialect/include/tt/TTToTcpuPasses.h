@@ -22,6 +22,13 @@ namespace mlir::tt {
 inline constexpr llvm::StringLiteral kTritonKernelAttrName =
     tcpu::TcpuDialect::kTritonKernelAttrName;
 
+// The kernel arguments every launch must pass as 1 (array<i64>, indices after expansion):
+// the innermost strides of tensor descriptor arguments, as Triton's host TensorDescriptor
+// requires. tt-lower-block-pointers sets it on the tt.func; tt-to-tcpu-funcs carries it into
+// the kernel's tcpu.triton_kernel dictionary (kUnitStrideArgsKey) for the launchers.
+inline constexpr llvm::StringLiteral kUnitStrideArgsAttrName = "tt.unit_stride_args";
+inline constexpr llvm::StringLiteral kUnitStrideArgsKey = "unit_stride_args";
+
 // The unit attribute tcpu-slice-rows puts on a module whose rows it sliced: the machine
 // scheduler would interleave the slices' chains again (tcpu-compile turns it off).
 // (A tt attribute: the tcpu dialect verifies its own; tcpu-compile removes it.)

@@ -65,7 +65,9 @@ def TTLowerBlockPointers : TTToTcpuPass<"tt-lower-block-pointers",
     boundary-checked dimensions (every dimension for descriptors): out-of-bounds reads give
     the padding (zero; NaN for padding = nan), out-of-bounds writes are dropped. A loop
     carrying a block pointer carries its offsets. A descriptor argument of the kernel becomes
-    its base pointer, r i64 sizes and r i64 strides (tcpu/triton.h).
+    its base pointer, r i64 sizes and r i64 strides (tcpu/triton.h); its innermost stride is
+    listed in the function's tt.unit_stride_args, which the launcher requires to be 1 (as
+    Triton's TensorDescriptor does).
   }];
 }
 
@@ -378,6 +380,10 @@ def TcpuEmitTritonLaunchers : Pass<"tcpu-emit-triton-launchers", "::mlir::Module
     tcpu_launch_NAME, which packs them and calls the runtime's tcpu_triton_launch with the
     table of variants (grid checks, variant choice, one range of program ids per thread of the
     pool), returning its status; and tcpu_variant_NAME, the name of the variant that would run.
+    The kernel's unit_stride_args (its tcpu.triton_kernel dictionary: tensor descriptors'
+    innermost strides) must be 1: tcpu_launch_NAME refuses other values first
+    (tcpu_triton_refuse_stride), and NAME__programs runs nothing unless each is 1, so that
+    LLVM takes them as 1 in its loop.
     With `variant=S` the module is one variant of the kernel, compiled for another target:
     the kernel becomes NAME__S and only NAME__S__programs is added, for the baseline object's
     table (`dispatch=S=BITS,...`, best first; BITS are the TCPU_FEATURE_* it needs).

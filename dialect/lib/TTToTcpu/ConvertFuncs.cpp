@@ -128,6 +128,20 @@ void ApplyKernelAbi(func::FuncOp kernel, ArrayRef<Type> original) {
   kernel.setType(FunctionType::get(kernel.getContext(), inputs, kernel.getResultTypes()));
 }
 
+// The kernel's tcpu.triton_kernel dictionary: its tcpu.hints and, under kUnitStrideArgsKey,
+// its tt.unit_stride_args; null when it has neither.
+DictionaryAttr LaunchAttributes(FuncOp func) {
+  SmallVector<NamedAttribute> entries;
+  if (auto hints = func->getAttrOfType<DictionaryAttr>(tcpu::TcpuDialect::kHintsAttrName)) {
+    llvm::append_range(entries, hints.getValue());
+  }
+  if (auto unit = func->getAttrOfType<DenseI64ArrayAttr>(kUnitStrideArgsAttrName)) {
+    entries.push_back(NamedAttribute(StringAttr::get(func.getContext(), kUnitStrideArgsKey), unit));
+  }
+  if (entries.empty()) return nullptr;
+  return DictionaryAttr::get(func.getContext(), entries);
+}
+
 // Stage 14 runs after every stage that lowers a tt op. Any tt op still here other than the
 // functions, calls and program ids this stage handles has no lowering: refuse it by name,
 // location and reason (RefusedOps.h) now, rather than let it reach LLVM translation as an
@@ -156,14 +170,15 @@ struct TTToTcpuFuncs : impl::TTToTcpuFuncsBase<TTToTcpuFuncs> {
       module.emitError() << "no public tt.func: mark the kernel `tt.func public`";
       return signalPassFailure();
     }
-    // Original argument types of each kernel (before the program arguments), and its launch
-    // hints (tcpu.hints = {threads = N}) for the launcher.
+    // Original argument types of each kernel (before the program arguments), and what its
+    // launcher needs: its hints (tcpu.hints = {threads = N}) and the arguments every launch
+    // passes as 1 (tt.unit_stride_args).
     llvm::StringMap<SmallVector<Type>> kernels;
-    llvm::StringMap<Attribute> launch_hints;
+    llvm::StringMap<DictionaryAttr> launch_attrs;
     for (FuncOp func : kernel_funcs) {
       StringRef name = func.getName();
       kernels[name] = SmallVector<Type>(func.getArgumentTypes());
-      launch_hints[name] = func->getAttr(tcpu::TcpuDialect::kHintsAttrName);
+      launch_attrs[name] = LaunchAttributes(func);
       for (auto [index, type] : llvm::enumerate(func.getArgumentTypes())) {
         if (getKernelCType(type).empty()) {
           func.emitError() << "kernel argument " << index << " has type " << type
@@ -195,8 +210,9 @@ struct TTToTcpuFuncs : impl::TTToTcpuFuncsBase<TTToTcpuFuncs> {
     for (auto& [name, original] : kernels) {
       auto kernel = module.lookupSymbol<func::FuncOp>(name);
       ApplyKernelAbi(kernel, original);
-      Attribute hints = launch_hints.lookup(name);
-      kernel->setAttr(kTritonKernelAttrName, hints ? hints : UnitAttr::get(context));
+      DictionaryAttr launch = launch_attrs.lookup(name);
+      kernel->setAttr(kTritonKernelAttrName,
+                      launch ? Attribute(launch) : Attribute(UnitAttr::get(context)));
     }
   }
 };

@@ -11,6 +11,9 @@
 //   scf.for carrying a block pointer carries its offsets (one i32 per dimension) instead.
 //   a !tt.tensordesc<B> argument of the kernel becomes 1 + 2r arguments in its place: the
 //     base pointer, r i64 sizes and r i64 strides, outermost dimension first (tcpu/triton.h).
+//     Its innermost stride is 1 in every launch (Triton's TensorDescriptor requires it):
+//     listed in tt.unit_stride_args for the launcher, which refuses others; the kernel itself
+//     (triton-cpu's one-program entry) still versions on it and takes any stride.
 // Block pointers anywhere else (scf.if and scf.while results, tt.call operands) are refused.
 // One that no op here made (tt.reinterpret_tensor_descriptor's) is left to the refusal of
 // tt-to-tcpu-funcs, which names its producer.
@@ -54,6 +57,7 @@ class Lowering {
     if (failed(ExpandDescriptorArguments(func))) return failure();
     if (failed(Process(func.getBody()))) return failure();
     EraseDead(func);
+    MarkUnitStrides(func);
     return success();
   }
 
@@ -84,6 +88,7 @@ class Lowering {
         func.insertArgument(at, IntegerType::get(context, 64), empty, loc);
         info.strides.push_back(func.getArgument(at++));
       }
+      unit_strides_.push_back(cast<BlockArgument>(info.strides.back()));
       blocks_[func.getArgument(index)] = info;
       expanded_.push_back(index);
       index = at - 1;
@@ -425,8 +430,17 @@ class Lowering {
     }
   }
 
+  // tt.unit_stride_args: the descriptor arguments' innermost strides, at their final indices.
+  void MarkUnitStrides(FuncOp func) {
+    if (unit_strides_.empty()) return;
+    SmallVector<int64_t> indices;
+    for (BlockArgument stride : unit_strides_) indices.push_back(stride.getArgNumber());
+    func->setAttr(kUnitStrideArgsAttrName, DenseI64ArrayAttr::get(func.getContext(), indices));
+  }
+
   llvm::DenseMap<Value, BlockAccess> blocks_;
   SmallVector<unsigned> expanded_;
+  SmallVector<BlockArgument> unit_strides_;
 };
 
 struct TTLowerBlockPointers : impl::TTLowerBlockPointersBase<TTLowerBlockPointers> {

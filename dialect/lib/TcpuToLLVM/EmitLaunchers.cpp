@@ -3,12 +3,15 @@
 // one-program entry; inlined into the program loop where small and loop-free on some path):
 //   NAME__programs(const void* args, pid_x, pid_y, pid_z, count, grid_x, grid_y, grid_z)
 //       unpacks the argument struct once and calls NAME for `count` programs from
-//       (pid_x, pid_y, pid_z) on, x fastest (tcpu_triton_programs);
+//       (pid_x, pid_y, pid_z) on, x fastest (tcpu_triton_programs); none unless every
+//       argument of the kernel's unit_stride_args is 1;
 //   NAME__variants, a constant tcpu_triton_variant table: the variants of `dispatch` (compiled
 //       into other objects as NAME__S__programs), best first, then this baseline;
 //   int32_t tcpu_launch_NAME(args..., grid_x, grid_y, grid_z)
-//       packs the arguments on its stack and returns tcpu_triton_launch("NAME", table, count,
-//       &args, grid...): the runtime's grid check, variant choice and thread-pool ranges;
+//       returns tcpu_triton_refuse_stride("NAME", i, a_i) for the first of the kernel's
+//       unit_stride_args (tensor descriptors' innermost strides) that is not 1; otherwise packs
+//       the arguments on its stack and returns tcpu_triton_launch("NAME", table, count, &args,
+//       grid...): the runtime's grid check, variant choice and thread-pool ranges;
 //   const char* tcpu_variant_NAME(void), the name of the variant the launcher picks here.
 // With `variant=S` the kernel is renamed NAME__S and NAME__S__programs is external; no
 // launcher.
@@ -35,6 +38,7 @@ constexpr int64_t kMaxInlinedOps = 1500;
 constexpr int64_t kMaxInlinedConstantRegisters = 32;
 constexpr llvm::StringLiteral kLaunchRuntime = "tcpu_triton_launch";
 constexpr llvm::StringLiteral kSelectRuntime = "tcpu_triton_select";
+constexpr llvm::StringLiteral kRefuseStrideRuntime = "tcpu_triton_refuse_stride";
 
 struct Variant {
   std::string suffix;
@@ -82,8 +86,12 @@ class LauncherBuilder {
   // constants past the 32 registers, the tile spilled more in the loop (argmax's 512-lane
   // indices: +2%). Measured and not kept: the kernel taking its arguments from the struct, no
   // stack arguments per call (descriptor_scale -5%, matmul_i8 and fp8 +1%).
+  // It runs nothing unless every argument of `unit_strides` is 1 (the launcher refuses other
+  // launches): LLVM then takes them as 1 in the loop, and an inlined kernel keeps only its
+  // unit-stride version of each descriptor access, no test of the stride a program and no
+  // registers for the other version (descriptor_scale -21%).
   LLVM::LLVMFuncOp Programs(LLVM::LLVMFuncOp kernel, StringRef name, LLVM::Linkage linkage,
-                            LLVM::LLVMStructType args_struct) {
+                            LLVM::LLVMStructType args_struct, ArrayRef<unsigned> unit_strides) {
     OpBuilder::InsertionGuard guard(b_);
     if (InlinesIntoPrograms(kernel)) {
       kernel.setAlwaysInline(true);
@@ -118,6 +126,11 @@ class LauncherBuilder {
       call_args.push_back(b_.create<LLVM::LoadOp>(loc, args_struct.getBody()[i], field));
     }
     Value any = b_.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::sgt, count, i64(0));
+    for (unsigned index : unit_strides) {
+      Value unit =
+          b_.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::eq, call_args[index], i64(1));
+      any = b_.create<LLVM::AndOp>(loc, any, unit);
+    }
     b_.create<LLVM::CondBrOp>(loc, any, row, ValueRange{count, arg(1), arg(2), arg(3)}, exit,
                               ValueRange{});
 
@@ -241,8 +254,11 @@ class LauncherBuilder {
 
   // With `threads` (the kernel's tcpu.hints), the grid runs with that many threads and the
   // caller's count is restored: tcpu_get_num_threads / tcpu_set_num_threads around the launch.
+  // Every argument of `unit_strides` is checked first (the argument struct's alloca stays in
+  // the entry block, a static one), each a branch to its refusal.
   void Launcher(LLVM::LLVMFuncOp kernel, StringRef name, LLVM::LLVMStructType args_struct,
-                LLVM::GlobalOp table, int32_t count, std::optional<int64_t> threads) {
+                LLVM::GlobalOp table, int32_t count, std::optional<int64_t> threads,
+                ArrayRef<unsigned> unit_strides) {
     Location loc = kernel.getLoc();
     ArrayRef<Type> arg_types = args_struct.getBody();
     auto runtime = Declare(kLaunchRuntime, LLVM::LLVMFunctionType::get(
@@ -258,6 +274,27 @@ class LauncherBuilder {
     b_.setInsertionPointToStart(entry);
     Value one = b_.create<LLVM::ConstantOp>(loc, b_.getI64Type(), b_.getI64IntegerAttr(1));
     Value args = b_.create<LLVM::AllocaOp>(loc, ptr_, args_struct, one, /*alignment=*/16);
+    if (!unit_strides.empty()) {
+      auto refuse = Declare(kRefuseStrideRuntime,
+                            LLVM::LLVMFunctionType::get(i32_, {ptr_, i32_, i64_}));
+      for (unsigned index : unit_strides) {
+        Value stride = entry->getArgument(index);
+        Value unit = b_.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::eq, stride, one);
+        Block* refused = launch.addBlock();
+        Block* next = launch.addBlock();
+        b_.create<LLVM::CondBrOp>(loc, unit, next, refused);
+        b_.setInsertionPointToStart(refused);
+        Value argument =
+            b_.create<LLVM::ConstantOp>(loc, i32_, b_.getI32IntegerAttr(static_cast<int32_t>(index)));
+        Value status = b_.create<LLVM::CallOp>(
+                             loc, refuse,
+                             ValueRange{b_.create<LLVM::AddressOfOp>(loc, kernel_name), argument,
+                                        stride})
+                           .getResult();
+        b_.create<LLVM::ReturnOp>(loc, status);
+        b_.setInsertionPointToStart(next);
+      }
+    }
     for (unsigned i = 0; i < arg_types.size(); ++i) {
       Value field = b_.create<LLVM::GEPOp>(loc, ptr_, args_struct, args,
                                            ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(i)});
@@ -357,16 +394,30 @@ struct TcpuEmitTritonLaunchers : impl::TcpuEmitTritonLaunchersBase<TcpuEmitTrito
     LauncherBuilder builder(module);
     for (LLVM::LLVMFuncOp kernel : kernels) {
       std::optional<int64_t> threads;
+      ArrayRef<int64_t> unit_stride_args;
       if (auto hints = kernel->getAttrOfType<DictionaryAttr>(kTritonKernelAttrName)) {
         if (auto value = hints.getAs<IntegerAttr>("threads")) threads = value.getInt();
+        if (auto value = hints.getAs<DenseI64ArrayAttr>(kUnitStrideArgsKey)) {
+          unit_stride_args = value.asArrayRef();
+        }
       }
-      kernel->removeAttr(kTritonKernelAttrName);
       LLVM::LLVMFunctionType type = kernel.getFunctionType();
       if (type.getNumParams() < kProgramArgs) {
         kernel.emitError() << "lacks the six program arguments";
         return signalPassFailure();
       }
       SmallVector<Type> arg_types(type.getParams().drop_back(kProgramArgs));
+      SmallVector<unsigned> unit_strides;
+      for (int64_t index : unit_stride_args) {
+        if (index < 0 || index >= static_cast<int64_t>(arg_types.size()) ||
+            arg_types[index] != IntegerType::get(&getContext(), 64)) {
+          kernel.emitError() << kUnitStrideArgsKey << " lists argument " << index
+                             << ", which is not an i64 argument of the kernel";
+          return signalPassFailure();
+        }
+        unit_strides.push_back(static_cast<unsigned>(index));
+      }
+      kernel->removeAttr(kTritonKernelAttrName);
       auto args_struct = LLVM::LLVMStructType::getLiteral(&getContext(), arg_types);
       std::string name = kernel.getSymName().str();
       if (!variant.empty()) {
@@ -376,14 +427,16 @@ struct TcpuEmitTritonLaunchers : impl::TcpuEmitTritonLaunchersBase<TcpuEmitTrito
           return signalPassFailure();
         }
         kernel.setSymName(renamed);
-        builder.Programs(kernel, renamed + "__programs", LLVM::Linkage::External, args_struct);
+        builder.Programs(kernel, renamed + "__programs", LLVM::Linkage::External, args_struct,
+                         unit_strides);
         continue;
       }
-      LLVM::LLVMFuncOp programs =
-          builder.Programs(kernel, name + "__programs", LLVM::Linkage::Internal, args_struct);
+      LLVM::LLVMFuncOp programs = builder.Programs(kernel, name + "__programs",
+                                                   LLVM::Linkage::Internal, args_struct,
+                                                   unit_strides);
       LLVM::GlobalOp table = builder.Table(kernel.getLoc(), name, *variants, programs);
       int32_t count = static_cast<int32_t>(variants->size() + 1);
-      builder.Launcher(kernel, name, args_struct, table, count, threads);
+      builder.Launcher(kernel, name, args_struct, table, count, threads, unit_strides);
       builder.VariantQuery(kernel.getLoc(), name, table, count);
     }
   }

@@ -13,12 +13,15 @@
  *       `void* base, int64_t size_0 ... size_r-1, int64_t stride_0 ... stride_r-1`, outermost
  *       dimension first, sizes and strides in elements of T (a row-major M x N matrix with
  *       rows ld apart: base, M, N, ld, 1). Elements outside [0, size_d) read as zero and are
- *       not written.
+ *       not written. This entry takes any innermost stride; the launcher below takes 1 only.
  *
  *   int tcpu_launch_NAME(a0 ... an, int32_t grid_x, int32_t grid_y, int32_t grid_z);
  *       Runs every program id of the grid on the runtime's thread pool (TCPU_NUM_THREADS,
  *       TCPU_CPUS; big cores first) and returns 0, or a negative tcpu_status without running
  *       any program: TCPU_ERR_INVALID_SIZE for a grid dimension below 1,
+ *       TCPU_ERR_INVALID_ARGUMENT for a tensor descriptor whose innermost stride is not 1
+ *       (Triton's TensorDescriptor requires a contiguous last dimension; the programs then
+ *       address its rows as vectors with no test of the stride),
  *       TCPU_ERR_THREADS / TCPU_ERR_INVALID_ENV if the pool cannot start.
  *       tcpu_last_error_detail() names the kernel and the value.
  *
@@ -68,6 +71,11 @@ int32_t tcpu_triton_select(const tcpu_triton_variant* variants, int32_t count);
  * tcpu_launch_NAME functions. */
 int tcpu_triton_launch(const char* kernel, const tcpu_triton_variant* variants, int32_t count,
                        const void* args, int32_t grid_x, int32_t grid_y, int32_t grid_z);
+
+/* TCPU_ERR_INVALID_ARGUMENT, with a detail naming the kernel, the launcher's argument and
+ * its value: a tensor descriptor's innermost stride that is not 1. Called by the generated
+ * tcpu_launch_NAME functions before anything runs. */
+int tcpu_triton_refuse_stride(const char* kernel, int32_t argument, int64_t stride);
 
 #ifdef __cplusplus
 }

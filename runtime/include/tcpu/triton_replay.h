@@ -72,8 +72,8 @@ typedef struct tcpu_replay_kernel {
   const char* (*variant)(void);    /* tcpu_variant_NAME: the compiled form this CPU runs */
 } tcpu_replay_kernel;
 
-/* 0 when `args` fit `kernel`: count equals param_count, and each argument's kind (and a
- * descriptor's rank) is its parameter's. Otherwise TCPU_ERR_INVALID_ARGUMENT
+/* 0 when `args` fit `kernel`: count equals param_count, each argument's kind (and a
+ * descriptor's rank) is its parameter's, and each descriptor's innermost stride is 1. Otherwise TCPU_ERR_INVALID_ARGUMENT
  * (TCPU_ERR_NULL_POINTER for a NULL kernel, or NULL args with count > 0), and
  * tcpu_last_error_detail() names the kernel, the argument and what was expected. Called by
  * every generated tcpu_replay_NAME. */
