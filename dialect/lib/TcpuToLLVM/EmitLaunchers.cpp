@@ -284,8 +284,8 @@ class LauncherBuilder {
         Block* next = launch.addBlock();
         b_.create<LLVM::CondBrOp>(loc, unit, next, refused);
         b_.setInsertionPointToStart(refused);
-        Value argument =
-            b_.create<LLVM::ConstantOp>(loc, i32_, b_.getI32IntegerAttr(static_cast<int32_t>(index)));
+        Value argument = b_.create<LLVM::ConstantOp>(
+            loc, i32_, b_.getI32IntegerAttr(static_cast<int32_t>(index)));
         Value status = b_.create<LLVM::CallOp>(
                              loc, refuse,
                              ValueRange{b_.create<LLVM::AddressOfOp>(loc, kernel_name), argument,
