@@ -48,6 +48,7 @@ void buildTritonToTcpuPipeline(OpPassManager& pm) {
   pm.addPass(createControlFlowSinkPass());         // 19: a partial tile's lane masks in its branch
   pm.addPass(createTcpuExpandMath());              // 20
   pm.addPass(createTcpuFlattenNarrowVectors());    // 21
+  pm.addPass(createTcpuDropLeadingUnitDims());     // 21b: 1 x RBLOCK rows sliced as rows
   pm.addPass(createTcpuSliceRows());               // 22
   pm.addPass(createTcpuSinkLoads());               // 23
 }

@@ -28,6 +28,7 @@
 //  19. control-flow-sink             (MLIR's) ops used in one branch of an scf.if move into it
 //  20. tcpu-expand-math              exp/log/tanh/erf/... as vector polynomials, not libm calls
 //  21. tcpu-flatten-narrow-vectors n-D vectors with rows under a register as 1-D, their ops shuffles
+// 21b. tcpu-drop-leading-unit-dims 1 x N vectors (Inductor's XBLOCK = 1 rows) as 1-D rows
 //  22. tcpu-slice-rows               wide rows as 128-bit slices, one slice's whole chain at a time
 //  23. tcpu-sink-loads               each load just before its first use, past stack-buffer stores
 //  tcpu -> LLVM (lib/TcpuToLLVM/)
@@ -336,6 +337,17 @@ def TcpuFlattenNarrowVectors : TTToTcpuPass<"tcpu-flatten-narrow-vectors",
 }
 
 // 22. tcpu -> tcpu: lib/TcpuTransforms/SliceRows.cpp
+def TcpuDropLeadingUnitDims : TTToTcpuPass<"tcpu-drop-leading-unit-dims",
+    "Vectors with leading dimensions of 1 as vectors of the rest"> {
+  let description = [{
+    MLIR's CastAwayVectorLeadingOneDim patterns: vector<1x...x1xNxT> values and the ops on them
+    (elementwise, broadcast, extract/insert, strided slices, reductions) as vector<NxT>, with
+    vector.shape_cast where a value keeps its type. Inductor's persistent reductions compute
+    on 1 x RBLOCK tiles; as 1-D rows tcpu-slice-rows slices them (a 256-lane log-softmax kept
+    its 64 registers of exponentials live and spilled them at every op).
+  }];
+}
+
 def TcpuSliceRows : TTToTcpuPass<"tcpu-slice-rows",
     "Wide 1-D vectors as native slices, each slice's chain of ops before the next slice's"> {
   let description = [{
