@@ -51,6 +51,7 @@ void buildTritonToTcpuPipeline(OpPassManager& pm) {
   pm.addPass(createTcpuDropLeadingUnitDims());     // 21b: 1 x RBLOCK rows sliced as rows
   pm.addPass(createTcpuSliceRows());               // 22
   pm.addPass(createTcpuSinkLoads());               // 23
+  pm.addPass(createTcpuZipLaneLoads());            // 23b: row pairs' operands by lane loads
 }
 
 void buildTritonToLlvmPipeline(OpPassManager& pm, const TcpuEmitTritonLaunchersOptions& launchers) {

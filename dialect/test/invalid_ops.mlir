@@ -315,3 +315,43 @@ func.func @f(%acc: vector<4xf32>, %a: vector<16xi8>) {
   %0 = tcpu.bfmmla %acc, %a, %a : vector<16xi8> into vector<4xf32>
   return
 }
+
+// -----
+
+func.func @f(%p: !llvm.ptr, %a: vector<2xi64>) {
+  // expected-error @+1 {{'tcpu.load_lanes' op fills one lane of 2 to 4 vectors (LD2, LD3 or LD4), got 1}}
+  %v = tcpu.load_lanes %p[0], %a : !llvm.ptr, vector<2xi64> -> vector<2xi64>
+  return
+}
+
+// -----
+
+func.func @f(%p: !llvm.ptr, %a: vector<2xi64>) {
+  // expected-error @+1 {{'tcpu.load_lanes' op lane 2 is outside 'vector<2xi64>'}}
+  %v:2 = tcpu.load_lanes %p[2], %a, %a : !llvm.ptr, vector<2xi64>, vector<2xi64> -> vector<2xi64>, vector<2xi64>
+  return
+}
+
+// -----
+
+func.func @f(%p: !llvm.ptr, %a: vector<2xi64>, %b: vector<4xi32>) {
+  // expected-error @+1 {{'tcpu.load_lanes' op results must have the vectors' types}}
+  %v:2 = tcpu.load_lanes %p[0], %a, %b : !llvm.ptr, vector<2xi64>, vector<4xi32> -> vector<2xi64>, vector<2xi64>
+  return
+}
+
+// -----
+
+func.func @f(%p: !llvm.ptr, %a: vector<2xi64>, %b: vector<4xi32>) {
+  // expected-error @+1 {{'tcpu.load_lanes' op needs vectors of one type, got 'vector<2xi64>' and 'vector<4xi32>'}}
+  %v:2 = tcpu.load_lanes %p[0], %a, %b : !llvm.ptr, vector<2xi64>, vector<4xi32> -> vector<2xi64>, vector<4xi32>
+  return
+}
+
+// -----
+
+func.func @f(%p: !llvm.ptr, %a: vector<4xi64>) {
+  // expected-error @+1 {{'tcpu.load_lanes' op needs fixed 128-bit vectors (NEON registers), got 'vector<4xi64>'}}
+  %v:2 = tcpu.load_lanes %p[0], %a, %a : !llvm.ptr, vector<4xi64>, vector<4xi64> -> vector<4xi64>, vector<4xi64>
+  return
+}

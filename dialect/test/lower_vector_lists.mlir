@@ -1,6 +1,6 @@
 // tcpu.load_vectors / tcpu.store_vectors print as they parse, and --tcpu-lower-vector-lists
 // makes them LD1 / ST1 of a register list (llvm.aarch64.neon.ld1xN / st1xN) on the address of
-// the first element; one vector is a plain load or store.
+// the first element; one vector is a plain load or store. tcpu.load_lanes is LD2-LD4 of a lane.
 // RUN: tcpu-opt %s | tcpu-opt | FileCheck %s --check-prefix=ROUND
 // RUN: tcpu-opt %s --tcpu-lower-vector-lists | FileCheck %s
 
@@ -60,4 +60,21 @@ func.func @tile_block(%acc: memref<2x4x4x4xi32>, %t: index) -> vector<4xi32> {
   %c3 = arith.constant 3 : index
   %v = tcpu.load_vectors %acc[%t, %c3, %c1, %c0] : memref<2x4x4x4xi32> -> vector<4xi32>
   return %v : vector<4xi32>
+}
+
+// tcpu.load_lanes: LD2 / LD4 of one lane, the lane an immediate before the address.
+// ROUND-LABEL: func.func @lanes
+// ROUND: %{{.*}}:2 = tcpu.load_lanes %{{.*}}[1], %{{.*}}, %{{.*}} : !llvm.ptr, vector<2xi64>, vector<2xi64> -> vector<2xi64>, vector<2xi64>
+// ROUND: %{{.*}}:4 = tcpu.load_lanes %{{.*}}[3], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : !llvm.ptr, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32> -> vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>
+// CHECK-LABEL: func.func @lanes
+// CHECK: %[[LANE:.+]] = llvm.mlir.constant(1 : i64) : i64
+// CHECK: %[[PAIR:.+]] = llvm.call_intrinsic "llvm.aarch64.neon.ld2lane.v2i64.p0"(%arg1, %arg2, %[[LANE]], %arg0) : (vector<2xi64>, vector<2xi64>, i64, !llvm.ptr) -> !llvm.struct<(vector<2xi64>, vector<2xi64>)>
+// CHECK: llvm.extractvalue %[[PAIR]][0]
+// CHECK: llvm.extractvalue %[[PAIR]][1]
+// CHECK: llvm.call_intrinsic "llvm.aarch64.neon.ld4lane.v4f32.p0"
+// CHECK-NOT: tcpu.
+func.func @lanes(%p: !llvm.ptr, %a: vector<2xi64>, %b: vector<2xi64>, %f: vector<4xf32>) -> (vector<2xi64>, vector<2xi64>, vector<4xf32>) {
+  %v:2 = tcpu.load_lanes %p[1], %a, %b : !llvm.ptr, vector<2xi64>, vector<2xi64> -> vector<2xi64>, vector<2xi64>
+  %w:4 = tcpu.load_lanes %p[3], %f, %f, %f, %f : !llvm.ptr, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32> -> vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>
+  return %v#0, %v#1, %w#3 : vector<2xi64>, vector<2xi64>, vector<4xf32>
 }

@@ -6,11 +6,11 @@
 // RUN: tcpu-opt %s --tcpu-slice-rows | FileCheck %s --check-prefix=SHORT
 
 // The default slices only chains of 12 floating-point ops or more: these stay whole.
-// SHORT-NOT: tt.sliced_rows
+// SHORT-NOT: tt.keep_op_order
 // SHORT-LABEL: func.func @chain(
 // SHORT: math.exp %{{.*}} : vector<16xf32>
 
-// CHECK: module attributes {tt.sliced_rows}
+// CHECK: module attributes {tt.keep_op_order}
 // CHECK-LABEL: func.func @chain(
 // CHECK-SAME: %[[P:[^:]+]]: !llvm.ptr, %[[S:[^:]+]]: f32
 // CHECK: %[[L0:.*]] = llvm.load %[[P]] {alignment = 4 : i64} : !llvm.ptr -> vector<4xf32>

@@ -290,6 +290,25 @@ def Tcpu_StoreVectorsOp : Tcpu_Op<"store_vectors", [AttrSizedOperandSegments]> {
   let hasVerifier = 1;
 }
 
+def Tcpu_LoadLanesOp : Tcpu_Op<"load_lanes"> {
+  let summary = "Loads 2 to 4 consecutive elements into one lane of as many 128-bit vectors "
+                "(LD2/LD3/LD4 of a single structure)";
+  let description = [{
+    `%a, %b = tcpu.load_lanes %p[1], %x, %y : !llvm.ptr, vector<2xi64>, vector<2xi64>`
+    is %x with lane 1 the i64 at %p and %y with lane 1 the i64 at %p + 8; the other lanes
+    pass through (LD2 {x.d, y.d}[1]). tcpu-zip-lane-loads builds an SMMLA or BFMMLA operand
+    of two rows this way: lane 0 from one row, lane 1 from the next, no ZIP.
+  }];
+  let arguments = (ins Arg<LLVM_AnyPointer, "the first element", [MemRead]>:$address,
+                   I64Attr:$lane, Variadic<AnyVector>:$vectors);
+  let results = (outs Variadic<AnyVector>:$results);
+  let assemblyFormat = [{
+    $address `[` $lane `]` `,` $vectors attr-dict `:` type($address) `,` type($vectors)
+    `->` type($results)
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Debugging ops
 //===----------------------------------------------------------------------===//

@@ -7,7 +7,8 @@
 //  24. tcpu-lower-to-runtime     memref-level ops as calls of the runtime's C ABI
 //  25. tcpu-lower-vector-ops     tcpu.sdot / smmla / bfmmla / lookup_bytes as Arm intrinsics
 //  26. MLIR's conversions to scf, cf and the LLVM dialect's vector ops
-//  27. tcpu-lower-vector-lists   tcpu.load_vectors / store_vectors as LD1 / ST1 of register lists
+//  27. tcpu-lower-vector-lists   tcpu.load_vectors / store_vectors as LD1 / ST1 of register lists,
+//                                tcpu.load_lanes as LD2-LD4 of one lane
 //  28. MLIR's conversions of memref, math, arith, index, cf and func to the LLVM dialect
 
 #ifndef TCPU_PASSES_TD
@@ -80,13 +81,15 @@ def TcpuLowerVectorOps : Pass<"tcpu-lower-vector-ops", "::mlir::ModuleOp"> {
 
 // 27. tcpu -> LLVM: lib/TcpuToLLVM/LowerVectorLists.cpp
 def TcpuLowerVectorLists : Pass<"tcpu-lower-vector-lists", "::mlir::ModuleOp"> {
-  let summary = "Lower tcpu.load_vectors / tcpu.store_vectors to LD1 / ST1 of register lists";
+  let summary = "Lower tcpu.load_vectors / tcpu.store_vectors to LD1 / ST1 of register lists, "
+                "tcpu.load_lanes to LD2-LD4 of one lane";
   let description = [{
     Two to four vectors become llvm.aarch64.neon.ld1xN / st1xN on the address of the first
     element (one instruction for up to 64 bytes); one vector a plain LLVM load or store. The
     address is the buffer's start plus the varying indices' offset, then the constant
     indices' bytes, so accesses to one tile share a base and fold their constants into
-    LDP/STP immediates. Part of tcpu-to-llvm, before the memrefs become LLVM descriptors.
+    LDP/STP immediates. tcpu.load_lanes becomes llvm.aarch64.neon.ldNlane. Part of
+    tcpu-to-llvm, before the memrefs become LLVM descriptors.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }

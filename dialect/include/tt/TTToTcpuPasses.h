@@ -29,10 +29,12 @@ inline constexpr llvm::StringLiteral kTritonKernelAttrName =
 inline constexpr llvm::StringLiteral kUnitStrideArgsAttrName = "tt.unit_stride_args";
 inline constexpr llvm::StringLiteral kUnitStrideArgsKey = "unit_stride_args";
 
-// The unit attribute tcpu-slice-rows puts on a module whose rows it sliced: the machine
-// scheduler would interleave the slices' chains again (tcpu-compile turns it off).
-// (A tt attribute: the tcpu dialect verifies its own; tcpu-compile removes it.)
-inline constexpr llvm::StringLiteral kSlicedRowsAttrName = "tt.sliced_rows";
+// The unit attribute a pass puts on a module whose ops it emitted in the order they should run:
+// tcpu-slice-rows' slices, each chain before the next, and tcpu-zip-lane-loads' operands,
+// loaded just before their SMMLAs. The machine scheduler would interleave the chains again, or
+// hoist every load above the SMMLAs and spill (tcpu-compile turns it off). (A tt attribute:
+// the tcpu dialect verifies its own; tcpu-compile removes it.)
+inline constexpr llvm::StringLiteral kKeepOpOrderAttrName = "tt.keep_op_order";
 
 // True if the module holds tt operations (TTIR): tcpu-compile then runs the TTIR pipeline.
 bool isTritonModule(ModuleOp module);

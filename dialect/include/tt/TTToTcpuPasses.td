@@ -31,6 +31,7 @@
 // 21b. tcpu-drop-leading-unit-dims 1 x N vectors (Inductor's XBLOCK = 1 rows) as 1-D rows
 //  22. tcpu-slice-rows               wide rows as 128-bit slices, one slice's whole chain at a time
 //  23. tcpu-sink-loads               each load just before its first use, past stack-buffer stores
+// 23b. tcpu-zip-lane-loads          two rows' ZIP1/ZIP2 operands as two LD2 lane loads
 //  tcpu -> LLVM (lib/TcpuToLLVM/)
 //  24-28. the tcpu-to-llvm pipeline  (TcpuPasses.td)
 //  29. tcpu-emit-triton-launchers    tcpu_launch_NAME and the per-program trampoline
@@ -377,6 +378,20 @@ def TcpuSinkLoads : TTToTcpuPass<"tcpu-sink-loads",
     and past those stores (memref.alloca, which Triton pointers never reach); anything else (a
     store through a pointer, a call) stops it. Memory order is kept for everything the load
     may read. Loads with no such stores before their use stay for the backend to schedule.
+  }];
+}
+
+// 23b. tcpu -> tcpu: lib/TcpuTransforms/ZipLaneLoads.cpp
+def TcpuZipLaneLoads : TTToTcpuPass<"tcpu-zip-lane-loads",
+    "Two rows' ZIP1/ZIP2 operands loaded into their lanes (LD2 of one lane)", ["::mlir::LLVM::LLVMDialect"]> {
+  let description = [{
+    An SMMLA or BFMMLA operand of a row pair is 64 bits of one row beside 64 bits of the next:
+    tt-to-tcpu-dot makes it a ZIP1 or ZIP2 of the rows' 16-byte parts. When both rows are
+    plain loads every use of which is such a zip pair, the pair becomes two tcpu.load_lanes
+    (LD2 {lo.d, hi.d}[0] from one row, [1] from the other) just before the operands' first
+    use: two instructions for two operands, no copies for the destructive INS LLVM makes of a
+    ZIP1, and no row held in a register until its last zip. The loads move only past ops that
+    write nothing or only stack buffers.
   }];
 }
 

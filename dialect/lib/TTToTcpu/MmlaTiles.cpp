@@ -175,8 +175,10 @@ Value TransposedSource(Value matrix) {
 // Builds all of a's or all of b's operands into a sink.
 using OperandBuilder = llvm::function_ref<void(OperandSink)>;
 
-// Every block in registers: one k chunk of every block at a time, so only that chunk's
-// operands are live beside them.
+// Every block in registers, a row pair at a time within each pair of k chunks (the two
+// chunks of one 16-byte part of a row): only that pair's b operands and one row pair's a
+// operands are live beside the blocks (an 8x8 int8 tile: 16 blocks, 8 b operands, 2 a
+// operands), wherever tcpu-zip-lane-loads then loads the operands (just before their first use).
 Value InRegisters(OpBuilder& b, Location loc, Value blocks, OperandBuilder build_a,
                   OperandBuilder build_b) {
   auto type = cast<VectorType>(blocks.getType());
@@ -190,10 +192,13 @@ Value InRegisters(OpBuilder& b, Location loc, Value blocks, OperandBuilder build
       acc[p].push_back(b.create<vector::ExtractOp>(loc, blocks, ArrayRef<int64_t>{p, t}));
     }
   }
-  for (size_t chunk = 0; chunk < a.front().size(); ++chunk) {
+  int64_t chunks = a.front().size(), group = chunks % 2 == 0 ? 2 : 1;
+  for (int64_t first = 0; first < chunks; first += group) {
     for (int64_t p = 0; p < pairs; ++p) {
-      for (int64_t t = 0; t < columns; ++t) {
-        acc[p][t] = Mmla(b, loc, acc[p][t], a[p][chunk], bv[t][chunk]);
+      for (int64_t chunk = first; chunk < first + group; ++chunk) {
+        for (int64_t t = 0; t < columns; ++t) {
+          acc[p][t] = Mmla(b, loc, acc[p][t], a[p][chunk], bv[t][chunk]);
+        }
       }
     }
   }

@@ -335,6 +335,30 @@ LogicalResult StoreVectorsOp::verify() {
   return tcpu_ops::VerifyVectorList(*this, getVectors().getTypes(), getBase(), getIndices());
 }
 
+LogicalResult LoadLanesOp::verify() {
+  TypeRange vectors = getVectors().getTypes();
+  if (vectors.size() < 2 || vectors.size() > 4) {
+    return emitOpError() << "fills one lane of 2 to 4 vectors (LD2, LD3 or LD4), got "
+                         << vectors.size();
+  }
+  if (getResults().getTypes() != vectors) {
+    return emitOpError() << "results must have the vectors' types";
+  }
+  auto type = cast<VectorType>(vectors.front());
+  if (llvm::any_of(vectors, [&](Type t) { return t != type; })) {
+    return emitOpError() << "needs vectors of one type, got " << vectors.front() << " and "
+                         << *llvm::find_if(vectors, [&](Type t) { return t != type; });
+  }
+  if (type.getRank() != 1 || type.isScalable() || !type.getElementType().isIntOrFloat() ||
+      type.getNumElements() * type.getElementTypeBitWidth() != 128) {
+    return emitOpError() << "needs fixed 128-bit vectors (NEON registers), got " << type;
+  }
+  if (getLane() < 0 || getLane() >= type.getNumElements()) {
+    return emitOpError() << "lane " << getLane() << " is outside " << type;
+  }
+  return success();
+}
+
 namespace tcpu_ops {
 namespace {
 

@@ -1,6 +1,7 @@
 // --tcpu-lower-vector-lists: tcpu.load_vectors / tcpu.store_vectors to the AArch64 LD1 / ST1 of
-// a register list (llvm.aarch64.neon.ld1xN / st1xN); a single vector to a plain load or store.
-// LLVM pairs neighbouring loads into LDP (two registers) but never forms these lists itself.
+// a register list (llvm.aarch64.neon.ld1xN / st1xN), a single vector to a plain load or store;
+// tcpu.load_lanes to LD2/LD3/LD4 of one lane (llvm.aarch64.neon.ldNlane). LLVM pairs
+// neighbouring loads into LDP (two registers) but never forms these lists itself.
 #include <string>
 
 #include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"
@@ -21,13 +22,17 @@ namespace lower_vector_lists {
 namespace {
 
 // llvm.aarch64.neon.<op>x<count>.<vector type>.p0, e.g. llvm.aarch64.neon.ld1x4.v16i8.p0.
-std::string IntrinsicName(llvm::StringRef op, size_t count, VectorType type) {
+// llvm.aarch64.neon.<op>.<vector type>.p0 with <op> e.g. ld1x4 or ld2lane.
+std::string IntrinsicName(const llvm::Twine& op, VectorType type) {
   Type element = type.getElementType();
   const char* kind = element.isBF16() ? "bf" : isa<FloatType>(element) ? "f" : "i";
-  return ("llvm.aarch64.neon." + op + "x" + llvm::Twine(count) + ".v" +
-          llvm::Twine(type.getNumElements()) + kind + llvm::Twine(type.getElementTypeBitWidth()) +
-          ".p0")
+  return ("llvm.aarch64.neon." + op + ".v" + llvm::Twine(type.getNumElements()) + kind +
+          llvm::Twine(type.getElementTypeBitWidth()) + ".p0")
       .str();
+}
+
+std::string IntrinsicName(llvm::StringRef op, size_t count, VectorType type) {
+  return IntrinsicName(op + "x" + llvm::Twine(count), type);
 }
 
 // What both patterns start from: the address of the first element, the vectors' type and
@@ -128,13 +133,41 @@ struct StoreVectorsLowering : VectorListLowering<StoreVectorsOp> {
   }
 };
 
+// LDn (n = 2..4) of a single structure into one lane: llvm.aarch64.neon.ldNlane takes the n
+// vectors, the lane (an immediate) and the address, and gives the n vectors back.
+struct LoadLanesLowering : ConvertOpToLLVMPattern<LoadLanesOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult matchAndRewrite(LoadLanesOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter& rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<VectorType>(op.getVectors().front().getType());
+    size_t count = op.getVectors().size();
+    SmallVector<Value> operands(adaptor.getVectors());
+    operands.push_back(rewriter.create<LLVM::ConstantOp>(loc, rewriter.getI64Type(),
+                                                         rewriter.getI64IntegerAttr(op.getLane())));
+    operands.push_back(adaptor.getAddress());
+    auto registers =
+        LLVM::LLVMStructType::getLiteral(getContext(), SmallVector<Type>(count, type));
+    std::string name = IntrinsicName("ld" + llvm::Twine(count) + "lane", type);
+    Value loaded =
+        rewriter.create<LLVM::CallIntrinsicOp>(loc, registers, name, operands).getResult(0);
+    SmallVector<Value> vectors;
+    for (size_t i = 0; i < count; ++i) {
+      vectors.push_back(rewriter.create<LLVM::ExtractValueOp>(loc, loaded, i));
+    }
+    rewriter.replaceOp(op, vectors);
+    return success();
+  }
+};
+
 struct LowerVectorLists : impl::TcpuLowerVectorListsBase<LowerVectorLists> {
   void runOnOperation() override {
     LLVMTypeConverter converter(&getContext());
     RewritePatternSet patterns(&getContext());
-    patterns.add<LoadVectorsLowering, StoreVectorsLowering>(converter);
+    patterns.add<LoadVectorsLowering, StoreVectorsLowering, LoadLanesLowering>(converter);
     ConversionTarget target(getContext());
-    target.addIllegalOp<LoadVectorsOp, StoreVectorsOp>();
+    target.addIllegalOp<LoadVectorsOp, StoreVectorsOp, LoadLanesOp>();
     target.markUnknownOpDynamicallyLegal([](Operation*) { return true; });
     if (failed(applyPartialConversion(getOperation(), target, std::move(patterns)))) {
       signalPassFailure();

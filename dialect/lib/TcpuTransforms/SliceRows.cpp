@@ -637,7 +637,7 @@ struct TcpuSliceRows : impl::TcpuSliceRowsBase<TcpuSliceRows> {
     bool sliced = false;
     getOperation().walk([&](func::FuncOp func) { sliced |= Slicer(func, minChainOps).Run(); });
     // tcpu-compile then keeps the machine scheduler from interleaving the slices again.
-    if (sliced) getOperation()->setAttr(kSlicedRowsAttrName, UnitAttr::get(&getContext()));
+    if (sliced) getOperation()->setAttr(kKeepOpOrderAttrName, UnitAttr::get(&getContext()));
   }
 };
 

@@ -314,10 +314,11 @@ int main(int argc, char** argv) {
     mlir::tcpu::buildTcpuToLlvmPipeline(pm);
   }
   if (mlir::failed(pm.run(*module))) return Fail("lowering to the LLVM dialect failed (see above)");
-  // tcpu-slice-rows emitted each slice's chain before the next; the machine scheduler would
-  // interleave hundreds of independent chains again and spill their intermediates. (The
-  // scheduler reads the option only when it was given, hence an occurrence.)
-  if ((*module)->removeAttr(mlir::tt::kSlicedRowsAttrName)) {
+  // tcpu-slice-rows emitted each slice's chain before the next, tcpu-zip-lane-loads each row
+  // pair's operands just before their SMMLAs; the machine scheduler would interleave hundreds
+  // of independent chains again, or hoist every load, and spill. (The scheduler reads the
+  // option only when it was given, hence an occurrence.)
+  if ((*module)->removeAttr(mlir::tt::kKeepOpOrderAttrName)) {
     if (cl::Option* misched = cl::getRegisteredOptions().lookup("enable-misched")) {
       if (misched->getNumOccurrences() == 0) misched->addOccurrence(0, "enable-misched", "false");
     }
