@@ -23,6 +23,22 @@ module attributes {tcpu.target = #tcpu.target<arch = "armv8.6-a", features = ["i
     tt.return %d : tensor<4x4xi32>
   }
 
+  // Blocks in registers run a row pair at a time within each pair of chunks (one 16-byte part
+  // of a row): pair 0's second chunk follows its first, before pair 1 (only that part's b
+  // operands and one pair's a operands live beside the blocks).
+  // CHECK-LABEL: tt.func @dot_i8mm_pair_order(
+  // CHECK: %[[P0T0:.+]] = tcpu.smmla %{{.*}}, %[[A00:.+]], %[[B00:.+]] : vector<16xi8> into vector<4xi32>
+  // CHECK-NEXT: %[[P0T1:.+]] = tcpu.smmla %{{.*}}, %[[A00]], %{{.*}} : vector<16xi8> into vector<4xi32>
+  // CHECK-NEXT: tcpu.smmla %[[P0T0]], %[[A01:.+]], %{{.*}} : vector<16xi8> into vector<4xi32>
+  // CHECK-NEXT: tcpu.smmla %[[P0T1]], %[[A01]], %{{.*}} : vector<16xi8> into vector<4xi32>
+  // CHECK-NEXT: tcpu.smmla %{{.*}}, %[[A10:.+]], %[[B00]] : vector<16xi8> into vector<4xi32>
+  // CHECK-COUNT-11: tcpu.smmla
+  // CHECK-NOT: tcpu.smmla
+  tt.func @dot_i8mm_pair_order(%a: tensor<4x32xi8>, %b: tensor<32x4xi8>, %c: tensor<4x4xi32>) -> tensor<4x4xi32> {
+    %d = tt.dot %a, %b, %c : tensor<4x32xi8> * tensor<32x4xi8> -> tensor<4x4xi32>
+    tt.return %d : tensor<4x4xi32>
+  }
+
   // 32 blocks, more than the registers hold: the accumulator in a stack buffer in tiles of 4x4
   // blocks, each tile 256 contiguous bytes (stored whole, loaded whole: what
   // tcpu-carry-in-buffers keeps across a K loop), the operands packed tile-major as
