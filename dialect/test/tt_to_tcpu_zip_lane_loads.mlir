@@ -103,3 +103,27 @@ func.func @store_between(%x: !llvm.ptr, %y: !llvm.ptr, %acc: vector<4xi32>, %v: 
   %s0 = tcpu.smmla %acc, %z1, %z2 : vector<16xi8> into vector<4xi32>
   return %s0 : vector<4xi32>
 }
+
+// Lanes of one f64: still a ZIP1 / ZIP2 pair. Elements wider than a lane (i128) are not.
+// CHECK-LABEL: func.func @f64_rows(
+// CHECK: tcpu.load_lanes %arg0[0]
+// CHECK: tcpu.load_lanes %arg1[1]
+// CHECK: vector.bitcast %{{.+}} : vector<2xi64> to vector<2xf64>
+// CHECK-LABEL: func.func @i128_rows(
+// CHECK-NOT: tcpu.load_lanes
+// CHECK: vector.shuffle
+func.func @f64_rows(%x: !llvm.ptr, %y: !llvm.ptr) -> (vector<2xf64>, vector<2xf64>) {
+  %rx = llvm.load %x : !llvm.ptr -> vector<2xf64>
+  %ry = llvm.load %y : !llvm.ptr -> vector<2xf64>
+  %z1 = vector.shuffle %rx, %ry [0, 2] : vector<2xf64>, vector<2xf64>
+  %z2 = vector.shuffle %rx, %ry [1, 3] : vector<2xf64>, vector<2xf64>
+  return %z1, %z2 : vector<2xf64>, vector<2xf64>
+}
+
+func.func @i128_rows(%x: !llvm.ptr, %y: !llvm.ptr) -> (vector<1xi128>, vector<1xi128>) {
+  %rx = llvm.load %x : !llvm.ptr -> vector<1xi128>
+  %ry = llvm.load %y : !llvm.ptr -> vector<1xi128>
+  %z1 = vector.shuffle %rx, %ry [0] : vector<1xi128>, vector<1xi128>
+  %z2 = vector.shuffle %rx, %ry [1] : vector<1xi128>, vector<1xi128>
+  return %z1, %z2 : vector<1xi128>, vector<1xi128>
+}

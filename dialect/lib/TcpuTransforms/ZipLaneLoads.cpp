@@ -44,6 +44,7 @@ struct Part {
 std::optional<Part> PartOf(Value value) {
   auto type = dyn_cast<VectorType>(value.getType());
   if (!type || type.getRank() != 1 || type.isScalable() ||
+      type.getElementTypeBitWidth() % 8 != 0 ||
       type.getNumElements() * type.getElementTypeBitWidth() != 128) {
     return std::nullopt;
   }
@@ -65,12 +66,13 @@ std::optional<Part> PartOf(Value value) {
   return Part{load, offset};
 }
 
-// 1 for ZIP1 of 64-bit lanes ([x.d[0], y.d[0]]), 2 for ZIP2 ([x.d[1], y.d[1]]), else 0.
+// 1 for ZIP1 of 64-bit lanes ([x.d[0], y.d[0]]), 2 for ZIP2 ([x.d[1], y.d[1]]), else 0
+// (also for elements wider than a lane or that do not divide it).
 int ZipOf(vector::ShuffleOp shuffle) {
   auto type = cast<VectorType>(shuffle.getV1().getType());
   if (type != shuffle.getV2().getType() || type != shuffle.getResult().getType()) return 0;
   int64_t n = type.getNumElements(), bits = type.getElementTypeBitWidth();
-  if (type.getRank() != 1 || n * bits != 128) return 0;
+  if (type.getRank() != 1 || n * bits != 128 || bits > 64 || 64 % bits != 0) return 0;
   int64_t lane = 64 / bits;
   SmallVector<int64_t> mask;
   for (Attribute index : shuffle.getMask()) mask.push_back(cast<IntegerAttr>(index).getInt());
