@@ -355,3 +355,11 @@ func.func @f(%p: !llvm.ptr, %a: vector<4xi64>) {
   %v:2 = tcpu.load_lanes %p[0], %a, %a : !llvm.ptr, vector<4xi64>, vector<4xi64> -> vector<4xi64>, vector<4xi64>
   return
 }
+
+// -----
+
+func.func @f(%p: !llvm.ptr, %a: vector<1xi128>) {
+  // expected-error @+1 {{'tcpu.load_lanes' op loads lanes of i8, i16, i32, i64, f16, bf16, f32 or f64 (what LD2-LD4 take), got 'vector<1xi128>'}}
+  %v:2 = tcpu.load_lanes %p[0], %a, %a : !llvm.ptr, vector<1xi128>, vector<1xi128> -> vector<1xi128>, vector<1xi128>
+  return
+}

@@ -353,6 +353,16 @@ LogicalResult LoadLanesOp::verify() {
       type.getNumElements() * type.getElementTypeBitWidth() != 128) {
     return emitOpError() << "needs fixed 128-bit vectors (NEON registers), got " << type;
   }
+  Type element = type.getElementType();
+  unsigned bits = type.getElementTypeBitWidth();
+  bool lane_type = isa<IntegerType>(element)
+                       ? bits == 8 || bits == 16 || bits == 32 || bits == 64
+                       : element.isF16() || element.isBF16() || element.isF32() || element.isF64();
+  if (!lane_type) {
+    return emitOpError() << "loads lanes of i8, i16, i32, i64, f16, bf16, f32 or f64 (what LD2-LD4 "
+                            "take), got "
+                         << type;
+  }
   if (getLane() < 0 || getLane() >= type.getNumElements()) {
     return emitOpError() << "lane " << getLane() << " is outside " << type;
   }
