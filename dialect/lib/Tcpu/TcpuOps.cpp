@@ -279,13 +279,8 @@ LogicalResult SmmlaOp::verify() { return tcpu_ops::VerifyInt8Mat(*this, getAcc()
 namespace tcpu_ops {
 namespace {
 
-// tcpu.load_vectors / tcpu.store_vectors: one to four vectors of one fixed 128-bit type, with
-// the element type of a contiguous static buffer, inside it when the indices are constants.
-LogicalResult VerifyVectorList(Operation* op, TypeRange vectors, Value base, ValueRange indices) {
-  if (vectors.empty() || vectors.size() > 4) {
-    return op->emitOpError() << "moves 1 to 4 vectors (one LD1/ST1 register list), got "
-                             << vectors.size();
-  }
+// A register list (LD1-LD4, ST1): vectors of one fixed 128-bit type.
+LogicalResult VerifyRegisterList(Operation* op, TypeRange vectors) {
   auto type = cast<VectorType>(vectors.front());
   if (llvm::any_of(vectors, [&](Type t) { return t != type; })) {
     return op->emitOpError() << "needs vectors of one type, got " << vectors.front() << " and "
@@ -295,6 +290,18 @@ LogicalResult VerifyVectorList(Operation* op, TypeRange vectors, Value base, Val
       type.getNumElements() * type.getElementTypeBitWidth() != 128) {
     return op->emitOpError() << "needs fixed 128-bit vectors (NEON registers), got " << type;
   }
+  return success();
+}
+
+// tcpu.load_vectors / tcpu.store_vectors: one to four vectors of one fixed 128-bit type, with
+// the element type of a contiguous static buffer, inside it when the indices are constants.
+LogicalResult VerifyVectorList(Operation* op, TypeRange vectors, Value base, ValueRange indices) {
+  if (vectors.empty() || vectors.size() > 4) {
+    return op->emitOpError() << "moves 1 to 4 vectors (one LD1/ST1 register list), got "
+                             << vectors.size();
+  }
+  if (failed(VerifyRegisterList(op, vectors))) return failure();
+  auto type = cast<VectorType>(vectors.front());
   auto buffer = cast<MemRefType>(base.getType());
   if (buffer.getElementType() != type.getElementType()) {
     return op->emitOpError() << "buffer element type " << buffer.getElementType()
@@ -344,15 +351,8 @@ LogicalResult LoadLanesOp::verify() {
   if (getResults().getTypes() != vectors) {
     return emitOpError() << "results must have the vectors' types";
   }
+  if (failed(tcpu_ops::VerifyRegisterList(*this, vectors))) return failure();
   auto type = cast<VectorType>(vectors.front());
-  if (llvm::any_of(vectors, [&](Type t) { return t != type; })) {
-    return emitOpError() << "needs vectors of one type, got " << vectors.front() << " and "
-                         << *llvm::find_if(vectors, [&](Type t) { return t != type; });
-  }
-  if (type.getRank() != 1 || type.isScalable() || !type.getElementType().isIntOrFloat() ||
-      type.getNumElements() * type.getElementTypeBitWidth() != 128) {
-    return emitOpError() << "needs fixed 128-bit vectors (NEON registers), got " << type;
-  }
   Type element = type.getElementType();
   unsigned bits = type.getElementTypeBitWidth();
   bool lane_type = isa<IntegerType>(element)

@@ -137,6 +137,7 @@ Value Address(OpBuilder& b, Location loc, Part part) {
                                ArrayRef<LLVM::GEPArg>{part.offset});
 }
 
+// The group's two lane loads before `before`, in place of its zips (erased).
 void Rewrite(Group& group, Operation* before) {
   OpBuilder b(before);
   Location loc = group.zips[0].front().getLoc();
@@ -151,6 +152,7 @@ void Rewrite(Group& group, Operation* before) {
                                                 both.getResult(zip));
     for (vector::ShuffleOp shuffle : group.zips[zip]) {
       shuffle.getResult().replaceAllUsesWith(operand);
+      shuffle->erase();
     }
   }
 }
@@ -177,20 +179,19 @@ struct ZipLaneLoads : impl::TcpuZipLaneLoadsBase<ZipLaneLoads> {
     for (Group& group : found) {
       if (!group.zips[0].empty() && !group.zips[1].empty()) groups.push_back(&group);
     }
-    for (bool changed = true; changed;) {
-      changed = false;
+    size_t before;
+    do {
+      before = groups.size();
       llvm::DenseSet<Operation*> zips;
       for (Group* group : groups) {
         for (const auto& kind : group->zips) {
           for (vector::ShuffleOp zip : kind) zips.insert(zip);
         }
       }
-      size_t before = groups.size();
       llvm::erase_if(groups, [&](Group* group) {
         return !OnlyZipped(group->x.load, zips) || !OnlyZipped(group->y.load, zips);
       });
-      changed = groups.size() != before;
-    }
+    } while (groups.size() != before);
     tcpu::WriteCache cache;
     SmallVector<std::pair<Group*, Operation*>> rewrites;
     for (Group* group : groups) {
@@ -202,9 +203,6 @@ struct ZipLaneLoads : impl::TcpuZipLaneLoadsBase<ZipLaneLoads> {
     llvm::SetVector<Operation*> loads;
     for (auto [group, before] : rewrites) {
       Rewrite(*group, before);
-      for (const auto& kind : group->zips) {
-        for (vector::ShuffleOp zip : kind) zip->erase();
-      }
       loads.insert(group->x.load);
       loads.insert(group->y.load);
     }
