@@ -54,6 +54,7 @@
 #include "tt/TTToTcpuPasses.h"
 #include "tt/TritonSource.h"
 #include "dialect/tools/hide_library_options.h"
+#include "dialect/tools/tcpu-compile/broadcast_folded_splats.h"
 
 namespace {
 
@@ -372,6 +373,9 @@ int main(int argc, char** argv) {
   if (emit == Emit::kLlvm) {
     llvm_module->print(output->os(), nullptr);
   } else {
+    for (llvm::Function& function : *llvm_module) {
+      tcpu_tools::BroadcastFoldedSplats(function, *machine);
+    }
     llvm::legacy::PassManager codegen;
     auto file_type = emit == Emit::kObject ? llvm::CodeGenFileType::ObjectFile
                                            : llvm::CodeGenFileType::AssemblyFile;
