@@ -334,7 +334,7 @@ bool FloatMatmul() {
     for (int32_t j = 0; j < n; ++j) w8[static_cast<size_t>(j) * k + p] = b8[p * n + j];
   }
   std::vector<uint8_t> packed(static_cast<size_t>(tcpu_packed_weights_size(n, k)));
-  if (!Counted("tcpu_pack_weights_i8", sizes, [&] {
+  if (!timed("tcpu_pack_weights_i8", [&] {
         return tcpu_pack_weights_i8(w8.data(), n, k, packed.data(), packed.size());
       })) {
     return false;

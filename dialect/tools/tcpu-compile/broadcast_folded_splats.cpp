@@ -22,8 +22,8 @@ std::optional<std::pair<llvm::Value*, int>> SplatSource(llvm::Value* value) {
   if (!shuffle || !llvm::isa<llvm::FixedVectorType>(shuffle->getType())) return std::nullopt;
   llvm::ArrayRef<int> mask = shuffle->getShuffleMask();
   if (mask.empty() || mask.front() < 0 || !llvm::all_equal(mask)) return std::nullopt;
-  auto* input = llvm::dyn_cast<llvm::FixedVectorType>(shuffle->getOperand(0)->getType());
-  if (!input) return std::nullopt;
+  // A fixed-width shuffle's inputs are fixed-width too.
+  auto* input = llvm::cast<llvm::FixedVectorType>(shuffle->getOperand(0)->getType());
   int lanes = static_cast<int>(input->getNumElements()), lane = mask.front();
   return lane < lanes ? std::make_pair(shuffle->getOperand(0), lane)
                       : std::make_pair(shuffle->getOperand(1), lane - lanes);
@@ -44,10 +44,9 @@ llvm::Value* BroadcastBefore(llvm::Instruction* before, llvm::Type* type, llvm::
 
 // Replaces each splat that the backend would fold into `user` (its own operand, by the target's
 // CodeGenPrepare hook) with a broadcast of the element just before it.
-bool BroadcastSplatsOf(llvm::Instruction& user, const llvm::TargetLowering& lowering) {
+void BroadcastSplatsOf(llvm::Instruction& user, const llvm::TargetLowering& lowering) {
   llvm::SmallVector<llvm::Use*, 4> uses;
-  if (llvm::isa<llvm::PHINode>(user) || !lowering.shouldSinkOperands(&user, uses)) return false;
-  bool changed = false;
+  if (llvm::isa<llvm::PHINode>(user) || !lowering.shouldSinkOperands(&user, uses)) return;
   llvm::SmallSetVector<llvm::Instruction*, 4> maybe_dead;
   for (llvm::Use* use : uses) {
     if (use->getUser() != &user) continue;  // a link of a chain (a splat of an extend): left
@@ -56,29 +55,25 @@ bool BroadcastSplatsOf(llvm::Instruction& user, const llvm::TargetLowering& lowe
     if (!splat) continue;
     use->set(BroadcastBefore(&user, def->getType(), splat->first, splat->second));
     maybe_dead.insert(def);
-    changed = true;
   }
   // Defined before `user` (in its block or one dominating it): never the next to visit.
   for (llvm::Instruction* def : maybe_dead) {
     if (def->use_empty()) def->eraseFromParent();
   }
-  return changed;
 }
 
 }  // namespace
 
-bool BroadcastFoldedSplats(llvm::Function& function, const llvm::TargetMachine& machine) {
-  if (function.isDeclaration()) return false;
+void BroadcastFoldedSplats(llvm::Function& function, const llvm::TargetMachine& machine) {
+  if (function.isDeclaration()) return;
   const llvm::TargetLowering* lowering =
       machine.getSubtargetImpl(function)->getTargetLowering();
-  if (!lowering) return false;
-  bool changed = false;
+  if (!lowering) return;
   for (llvm::BasicBlock& block : function) {
     for (llvm::Instruction& instruction : llvm::make_early_inc_range(block)) {
-      changed |= BroadcastSplatsOf(instruction, *lowering);
+      BroadcastSplatsOf(instruction, *lowering);
     }
   }
-  return changed;
 }
 
 }  // namespace tcpu_tools

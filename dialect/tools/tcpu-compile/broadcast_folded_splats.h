@@ -17,8 +17,7 @@
 
 namespace tcpu_tools {
 
-// Returns whether any splat was replaced.
-bool BroadcastFoldedSplats(llvm::Function& function, const llvm::TargetMachine& machine);
+void BroadcastFoldedSplats(llvm::Function& function, const llvm::TargetMachine& machine);
 
 }  // namespace tcpu_tools
 
