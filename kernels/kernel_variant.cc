@@ -14,6 +14,7 @@ struct OpVariant {
 
 constexpr OpVariant kOps[] = {
     {"pack_weights_i8", tcpu::PackWeightsI8Variant},
+    {"pack_weights_i8_kn", tcpu::PackWeightsI8KnVariant},
     {"gemv_i8", tcpu::GemvI8Variant},
     {"gemv_bf16_w8", tcpu::GemvBf16W8Variant},
     {"gemm_i8", tcpu::GemmI8Variant},

@@ -8,6 +8,7 @@
 namespace tcpu {
 
 const char* PackWeightsI8Variant();        // kernels/pack
+const char* PackWeightsI8KnVariant();      // kernels/pack
 const char* GemvI8Variant();               // kernels/gemv
 const char* GemvBf16W8Variant();           // kernels/gemv
 const char* GemmI8Variant();               // kernels/gemm

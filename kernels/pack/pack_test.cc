@@ -1,4 +1,5 @@
-// tcpu_pack_weights_i8 against a byte-by-byte model of the format in tcpu/gemv.h.
+// tcpu_pack_weights_i8 against a byte-by-byte model of the format in tcpu/gemv.h, and
+// tcpu_pack_weights_i8_kn (w stored k-major) against the model of the transposed matrix.
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -45,6 +46,26 @@ std::vector<uint8_t> Pack(const std::vector<int8_t>& w, int64_t n, int64_t k, in
   return buffer;
 }
 
+// w[k][n] from w_nk[n][k].
+std::vector<int8_t> Transposed(const std::vector<int8_t>& w_nk, int64_t n, int64_t k) {
+  std::vector<int8_t> w_kn(w_nk.size());
+  for (int64_t i = 0; i < n; ++i) {
+    for (int64_t j = 0; j < k; ++j) w_kn[j * n + i] = w_nk[i * k + j];
+  }
+  return w_kn;
+}
+
+// Packs k-major w_kn as Pack does.
+std::vector<uint8_t> PackKn(const std::vector<int8_t>& w_kn, int64_t n, int64_t k,
+                            int64_t extra = 64) {
+  const int64_t size = tcpu_packed_weights_size(n, k);
+  EXPECT_GT(size, 0);
+  std::vector<uint8_t> buffer(size + extra, kPoisonByte);
+  EXPECT_EQ(tcpu_pack_weights_i8_kn(w_kn.data(), n, k, buffer.data(), size), TCPU_OK)
+      << tcpu_last_error_detail();
+  return buffer;
+}
+
 class PackTest : public ::testing::Test {
  protected:
   void SetUp() override { ASSERT_EQ(tcpu_set_num_threads(1), TCPU_OK); }
@@ -54,6 +75,12 @@ TEST_F(PackTest, RunsTheExpectedVariant) {
   const std::string expected = testing::ExpectedVariant({{"*", "pack_weights_i8:ref"}});
   if (expected.empty()) GTEST_SKIP() << "not run by the QEMU matrix";
   EXPECT_EQ(PackWeightsI8Variant(), expected);
+}
+
+TEST_F(PackTest, KnRunsTheExpectedVariant) {
+  const std::string expected = testing::ExpectedVariant({{"*", "pack_weights_i8_kn:neon"}});
+  if (expected.empty()) GTEST_SKIP() << "not run by the QEMU matrix";
+  EXPECT_EQ(PackWeightsI8KnVariant(), expected);
 }
 
 TEST_F(PackTest, SizeIsHeaderPlusPaddedMatrix) {
@@ -149,6 +176,40 @@ TEST_F(PackTest, CheckAcceptsExactlyAPackingOfThisShape) {
             std::string::npos);
 }
 
+// Every byte of the buffer, header included, is what packing the [n, k] transpose gives: the
+// shapes cover whole 16-column groups, groups cut by n, k tails, and columns past n in a block.
+TEST_F(PackTest, KnPacksTheTransposeForManyShapes) {
+  const int64_t shapes[][2] = {{1, 1},  {3, 5},   {4, 8},   {15, 8},  {16, 8},  {16, 9},
+                               {17, 7}, {20, 16}, {31, 33}, {32, 64}, {48, 13}, {64, 24},
+                               {67, 129}, {100, 40}, {129, 3}};
+  uint32_t seed = 100;
+  for (const auto& shape : shapes) {
+    const int64_t n = shape[0], k = shape[1];
+    SCOPED_TRACE("n = " + std::to_string(n) + ", k = " + std::to_string(k));
+    const std::vector<int8_t> w = RandomInt8(n * k, seed++);
+    const std::vector<uint8_t> expected = Pack(w, n, k);
+    const std::vector<uint8_t> packed = PackKn(Transposed(w, n, k), n, k);
+    ASSERT_EQ(packed.size(), expected.size());
+    for (size_t i = 0; i < packed.size(); ++i) ASSERT_EQ(packed[i], expected[i]) << "byte " << i;
+    EXPECT_EQ(tcpu_check_packed_weights(packed.data(), tcpu_packed_weights_size(n, k), n, k),
+              TCPU_OK);
+  }
+}
+
+TEST_F(PackTest, KnIdenticalForEveryThreadCount) {
+  // Large enough to be split over the pool, into ranges that cut 16-column groups.
+  const int64_t n = 403, k = 1001;
+  const std::vector<int8_t> w = RandomInt8(n * k, 12);
+  const std::vector<int8_t> model = ModelPackedData(w, n, k);
+  const std::vector<int8_t> w_kn = Transposed(w, n, k);
+  for (int threads : testing::kThreadCounts) {
+    SCOPED_TRACE("threads = " + std::to_string(threads));
+    ASSERT_EQ(tcpu_set_num_threads(threads), TCPU_OK);
+    const std::vector<uint8_t> packed = PackKn(w_kn, n, k);
+    EXPECT_EQ(std::memcmp(packed.data() + 64, model.data(), model.size()), 0);
+  }
+}
+
 // --- Bad arguments: one test per case, each with its exact status. ---
 
 class PackArgsTest : public PackTest {
@@ -199,6 +260,25 @@ TEST_F(PackArgsTest, BufferTooSmall) {
             TCPU_ERR_BUFFER_TOO_SMALL);
   EXPECT_NE(std::string(tcpu_last_error_detail()).find("expected >= 192"), std::string::npos)
       << tcpu_last_error_detail();
+}
+
+TEST_F(PackArgsTest, KnNamesItselfInEveryError) {
+  EXPECT_EQ(tcpu_pack_weights_i8_kn(nullptr, 8, 16, packed_.data(), size_),
+            TCPU_ERR_NULL_POINTER);
+  EXPECT_STREQ(tcpu_last_error_detail(), "tcpu_pack_weights_i8_kn: w is NULL");
+  EXPECT_EQ(tcpu_pack_weights_i8_kn(w_.data(), 8, 16, nullptr, size_), TCPU_ERR_NULL_POINTER);
+  EXPECT_EQ(tcpu_pack_weights_i8_kn(w_.data(), 8, 0, packed_.data(), size_),
+            TCPU_ERR_INVALID_SIZE);
+  EXPECT_EQ(tcpu_pack_weights_i8_kn(w_.data(), int64_t{1} << 40, int64_t{1} << 40,
+                                    packed_.data(), size_),
+            TCPU_ERR_SIZE_OVERFLOW);
+  // A buffer too small is refused before anything is written.
+  std::vector<uint8_t> small(size_ - 1, kPoisonByte);
+  EXPECT_EQ(tcpu_pack_weights_i8_kn(w_.data(), 8, 16, small.data(), size_ - 1),
+            TCPU_ERR_BUFFER_TOO_SMALL);
+  EXPECT_STREQ(tcpu_last_error_detail(),
+               "tcpu_pack_weights_i8_kn: packed_bytes = 191, expected >= 192 for n = 8, k = 16");
+  for (uint8_t byte : small) ASSERT_EQ(byte, kPoisonByte);
 }
 
 TEST_F(PackArgsTest, SizeOfBadShapes) {

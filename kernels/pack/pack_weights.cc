@@ -1,8 +1,8 @@
-// tcpu_packed_weights_size and tcpu_pack_weights_i8: one portable implementation (packing is
-// a copy bound by memory bandwidth; 8-byte moves already saturate it), split over row
-// blocks on the thread pool.
+// tcpu_packed_weights_size, tcpu_pack_weights_i8 and tcpu_pack_weights_i8_kn: argument checks,
+// dispatch (pack_kernels.h) and the header; the blocks split over the thread pool.
 #include <cstring>
 
+#include "kernels/pack/pack_kernels.h"
 #include "kernels/pack/packed_weights.h"
 #include "runtime/check.h"
 #include "runtime/dispatch.h"
@@ -13,63 +13,74 @@
 namespace tcpu {
 namespace {
 
+using pack::PackFn;
+
 // Each thread packs at least this many bytes: below that, waking workers costs more.
 constexpr int64_t kMinBytesPerTask = int64_t{1} << 18;
 
-// Packs blocks [begin, end): 4 source rows are read as sequential streams, the destination
-// is written sequentially, 8 bytes per move.
-void PackBlocks(const int8_t* w, const PackedWeightsLayout& layout, int8_t* data, int64_t begin,
-                int64_t end) {
-  const int64_t full_chunks = layout.k / kPackBytes;
-  const int64_t tail_bytes = layout.k % kPackBytes;
-  for (int64_t b = begin; b < end; ++b) {
-    int8_t* dst = data + b * layout.chunks * kPackTileBytes;
-    const int64_t rows =
-        layout.n - b * kPackRows < kPackRows ? layout.n - b * kPackRows : kPackRows;
-    const int8_t* src = w + b * kPackRows * layout.k;
-    if (rows == kPackRows) {  // Every block but maybe the last: no per-row checks.
-      const int8_t* r0 = src;
-      const int8_t* r1 = r0 + layout.k;
-      const int8_t* r2 = r1 + layout.k;
-      const int8_t* r3 = r2 + layout.k;
-      for (int64_t c = 0; c < full_chunks; ++c, dst += kPackTileBytes) {
-        std::memcpy(dst, r0 + c * kPackBytes, kPackBytes);
-        std::memcpy(dst + 8, r1 + c * kPackBytes, kPackBytes);
-        std::memcpy(dst + 16, r2 + c * kPackBytes, kPackBytes);
-        std::memcpy(dst + 24, r3 + c * kPackBytes, kPackBytes);
-      }
-    } else {  // Rows past n are zero.
-      for (int64_t c = 0; c < full_chunks; ++c, dst += kPackTileBytes) {
-        std::memset(dst, 0, kPackTileBytes);
-        for (int64_t r = 0; r < rows; ++r) {
-          std::memcpy(dst + r * kPackBytes, src + r * layout.k + c * kPackBytes, kPackBytes);
-        }
-      }
-    }
-    if (tail_bytes != 0) {  // The last chunk: zero past k.
-      std::memset(dst, 0, kPackTileBytes);
-      for (int64_t r = 0; r < rows; ++r) {
-        std::memcpy(dst + r * kPackBytes, src + r * layout.k + full_chunks * kPackBytes,
-                    static_cast<size_t>(tail_bytes));
-      }
-    }
-  }
-}
-
-using PackFn = void (*)(const int8_t*, const PackedWeightsLayout&, int8_t*, int64_t, int64_t);
-
-constexpr KernelVariant<PackFn> kPackVariants[] = {
-    {"pack_weights_i8:ref", 0, PackBlocks},
+constexpr KernelVariant<PackFn> kPackRowsVariants[] = {
+    {"pack_weights_i8:ref", 0, pack::PackRowsRef},
 };
 
-const KernelVariant<PackFn>& PackVariant() {
-  static const KernelVariant<PackFn>& variant = SelectVariant(kPackVariants);
+constexpr KernelVariant<PackFn> kPackKnVariants[] = {
+#if defined(__aarch64__)
+    {"pack_weights_i8_kn:neon", 0, pack::PackKnNeon},
+#endif
+    {"pack_weights_i8_kn:ref", 0, pack::PackKnRef},
+};
+
+const KernelVariant<PackFn>& PackRowsVariant() {
+  static const KernelVariant<PackFn>& variant = SelectVariant(kPackRowsVariants);
   return variant;
+}
+
+const KernelVariant<PackFn>& PackKnVariant() {
+  static const KernelVariant<PackFn>& variant = SelectVariant(kPackKnVariants);
+  return variant;
+}
+
+// The entry points' shared part: argument checks, then `pack` over every block on the pool,
+// the header written last so that a buffer whose packing failed never validates.
+int PackWeights(const char* fn, PackFn pack, const int8_t* w, int64_t n, int64_t k, void* packed,
+                int64_t packed_bytes) {
+  TCPU_CHECK_NOT_NULL(fn, w);
+  TCPU_CHECK_NOT_NULL(fn, packed);
+  PackedWeightsLayout layout;
+  if (const int status = ComputePackedLayout(fn, n, k, &layout); status != TCPU_OK) {
+    return status;
+  }
+  if (packed_bytes < layout.total_bytes) {
+    return Fail(TCPU_ERR_BUFFER_TOO_SMALL,
+                "%s: packed_bytes = %lld, expected >= %lld for n = %lld, k = %lld", fn,
+                static_cast<long long>(packed_bytes), static_cast<long long>(layout.total_bytes),
+                static_cast<long long>(n), static_cast<long long>(k));
+  }
+
+  PackedWeightsHeader header = {};
+  header.magic = kPackedMagic;
+  header.version = kPackedVersion;
+  header.header_bytes = kPackedHeaderBytes;
+  header.n = n;
+  header.k = k;
+  header.n_padded = layout.n_padded;
+  header.k_padded = layout.k_padded;
+
+  std::memset(packed, 0, sizeof(header));
+  int8_t* data = static_cast<int8_t*>(packed) + kPackedHeaderBytes;
+  const int64_t block_bytes = layout.chunks * kPackTileBytes;
+  const int64_t grain = block_bytes >= kMinBytesPerTask ? 1 : kMinBytesPerTask / block_bytes;
+  const int status = ParallelFor(layout.blocks, grain, [&](int64_t begin, int64_t end) {
+    pack(w, layout, data, begin, end);
+  });
+  if (status != TCPU_OK) return status;
+  std::memcpy(packed, &header, sizeof(header));
+  return Succeed();
 }
 
 }  // namespace
 
-const char* PackWeightsI8Variant() { return PackVariant().name; }
+const char* PackWeightsI8Variant() { return PackRowsVariant().name; }
+const char* PackWeightsI8KnVariant() { return PackKnVariant().name; }
 
 }  // namespace tcpu
 
@@ -103,41 +114,12 @@ extern "C" int tcpu_check_packed_weights(const void* packed, int64_t packed_byte
 
 extern "C" int tcpu_pack_weights_i8(const int8_t* w, int64_t n, int64_t k, void* packed,
                                     int64_t packed_bytes) {
-  constexpr const char* kFn = "tcpu_pack_weights_i8";
-  TCPU_CHECK_NOT_NULL(kFn, w);
-  TCPU_CHECK_NOT_NULL(kFn, packed);
-  tcpu::PackedWeightsLayout layout;
-  if (const int status = tcpu::ComputePackedLayout(kFn, n, k, &layout); status != TCPU_OK) {
-    return status;
-  }
-  if (packed_bytes < layout.total_bytes) {
-    return tcpu::Fail(TCPU_ERR_BUFFER_TOO_SMALL,
-                      "%s: packed_bytes = %lld, expected >= %lld for n = %lld, k = %lld", kFn,
-                      static_cast<long long>(packed_bytes),
-                      static_cast<long long>(layout.total_bytes), static_cast<long long>(n),
-                      static_cast<long long>(k));
-  }
+  return tcpu::PackWeights("tcpu_pack_weights_i8", tcpu::PackRowsVariant().fn, w, n, k, packed,
+                           packed_bytes);
+}
 
-  tcpu::PackedWeightsHeader header = {};
-  header.magic = tcpu::kPackedMagic;
-  header.version = tcpu::kPackedVersion;
-  header.header_bytes = tcpu::kPackedHeaderBytes;
-  header.n = n;
-  header.k = k;
-  header.n_padded = layout.n_padded;
-  header.k_padded = layout.k_padded;
-
-  // Invalidate the header while the data is rewritten; the real one goes in last, so a
-  // buffer whose packing failed never validates.
-  std::memset(packed, 0, sizeof(header));
-  int8_t* data = static_cast<int8_t*>(packed) + tcpu::kPackedHeaderBytes;
-  const int64_t block_bytes = layout.chunks * tcpu::kPackTileBytes;
-  const int64_t grain =
-      block_bytes >= tcpu::kMinBytesPerTask ? 1 : tcpu::kMinBytesPerTask / block_bytes;
-  const auto pack = tcpu::PackVariant().fn;
-  const int status = tcpu::ParallelFor(
-      layout.blocks, grain, [&](int64_t begin, int64_t end) { pack(w, layout, data, begin, end); });
-  if (status != TCPU_OK) return status;
-  std::memcpy(packed, &header, sizeof(header));
-  return tcpu::Succeed();
+extern "C" int tcpu_pack_weights_i8_kn(const int8_t* w, int64_t n, int64_t k, void* packed,
+                                       int64_t packed_bytes) {
+  return tcpu::PackWeights("tcpu_pack_weights_i8_kn", tcpu::PackKnVariant().fn, w, n, k, packed,
+                           packed_bytes);
 }

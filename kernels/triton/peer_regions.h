@@ -4,7 +4,10 @@
 // announced to //tools/perf:triton_table by two lines on stdout:
 //   work "<peer region>" <N> <unit>       the kernel's work: the same problem, so kernel / peer
 //                                         per unit is the ratio of their instructions
-//   peer "<kernel region>" hand|clang "<peer region>"
+//   peer "<kernel region>" KIND "<peer region>"
+// KIND: hand (the hand-written kernel from the kernel's own inputs), prepacked (the int8 GEMM
+// on weights packed ahead of time, as a model's are when it loads: an easier problem than the
+// kernel's, which gets them unpacked at every launch) or clang (the plain loop).
 #ifndef TCPU_KERNELS_TRITON_PEER_REGIONS_H_
 #define TCPU_KERNELS_TRITON_PEER_REGIONS_H_
 
@@ -22,12 +25,12 @@
 
 namespace tcpu::triton_peers {
 
-// Pairs the counted region `peer` with the kernel's region (`kind` "hand" or "clang").
+// Pairs the counted region `peer` with the kernel's region (`kind` as above).
 inline void PrintPeer(const std::string& kernel, const char* kind, const std::string& peer) {
   std::printf("peer \"%s\" %s \"%s\"\n", kernel.c_str(), kind, peer.c_str());
 }
 
-// Runs `run` (a peer of `kernels`, `kind` "hand" or "clang"; returns a tcpu_status) in `region`,
+// Runs `run` (a peer of `kernels` of kind `kind`; returns a tcpu_status) in `region`,
 // then `agrees` (its results against the kernels'); if both succeed, prints its `work` line and
 // a `peer` line for each of `kernels`. A region never counts a wrong run: false stops the table.
 inline bool CountPeer(const char* kind, const std::string& region, int64_t work, const char* unit,

@@ -5,8 +5,8 @@
 // `--shapes=gate` runs the same regions at small shapes (//tools/perf:triton_perf_gate).
 // Regions: the int8 matmul (TTIR: b as [K, N], tutorial 03) and linear layer (TTIR: x times
 // w transposed, w as [N, K]) and tcpu_gemm_i8 (x times w transposed, w packed) at M=16 N=512
-// K=2048 (MACs), and tcpu_pack_weights_i8 packing that w (the hand kernel's cost from the Triton
-// kernels' unpacked inputs is both regions);
+// K=2048 (MACs), and tcpu_pack_weights_i8 packing that w; at table shapes, the hand kernel from
+// each Triton kernel's own inputs (b or w packed, then tcpu_gemm_i8, in one region);
 // tutorial 03 in bf16, f16 and f16 with an f16 accumulator (128x256x64, strip-mined by
 // tt-strip-mine-tiles; BFMMLA, FMLAL or FMLA .8h where the CPU has bf16, fp16fml or fp16) at
 // m=128 n=256, k 512 in the table and 256 in the gate (MACs);
@@ -18,8 +18,9 @@
 // flash_attention.ttir, one head of n_ctx=256, table shapes only (MACs: Q K^T and P V).
 // At the table shapes only, each kernel's peers (peer_regions.h): its computation as a plain C
 // loop (plain_loops.h, region "clang -O3 WHAT") and the project's hand-written kernel where one
-// computes the same (tcpu_gemm_i8; tcpu_flash_attn_decode_bf16 and _prefill_bf16, on bf16
-// copies), each checked against the kernel's results; the gate's regions stay as they are.
+// computes the same (packing and tcpu_gemm_i8, and tcpu_gemm_i8 alone on weights packed ahead;
+// tcpu_flash_attn_decode_bf16 and _prefill_bf16, on bf16 copies), each checked against the
+// kernel's results; the gate's regions stay as they are.
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -108,6 +109,34 @@ std::string MatmulSizes(int32_t m, int32_t n, int32_t k) {
   return "m=" + std::to_string(m) + " n=" + std::to_string(n) + " k=" + std::to_string(k);
 }
 
+enum class KMajor : bool { kNo, kYes };
+
+// The hand kernel from a Triton int8 kernel's own inputs: the weights (b as [k, n] with
+// k_major, else w as [n, k]) packed, then tcpu_gemm_i8, in one region ("hand"), checked
+// against `c`, the kernels' result.
+bool CountPackAndGemm(int64_t macs, std::initializer_list<std::string> kernels,
+                      const std::vector<int8_t>& weights, KMajor k_major,
+                      const std::vector<int8_t>& a, const std::vector<int32_t>& c, int32_t m,
+                      int32_t n, int32_t k) {
+  const bool kn = k_major == KMajor::kYes;
+  const char* pack_name = kn ? "tcpu_pack_weights_i8_kn" : "tcpu_pack_weights_i8";
+  std::vector<uint8_t> packed(static_cast<size_t>(tcpu_packed_weights_size(n, k)));
+  std::vector<int32_t> c_hand(c.size());
+  const std::string region = std::string(pack_name) + " + " + Region("tcpu_gemm_i8",
+                                                                     MatmulSizes(m, n, k));
+  const std::string checked = "from " + region;
+  return CountPeer(
+      "hand", region, macs, "MACs", kernels,
+      [&] {
+        const int64_t bytes = static_cast<int64_t>(packed.size());
+        const int status = kn ? tcpu_pack_weights_i8_kn(weights.data(), n, k, packed.data(), bytes)
+                              : tcpu_pack_weights_i8(weights.data(), n, k, packed.data(), bytes);
+        return status != TCPU_OK ? status
+                                 : tcpu_gemm_i8(packed.data(), a.data(), c_hand.data(), m, n, k);
+      },
+      [&] { return Agree("tcpu_gemm_i8", c, c_hand, 0.0, checked.c_str()); });
+}
+
 bool Matmul(const Shapes& shapes) {
   const int32_t m = shapes.m, n = shapes.n, k = shapes.k;
   const std::string sizes = MatmulSizes(m, n, k);
@@ -153,11 +182,15 @@ bool Matmul(const Shapes& shapes) {
   }
   std::printf("matmul: %lld MACs per call\n", static_cast<long long>(m) * n * k);
   if (!shapes.peers) return true;
-  PrintPeer(triton_matmul_i8_region, "hand", tcpu_gemm_i8_region);
-  PrintPeer(triton_linear_i8_region, "hand", tcpu_gemm_i8_region);
+  PrintPeer(triton_matmul_i8_region, "prepacked", tcpu_gemm_i8_region);
+  PrintPeer(triton_linear_i8_region, "prepacked", tcpu_gemm_i8_region);
   const int64_t macs = int64_t{m} * n * k;
   std::vector<int32_t> c_plain(c_triton.size()), c_plain_linear(c_triton.size());
-  return CountPlainLoop(
+  return CountPackAndGemm(macs, {triton_matmul_i8_region}, b, KMajor::kYes, a, c_triton, m, n,
+                          k) &&
+         CountPackAndGemm(macs, {triton_linear_i8_region}, w, KMajor::kNo, a, c_linear, m, n,
+                          k) &&
+         CountPlainLoop(
              "matmul_i8 " + sizes, macs, "MACs", {triton_matmul_i8_region},
              [&] { plain_matmul_i8(a.data(), b.data(), c_plain.data(), m, n, k, k, n, n); },
              [&] { return Agree("matmul_i8", c_triton, c_plain, 0.0, kPlainLoop); }) &&
@@ -329,13 +362,10 @@ bool FloatMatmul() {
 
   const std::string splitk_region = Region("triton matmul_splitk_i8 64x64x32 split=4", sizes);
   std::vector<int32_t> c8_plain(c8.size()), c8_gemm(c8.size());
-  std::vector<int8_t> w8(b8.size());  // tcpu_gemm_i8's weights: B transposed, [n, k]
-  for (int32_t p = 0; p < k; ++p) {
-    for (int32_t j = 0; j < n; ++j) w8[static_cast<size_t>(j) * k + p] = b8[p * n + j];
-  }
+  // tcpu_gemm_i8 on b packed ahead of time (its pack counted on its own), and from b as given.
   std::vector<uint8_t> packed(static_cast<size_t>(tcpu_packed_weights_size(n, k)));
-  if (!timed("tcpu_pack_weights_i8", [&] {
-        return tcpu_pack_weights_i8(w8.data(), n, k, packed.data(), packed.size());
+  if (!timed("tcpu_pack_weights_i8_kn", [&] {
+        return tcpu_pack_weights_i8_kn(b8.data(), n, k, packed.data(), packed.size());
       })) {
     return false;
   }
@@ -345,9 +375,10 @@ bool FloatMatmul() {
              [&] { plain_matmul_i8(a8.data(), b8.data(), c8_plain.data(), m, n, k, k, n, n); },
              [&] { return Agree("matmul_splitk_i8", c8, c8_plain, 0.0, kPlainLoop); }) &&
          CountPeer(
-             "hand", Region("tcpu_gemm_i8", sizes), macs, "MACs", {splitk_region},
+             "prepacked", Region("tcpu_gemm_i8", sizes), macs, "MACs", {splitk_region},
              [&] { return tcpu_gemm_i8(packed.data(), a8.data(), c8_gemm.data(), m, n, k); },
-             [&] { return Agree("matmul_splitk_i8", c8, c8_gemm, 0.0, "from tcpu_gemm_i8"); });
+             [&] { return Agree("matmul_splitk_i8", c8, c8_gemm, 0.0, "from tcpu_gemm_i8"); }) &&
+         CountPackAndGemm(macs, {splitk_region}, b8, KMajor::kYes, a8, c8, m, n, k);
 }
 
 bool Softmax(const Shapes& shapes) {

@@ -8,8 +8,9 @@ The table of every Triton kernel in kernels/triton/, in Markdown:
 - each Triton kernel's counted region of triton_perf (table shapes) and triton_table: guest
   instructions under the counting plugin in one QEMU variant, per MAC, element or program,
   beside its peers, each with the ratio kernel / peer (above 1: Triton runs more instructions):
-  the project's hand-written kernel computing the same (`peer "<kernel>" hand "<region>"` on the
-  program's stdout), the same computation as a plain C loop compiled by clang -O3
+  the project's hand-written kernel computing the same from the kernel's own inputs
+  (`peer "<kernel>" hand "<region>"` on the program's stdout), the int8 GEMM on weights packed
+  ahead of time (`prepacked`: an easier problem, shown for the int8 kernels), the same computation as a plain C loop compiled by clang -O3
   (kernels/triton/plain_loops.h; `peer "<kernel>" clang "<region>"`), and the same TTIR
   compiled without NEON (the region "<kernel region> without NEON", or "triton KERNEL without
   NEON SIZES"). A peer's work is its kernel's (the same problem), so the ratio is one of
@@ -28,7 +29,9 @@ import tempfile
 import perf_run
 
 WITHOUT_NEON = " without NEON"
-PEER_KINDS = ("hand", "clang")  # a peer line's kinds: hand-written kernel, clang -O3 loop
+# A peer line's kinds: hand-written kernel from the kernel's inputs, the int8 GEMM on weights
+# packed ahead of time, clang -O3 loop.
+PEER_KINDS = ("hand", "prepacked", "clang")
 
 
 def compile_object(tcpu_compile, src, flags, out):
@@ -118,6 +121,14 @@ def without_neon_of(name, by_name):
     return None
 
 
+def peer_label(region):
+    """A peer region's functions without its sizes: "tcpu_pack_weights_i8 + tcpu_gemm_i8 m=1"
+    -> "`tcpu_pack_weights_i8` + `tcpu_gemm_i8`"."""
+    if region is None:
+        return "–"
+    return " + ".join(f"`{part.split()[0]}`" for part in region.split(" + "))
+
+
 def peer_cells(kernel_per_unit, peer, by_name):
     """A peer's instructions per unit and kernel / peer, or dashes."""
     if peer is None:
@@ -163,18 +174,19 @@ def main(argv):
 
     by_name = {name: (instructions, work, unit) for name, instructions, work, unit in regions}
     print(f"| region ({options.variant}, one thread) | instructions | per unit | hand-written "
-          "peer | hand per unit | kernel / hand | clang -O3 per unit | kernel / clang | "
+          "peer | hand per unit | kernel / hand | hand on weights packed ahead per unit | "
+          "kernel / packed ahead | clang -O3 per unit | kernel / clang | "
           "without NEON per unit | kernel / without NEON |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for name, (instructions, work, unit) in by_name.items():
         if not name.startswith("triton ") or WITHOUT_NEON in name:
             continue  # a peer
         per = instructions / work
         kinds = peers.get(name, {})
         hand = kinds.get("hand")
-        hand_name = f"`{hand.split()[0]}`" if hand else "–"
-        print(f"| {name} | {instructions:,} | {per:.4f} / {unit.rstrip('s')} | {hand_name} | "
-              f"{peer_cells(per, hand, by_name)} | "
+        print(f"| {name} | {instructions:,} | {per:.4f} / {unit.rstrip('s')} | "
+              f"{peer_label(hand)} | {peer_cells(per, hand, by_name)} | "
+              f"{peer_cells(per, kinds.get('prepacked'), by_name)} | "
               f"{peer_cells(per, kinds.get('clang'), by_name)} | "
               f"{peer_cells(per, without_neon_of(name, by_name), by_name)} |")
     return 0

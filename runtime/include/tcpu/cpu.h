@@ -32,7 +32,7 @@ typedef struct tcpu_cpu_info {
 int tcpu_cpu_info_get(tcpu_cpu_info* info);
 
 /* The variant an op dispatches to, as "op:variant" (e.g. "gemv_i8:sve2"), or NULL if the
- * op is unknown. Ops: pack_weights_i8, gemv_i8, gemv_bf16_w8, gemm_i8,
+ * op is unknown. Ops: pack_weights_i8, pack_weights_i8_kn, gemv_i8, gemv_bf16_w8, gemm_i8,
  * quantize_weights_bf16, rms_norm_bf16, swiglu_bf16, sdot, flash_attn_decode_bf16,
  * fused_mlp_bf16, transformer_layer_bf16, decode_step (the fused ops are named after the
  * W8A8 GEMV variant they run; their other ops report their own). */

@@ -32,6 +32,13 @@ int64_t tcpu_packed_weights_size(int64_t n, int64_t k);
 int tcpu_pack_weights_i8(const int8_t* w, int64_t n, int64_t k, void* packed,
                          int64_t packed_bytes);
 
+/* The same packing from w stored k-major: row-major w[k][n], the transpose of the [n, k]
+ * matrix it packs (weights kept as [in, out], such as GPT-2's Conv1D; a Triton matmul's b as
+ * [K, N]). Same packed bytes as tcpu_pack_weights_i8 of the transposed matrix, same errors.
+ * Multithreaded over row blocks. */
+int tcpu_pack_weights_i8_kn(const int8_t* w, int64_t n, int64_t k, void* packed,
+                            int64_t packed_bytes);
+
 /* Checks that packed[0, packed_bytes) is a whole [n, k] matrix from tcpu_pack_weights_i8 of this
  * version: packed_bytes == tcpu_packed_weights_size(n, k) and the header's magic, version, n
  * and k. Reads the header only. TCPU_ERR_INVALID_ARGUMENT with what differs in the detail. */
