@@ -11,8 +11,21 @@
 namespace tcpu::pack {
 namespace {
 
-constexpr int64_t kGroupBlocks = 4;                      // blocks per 16-column group
-constexpr int64_t kGroupColumns = kGroupBlocks * kPackRows;
+constexpr int64_t kGroupBlocks = 4;  // blocks per group: 16 columns, one q register of a row
+
+// The ZIP stages: byte pairs of two rows become halfwords, halfword pairs words.
+inline int16x8_t ZipBytesLo(int8x16_t a, int8x16_t b) {
+  return vreinterpretq_s16_s8(vzip1q_s8(a, b));
+}
+inline int16x8_t ZipBytesHi(int8x16_t a, int8x16_t b) {
+  return vreinterpretq_s16_s8(vzip2q_s8(a, b));
+}
+inline int32x4_t ZipHalvesLo(int16x8_t a, int16x8_t b) {
+  return vreinterpretq_s32_s16(vzip1q_s16(a, b));
+}
+inline int32x4_t ZipHalvesHi(int16x8_t a, int16x8_t b) {
+  return vreinterpretq_s32_s16(vzip2q_s16(a, b));
+}
 
 // One group (4 blocks, 16 columns from `src`) over its full chunks: rows[e] = w[8c + e][16
 // columns] go to the chunk's tile of each block, written through one pointer per block.
@@ -27,21 +40,17 @@ void PackGroupChunks(const int8_t* src, int64_t n, int64_t full_chunks, int8_t* 
     const int8x16_t r0 = vld1q_s8(lo), r1 = vld1q_s8(lo + n), r2 = vld1q_s8(lo + n2),
                     r3 = vld1q_s8(lo + n3), r4 = vld1q_s8(hi), r5 = vld1q_s8(hi + n),
                     r6 = vld1q_s8(hi + n2), r7 = vld1q_s8(hi + n3);
-    // Columns 0..7 and 8..15, k pairs 01, 23, 45, 67.
-    const int16x8_t lo01 = vreinterpretq_s16_s8(vzip1q_s8(r0, r1));
-    const int16x8_t hi01 = vreinterpretq_s16_s8(vzip2q_s8(r0, r1));
-    const int16x8_t lo23 = vreinterpretq_s16_s8(vzip1q_s8(r2, r3));
-    const int16x8_t hi23 = vreinterpretq_s16_s8(vzip2q_s8(r2, r3));
-    const int16x8_t lo45 = vreinterpretq_s16_s8(vzip1q_s8(r4, r5));
-    const int16x8_t hi45 = vreinterpretq_s16_s8(vzip2q_s8(r4, r5));
-    const int16x8_t lo67 = vreinterpretq_s16_s8(vzip1q_s8(r6, r7));
-    const int16x8_t hi67 = vreinterpretq_s16_s8(vzip2q_s8(r6, r7));
+    // Columns 0..7 (lo) and 8..15 (hi), k pairs 01, 23, 45, 67.
+    const int16x8_t lo01 = ZipBytesLo(r0, r1), hi01 = ZipBytesHi(r0, r1);
+    const int16x8_t lo23 = ZipBytesLo(r2, r3), hi23 = ZipBytesHi(r2, r3);
+    const int16x8_t lo45 = ZipBytesLo(r4, r5), hi45 = ZipBytesHi(r4, r5);
+    const int16x8_t lo67 = ZipBytesLo(r6, r7), hi67 = ZipBytesHi(r6, r7);
     // quad[q][h]: columns 4q..4q+3, k 4h..4h+3.
     const int32x4_t quad[kGroupBlocks][2] = {
-        {vreinterpretq_s32_s16(vzip1q_s16(lo01, lo23)), vreinterpretq_s32_s16(vzip1q_s16(lo45, lo67))},
-        {vreinterpretq_s32_s16(vzip2q_s16(lo01, lo23)), vreinterpretq_s32_s16(vzip2q_s16(lo45, lo67))},
-        {vreinterpretq_s32_s16(vzip1q_s16(hi01, hi23)), vreinterpretq_s32_s16(vzip1q_s16(hi45, hi67))},
-        {vreinterpretq_s32_s16(vzip2q_s16(hi01, hi23)), vreinterpretq_s32_s16(vzip2q_s16(hi45, hi67))},
+        {ZipHalvesLo(lo01, lo23), ZipHalvesLo(lo45, lo67)},
+        {ZipHalvesHi(lo01, lo23), ZipHalvesHi(lo45, lo67)},
+        {ZipHalvesLo(hi01, hi23), ZipHalvesLo(hi45, hi67)},
+        {ZipHalvesHi(hi01, hi23), ZipHalvesHi(hi45, hi67)},
     };
     for (int64_t q = 0; q < kGroupBlocks; ++q) {  // columns 4q, 4q+1, then 4q+2, 4q+3
       vst1q_s8(dst[q], vreinterpretq_s8_s32(vzip1q_s32(quad[q][0], quad[q][1])));
@@ -77,7 +86,6 @@ void PackKnNeon(const int8_t* w, const PackedWeightsLayout& layout, int8_t* data
       }
     }
   }
-  static_assert(kGroupColumns == 16, "a group is one 16-byte row of w");
   PackKnRef(w, layout, data, b, end);
 }
 

@@ -36,14 +36,21 @@ std::vector<int8_t> ModelPackedData(const std::vector<int8_t>& w, int64_t n, int
   return data;
 }
 
-// Packs w into a buffer with `extra` poisoned bytes past the packed size.
-std::vector<uint8_t> Pack(const std::vector<int8_t>& w, int64_t n, int64_t k, int64_t extra = 64) {
+using PackFn = int (*)(const int8_t*, int64_t, int64_t, void*, int64_t);
+
+// Packs w ([n, k] for tcpu_pack_weights_i8, [k, n] for tcpu_pack_weights_i8_kn) into a buffer
+// with `extra` poisoned bytes past the packed size.
+std::vector<uint8_t> PackWith(PackFn pack, const std::vector<int8_t>& w, int64_t n, int64_t k,
+                              int64_t extra = 64) {
   const int64_t size = tcpu_packed_weights_size(n, k);
   EXPECT_GT(size, 0);
   std::vector<uint8_t> buffer(size + extra, kPoisonByte);
-  EXPECT_EQ(tcpu_pack_weights_i8(w.data(), n, k, buffer.data(), size), TCPU_OK)
-      << tcpu_last_error_detail();
+  EXPECT_EQ(pack(w.data(), n, k, buffer.data(), size), TCPU_OK) << tcpu_last_error_detail();
   return buffer;
+}
+
+std::vector<uint8_t> Pack(const std::vector<int8_t>& w, int64_t n, int64_t k) {
+  return PackWith(tcpu_pack_weights_i8, w, n, k);
 }
 
 // w[k][n] from w_nk[n][k].
@@ -55,15 +62,8 @@ std::vector<int8_t> Transposed(const std::vector<int8_t>& w_nk, int64_t n, int64
   return w_kn;
 }
 
-// Packs k-major w_kn as Pack does.
-std::vector<uint8_t> PackKn(const std::vector<int8_t>& w_kn, int64_t n, int64_t k,
-                            int64_t extra = 64) {
-  const int64_t size = tcpu_packed_weights_size(n, k);
-  EXPECT_GT(size, 0);
-  std::vector<uint8_t> buffer(size + extra, kPoisonByte);
-  EXPECT_EQ(tcpu_pack_weights_i8_kn(w_kn.data(), n, k, buffer.data(), size), TCPU_OK)
-      << tcpu_last_error_detail();
-  return buffer;
+std::vector<uint8_t> PackKn(const std::vector<int8_t>& w_kn, int64_t n, int64_t k) {
+  return PackWith(tcpu_pack_weights_i8_kn, w_kn, n, k);
 }
 
 class PackTest : public ::testing::Test {

@@ -10,7 +10,8 @@ The table of every Triton kernel in kernels/triton/, in Markdown:
   beside its peers, each with the ratio kernel / peer (above 1: Triton runs more instructions):
   the project's hand-written kernel computing the same from the kernel's own inputs
   (`peer "<kernel>" hand "<region>"` on the program's stdout), the int8 GEMM on weights packed
-  ahead of time (`prepacked`: an easier problem, shown for the int8 kernels), the same computation as a plain C loop compiled by clang -O3
+  ahead of time (`prepacked`: an easier problem, shown for the int8 kernels), the same
+  computation as a plain C loop compiled by clang -O3
   (kernels/triton/plain_loops.h; `peer "<kernel>" clang "<region>"`), and the same TTIR
   compiled without NEON (the region "<kernel region> without NEON", or "triton KERNEL without
   NEON SIZES"). A peer's work is its kernel's (the same problem), so the ratio is one of
