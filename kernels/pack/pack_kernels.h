@@ -22,9 +22,14 @@ void PackRowsRef(const int8_t* w, const PackedWeightsLayout& layout, int8_t* dat
 void PackKnRef(const int8_t* w, const PackedWeightsLayout& layout, int8_t* data, int64_t begin,
                int64_t end);
 
+// One tile of PackKnRef: block `block`, chunk `chunk` (4 rows of 8 bytes) into `tile`, zero
+// where a column is past n or a k past k.
+void PackKnTile(const int8_t* w, const PackedWeightsLayout& layout, int64_t block, int64_t chunk,
+                int8_t* tile);
+
 #if defined(__aarch64__)
 // As PackKnRef: 16 columns x 8 k at a time transposed in registers (three ZIP stages), the
-// edges (fewer than 16 columns left in the range or before n, a k tail) by PackKnRef.
+// edges (fewer than 16 columns left in the range or before n, a k tail) by the reference.
 void PackKnNeon(const int8_t* w, const PackedWeightsLayout& layout, int8_t* data, int64_t begin,
                 int64_t end);
 #endif

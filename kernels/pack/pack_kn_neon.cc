@@ -76,13 +76,8 @@ void PackKnNeon(const int8_t* w, const PackedWeightsLayout& layout, int8_t* data
     PackGroupChunks(src, n, full_chunks, tile, block_stride);
     if (full_chunks != layout.chunks) {  // the k tail: zero past k
       for (int64_t q = 0; q < kGroupBlocks; ++q) {
-        int8_t* dst = tile + q * block_stride + full_chunks * kPackTileBytes;
-        for (int64_t r = 0; r < kPackRows; ++r) {
-          for (int64_t e = 0; e < kPackBytes; ++e) {
-            const int64_t kk = full_chunks * kPackBytes + e;
-            *dst++ = kk < layout.k ? src[kk * n + q * kPackRows + r] : 0;
-          }
-        }
+        PackKnTile(w, layout, b + q, full_chunks,
+                   tile + q * block_stride + full_chunks * kPackTileBytes);
       }
     }
   }

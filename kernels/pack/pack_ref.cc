@@ -45,20 +45,25 @@ void PackRowsRef(const int8_t* w, const PackedWeightsLayout& layout, int8_t* dat
   }
 }
 
-// Output row i of block b is column 4b + i of w; each destination byte is written once, in
-// order, zero where its column is past n or its k past k.
+// Output row r of block b is column 4b + r of w.
+void PackKnTile(const int8_t* w, const PackedWeightsLayout& layout, int64_t block, int64_t chunk,
+                int8_t* tile) {
+  for (int64_t r = 0; r < kPackRows; ++r) {
+    const int64_t column = block * kPackRows + r;
+    for (int64_t e = 0; e < kPackBytes; ++e) {
+      const int64_t kk = chunk * kPackBytes + e;
+      *tile++ = column < layout.n && kk < layout.k ? w[kk * layout.n + column] : 0;
+    }
+  }
+}
+
+// Each destination byte is written once, in order.
 void PackKnRef(const int8_t* w, const PackedWeightsLayout& layout, int8_t* data, int64_t begin,
                int64_t end) {
   for (int64_t b = begin; b < end; ++b) {
     int8_t* dst = data + b * layout.chunks * kPackTileBytes;
-    for (int64_t c = 0; c < layout.chunks; ++c) {
-      for (int64_t r = 0; r < kPackRows; ++r) {
-        const int64_t column = b * kPackRows + r;
-        for (int64_t e = 0; e < kPackBytes; ++e) {
-          const int64_t kk = c * kPackBytes + e;
-          *dst++ = column < layout.n && kk < layout.k ? w[kk * layout.n + column] : 0;
-        }
-      }
+    for (int64_t c = 0; c < layout.chunks; ++c, dst += kPackTileBytes) {
+      PackKnTile(w, layout, b, c, dst);
     }
   }
 }
