@@ -211,9 +211,9 @@ module {
   }
 
   // With i8mm such a loop's dot keeps SMMLA blocks in a stack buffer: its unmasked iterations
-  // run as many at a time as make a K depth of 256 first, here eight of K 32 (eight unmasked
-  // bodies, their dots chained, while the eight iterations ahead are all in range with every
-  // mask on; `ub - k > 7 * step` counted in i64), and the original loop, versioned per
+  // run as many at a time as make a K depth of 128 first, here four of K 32 (four unmasked
+  // bodies, their dots chained, while the four iterations ahead are all in range with every
+  // mask on; `ub - k > 3 * step` counted in i64), and the original loop, versioned per
   // iteration, finishes the rest.
   module attributes {tcpu.target = #tcpu.target<arch = "armv8.6-a", features = ["i8mm"], vector_bits = 0>} {
     // CHECK-LABEL: tt.func @k_loop_smmla_in_memory(
@@ -225,14 +225,14 @@ module {
     // CHECK:     arith.muli %[[K1]], %c32_i32
     // CHECK:     %[[A1:[0-9]+]] = tt.load %{{[0-9]+}} : tensor<16x32x!tt.ptr<i8>>
     // CHECK:     %[[D1:[0-9]+]] = tt.dot %[[A1]], %{{.*}}, %[[D0]]
-    // CHECK-COUNT-5: tt.dot
-    // CHECK:     %[[D7:[0-9]+]] = tt.dot
+    // CHECK-COUNT-1: tt.dot
+    // CHECK:     %[[D3:[0-9]+]] = tt.dot
     // CHECK-NOT: tt.dot
-    // CHECK:     %[[NEXT:[0-9]+]] = arith.addi %[[K]], %c8_i32{{.*}} : i32
+    // CHECK:     %[[NEXT:[0-9]+]] = arith.addi %[[K]], %c4_i32{{.*}} : i32
     // CHECK:     %[[LEFT:[0-9]+]] = arith.subi %{{[0-9]+}}, %{{[0-9]+}} : i64
-    // CHECK:     %[[SPAN:[0-9]+]] = arith.muli %{{[0-9]+}}, %c7_i64{{.*}} : i64
+    // CHECK:     %[[SPAN:[0-9]+]] = arith.muli %{{[0-9]+}}, %c3_i64{{.*}} : i64
     // CHECK:     arith.cmpi sgt, %[[LEFT]], %[[SPAN]] : i64
-    // CHECK:     scf.condition(%{{[0-9]+}}) %[[NEXT]], %[[D7]] : i32, tensor<16x32xi32>
+    // CHECK:     scf.condition(%{{[0-9]+}}) %[[NEXT]], %[[D3]] : i32, tensor<16x32xi32>
     // CHECK: scf.for %{{.*}} = %[[SPLIT]]#0 to %arg3 step %c1_i32 iter_args(%{{.*}} = %[[SPLIT]]#1) -> (tensor<16x32xi32>)
     // CHECK:   scf.if %{{[0-9]+}} -> (tensor<16x32xi32>) {
     // CHECK:     tt.dot

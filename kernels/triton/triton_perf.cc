@@ -46,6 +46,7 @@
 #include "kernels/triton/softmax.h"
 #include "tcpu/attention.h"
 #include "tcpu/bf16.h"
+#include "tcpu/cpu.h"
 #include "tcpu/fp16.h"
 #include "tcpu/gemm.h"
 #include "tcpu/gemv.h"
@@ -631,6 +632,10 @@ int main(int argc, char** argv) {
     }
   }
   if (!Check(tcpu_set_num_threads(1), "tcpu_set_num_threads")) return 1;
+  // The CPU's features are detected at their first use, reading TCPU_DISABLE: done here, outside
+  // every region, so that no count depends on the environment's size (getenv walks it).
+  tcpu_cpu_info cpu;
+  if (!Check(tcpu_cpu_info_get(&cpu), "tcpu_cpu_info_get")) return 1;
   const bool table = shapes.m == kTableShapes.m && shapes.n == kTableShapes.n;
   return Matmul(shapes) && TutorialMatmuls(shapes) && (!table || FloatMatmul()) &&
                  (!table || Attention()) && Softmax(shapes) && LayerNorm(shapes)

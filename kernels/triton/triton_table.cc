@@ -40,6 +40,7 @@
 #include "kernels/triton/vector_add_hinted.h"
 #include "tcpu/attention.h"
 #include "tcpu/bf16.h"
+#include "tcpu/cpu.h"
 #include "tcpu/fp16.h"
 #include "tcpu/perf.h"
 #include "tcpu/status.h"
@@ -809,6 +810,14 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (tcpu_set_num_threads(1) != TCPU_OK) return 1;
+  // The CPU's features are detected at their first use, reading TCPU_DISABLE: done here, outside
+  // every region, so that no count depends on the environment's size (getenv walks it).
+  tcpu_cpu_info cpu;
+  if (const int status = tcpu_cpu_info_get(&cpu); status != TCPU_OK) {
+    std::fprintf(stderr, "triton_table: tcpu_cpu_info_get: %s (%s)\n", tcpu_status_string(status),
+                 tcpu_last_error_detail());
+    return 1;
+  }
   const bool ok =
       VectorAdd() && Exp() && MathFunctions() && Argmax() && Scan() && Histogram() &&
       BlockPointers() && Fp8() && Fp16Arith() && LayerNormBackwardDwDb() &&

@@ -83,13 +83,16 @@ bool CarriesInRegisters(scf::ForOp loop) {
 // A K loop whose int8 or bf16 dot keeps its SMMLA / BFMMLA accumulator in a stack buffer
 // (MmlaTiles.h) reads and writes that buffer, 128 registers for the tutorial matmul's 16x32
 // tile, in every iteration. Its unmasked iterations run several at a time, as many as make
-// kSummedChunks instructions' k (256 k on SMMLA, 128 on BFMMLA): tt-to-tcpu-dot sums their
-// dots into one that deep (each element's additions in the loop's order, so floats round as
-// the loop would), whose tiles go through the buffer once for all of them, each running its
-// chunks as a loop. Measured on the int8 tutorial matmul (BLOCK_K 32): 16 chunks at a time
-// 1.53x tcpu_gemm_i8's instructions, 32 1.49x. The edge iterations and the rest of a run are the
-// original loop's.
-constexpr int64_t kSummedChunks = 32;
+// kSummedDepth of k: tt-to-tcpu-dot sums their dots into one that deep (each element's
+// additions in the loop's order, so floats round as the loop would), whose tiles go through
+// the buffer once for all of them, each running its chunks as a loop. The edge iterations and
+// the rest of a run are the original loop's, so a K loop of fewer iterations than a run never
+// sums. Measured on SMMLA: 256 k at a time (32 instructions' k) made the int8 tutorial matmul
+// (BLOCK_K 32, K 2048) 1.49x tcpu_gemm_i8's instructions, 128 k 1.53x; but a split-K matmul's
+// programs run 4 steps of 32 (K 512 in 4 splits), which only runs of 128 k sum: its 32x32
+// tiles 46,197 instructions a program instead of 50,827 (-9.1%), the tutorial's +2.4%. On
+// BFMMLA 128 k (32 instructions' k).
+constexpr int64_t kSummedDepth = 128;
 
 // The trip count of `loop` when its bounds are constants.
 std::optional<int64_t> TripCount(scf::ForOp loop) {
@@ -100,19 +103,18 @@ std::optional<int64_t> TripCount(scf::ForOp loop) {
   return std::max<int64_t>(0, (*upper - *lower + *step - 1) / *step);
 }
 
-// How many unmasked iterations of `loop` run at a time: kSummedChunks over the chunks its
-// in-memory SMMLA or BFMMLA dots add per iteration (several dots when tt-strip-mine-tiles
-// chained a dot's K chunks), or 1.
+// How many unmasked iterations of `loop` run at a time: kSummedDepth over the k its in-memory
+// SMMLA or BFMMLA dots add per iteration (several dots when tt-strip-mine-tiles chained a
+// dot's K chunks), or 1.
 int64_t SummedSteps(scf::ForOp loop) {
-  int64_t chunks = 0;
+  int64_t depth = 0;
   for (Operation& op : loop.getBody()->without_terminator()) {
     auto dot = dyn_cast<DotOp>(op);
     if (!dot || !accumulatesMmlaInMemory(dot)) continue;
-    auto a = cast<RankedTensorType>(dot.getA().getType());
-    chunks += a.getDimSize(1) / mmlaInstructionDepth(dot);
+    depth += cast<RankedTensorType>(dot.getA().getType()).getDimSize(1);
   }
-  if (chunks == 0) return 1;
-  return std::max<int64_t>(1, kSummedChunks / chunks);
+  if (depth == 0) return 1;
+  return std::max<int64_t>(1, kSummedDepth / depth);
 }
 
 // Whether one of the mask computations reads an iteration argument of `loop`.
@@ -485,7 +487,7 @@ void UnrollFully(scf::ForOp loop) {
 // (`for k { for chunk { loads; dot } }`, the tutorial matmul at 128x256x64) sums its
 // unmasked iterations as a K loop with the dot in its body does: the unmasked loop runs a copy
 // of the body with the chunk loops unrolled, so every chunk's dot of every step is one chain,
-// summed by tt-to-tcpu-dot into one dot of kSummedChunks chunks. The original loop keeps its
+// summed by tt-to-tcpu-dot into one dot kSummedDepth deep. The original loop keeps its
 // chunk loops (one dot's code, not one per chunk) for the edge iterations.
 void SumChunkLoops(scf::ForOp loop) {
   SmallVector<int64_t> positions;
