@@ -1,4 +1,4 @@
-"""bazel run //tools/perf:count -- [--variant=vl128] [--threads=1] [--top=25] [--json=FILE] PROGRAM [ARGS...]
+"""bazel run //tools/perf:count -- [--variant=vl128] [--threads=1] [--top=25] [--blocks=N] [--json=FILE] PROGRAM [ARGS...]
 
 Runs an aarch64 program under the pinned qemu-aarch64 in one QEMU variant (tests/qemu/
 variants.bzl) with the instruction-counting plugin, with --threads worker threads
@@ -6,8 +6,10 @@ variants.bzl) with the instruction-counting plugin, with --threads worker thread
 markers) and per symbol. With more than one thread, regions that ran parallel regions also get
 their balance: the busiest worker's instructions over the mean worker's, summed over the
 parallel regions (1.00 is perfect), and the instructions the region's own thread ran outside
-them. PROGRAM is a path (relative to the workspace), e.g. bazel-bin/kernels/gemv/gemv_benchmark
-built with --config=aarch64.
+them. With --blocks=N, also the N blocks of guest code that executed the most instructions,
+each as function+offset (llvm-objdump --disassemble-symbols=FUNCTION shows it), its length,
+executions and instructions: where in a kernel the instructions go. PROGRAM is a path (relative
+to the workspace), e.g. bazel-bin/kernels/gemv/gemv_benchmark built with --config=aarch64.
 """
 
 import argparse
@@ -26,6 +28,8 @@ def main(argv):
     parser.add_argument("--threads", type=int, default=1,
                         help="guest worker threads, TCPU_NUM_THREADS (default 1)")
     parser.add_argument("--top", type=int, default=25, help="symbols to print (default 25)")
+    parser.add_argument("--blocks", type=int, default=0,
+                        help="blocks of guest code to print, most instructions first (default 0)")
     parser.add_argument("--json", help="also write the counts to this file")
     parser.add_argument("program")
     parser.add_argument("args", nargs=argparse.REMAINDER)
@@ -36,8 +40,11 @@ def main(argv):
         runfiles = perf_run.Runfiles.from_environment()
         if options.threads < 1:
             raise perf_run.PerfError(f"--threads wants a positive count, got {options.threads}")
+        if options.blocks < 0:
+            raise perf_run.PerfError(f"--blocks wants a count of 0 or more, got {options.blocks}")
         counts = perf_run.run_counted(runfiles, program, options.args, options.variant,
-                                      env={"TCPU_NUM_THREADS": str(options.threads)})
+                                      env={"TCPU_NUM_THREADS": str(options.threads)},
+                                      blocks=options.blocks > 0)
     except perf_run.PerfError as e:
         print(f"count: {e}", file=sys.stderr)
         return 1
@@ -58,6 +65,12 @@ def main(argv):
     print(f"\n{'instructions':>14} {'share':>7}  symbol")
     for name, n in counts.symbols[:options.top]:
         print(f"{n:>14} {100.0 * n / counts.total:>6.2f}%  {name}")
+    if options.blocks > 0:
+        print(f"\n{'instructions':>14} {'share':>7} {'executions':>11} {'length':>7}  block")
+        for b in counts.blocks[:options.blocks]:
+            where = f"{b.symbol}+{b.offset:#x}" if b.offset is not None else f"{b.address:#x}"
+            print(f"{b.instructions:>14} {100.0 * b.instructions / counts.total:>6.2f}% "
+                  f"{b.executions:>11} {b.length:>7}  {where}")
     for error in counts.errors:
         print(f"count: plugin: {error}", file=sys.stderr)
     if options.json:
@@ -66,7 +79,9 @@ def main(argv):
                        "threads": options.threads,
                        "total": counts.total, "symbols": counts.symbols,
                        "regions": [dataclasses.asdict(r) for r in counts.regions.values()],
-                       "errors": counts.errors}, f, indent=2)
+                       "errors": counts.errors,
+                       **({"blocks": [dataclasses.asdict(b) for b in counts.blocks]}
+                          if counts.blocks is not None else {})}, f, indent=2)
     return 1 if counts.errors else 0
 
 

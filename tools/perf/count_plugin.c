@@ -22,6 +22,10 @@
  * regions it enclosed (those are the caller's wait). The pool runs one parallel region at a
  * time; shares outside one, or two open at once, are reported as errors.
  *
+ * Blocks (argument blocks=on): every translated block's guest address, length, symbol (of its
+ * first instruction) and executions, so that count.py --blocks can say where in a function the
+ * instructions go. A block translated again (same address and length) adds to the same row.
+ *
  * At exit the counts are written as JSON to `out` (stderr without it); tools/perf/count.py
  * prints them. Errors (an end without its begin, a region left open) are listed in the JSON.
  */
@@ -100,16 +104,24 @@ static intptr_t guest_to_host; /* host address - guest address of guest memory *
 static int guest_to_host_known;
 static const char* out_path;
 
-/* One translated block: its length and its runs of instructions of one symbol. */
+/* One translated block: its address, length, executions (with blocks=on) and its runs of
+ * instructions of one symbol. */
 struct Run {
   int symbol;
   uint32_t length;
 };
 struct Block {
+  uint64_t vaddr;
+  uint64_t executions;
   uint32_t length;
   uint32_t n_runs;
   struct Run runs[];
 };
+
+/* With blocks=on, every block translated (serialised by `lock`). */
+static int record_blocks;
+static struct Block** blocks;
+static size_t n_blocks, blocks_capacity;
 
 enum MarkerKind { kBegin = 1, kEnd = 2 };
 
@@ -169,6 +181,9 @@ static void BlockExecuted(unsigned int vcpu_index, void* userdata) {
                        __ATOMIC_RELAXED);
   }
   if (vcpu_index < kMaxVcpus) vcpus[vcpu_index].total += block->length;
+  if (record_blocks) {
+    __atomic_fetch_add(&((struct Block*)userdata)->executions, 1, __ATOMIC_RELAXED);
+  }
 }
 
 /* Copies the NUL-terminated guest string at `guest_address` (at most kMaxNameBytes - 1 bytes). */
@@ -282,6 +297,21 @@ static void BlockTranslated(qemu_plugin_id_t id, struct qemu_plugin_tb* tb) {
     return;
   }
   block->length = (uint32_t)n;
+  block->vaddr = qemu_plugin_tb_vaddr(tb);
+  if (record_blocks) {
+    if (n_blocks == blocks_capacity) {
+      const size_t capacity = blocks_capacity ? 2 * blocks_capacity : 4096;
+      struct Block** grown = realloc(blocks, capacity * sizeof(struct Block*));
+      if (grown == NULL) {
+        AddError("out of memory listing blocks: blocks=on stops at %zu", n_blocks);
+        record_blocks = 0;
+      } else {
+        blocks = grown;
+        blocks_capacity = capacity;
+      }
+    }
+    if (record_blocks) blocks[n_blocks++] = block;
+  }
   for (size_t i = 0; i < n; ++i) {
     struct qemu_plugin_insn* insn = qemu_plugin_tb_get_insn(tb, i);
     if (!guest_to_host_known && qemu_plugin_insn_haddr(insn) != NULL) {
@@ -328,6 +358,51 @@ static int CompareSymbolsByCount(const void* a, const void* b) {
   const uint64_t ca = symbol_counts[*(const int*)a], cb = symbol_counts[*(const int*)b];
   if (ca != cb) return ca < cb ? 1 : -1;
   return *(const int*)a - *(const int*)b;
+}
+
+static int CompareBlocksByAddress(const void* a, const void* b) {
+  const struct Block* x = *(struct Block* const*)a;
+  const struct Block* y = *(struct Block* const*)b;
+  if (x->vaddr != y->vaddr) return x->vaddr < y->vaddr ? -1 : 1;
+  return x->length < y->length ? -1 : x->length > y->length;
+}
+
+static uint64_t BlockInstructions(const struct Block* block) {
+  return block->executions * block->length;
+}
+
+static int CompareBlocksByInstructions(const void* a, const void* b) {
+  const uint64_t x = BlockInstructions(*(struct Block* const*)a);
+  const uint64_t y = BlockInstructions(*(struct Block* const*)b);
+  if (x != y) return x < y ? 1 : -1;
+  return CompareBlocksByAddress(a, b);
+}
+
+/* The executed blocks, most instructions first; translations of one block (address and length)
+ * summed into the first. Called with `lock` held. */
+static void WriteBlocks(FILE* f) {
+  qsort(blocks, n_blocks, sizeof(struct Block*), CompareBlocksByAddress);
+  size_t kept = 0;
+  for (size_t i = 0; i < n_blocks; ++i) {
+    if (kept > 0 && blocks[kept - 1]->vaddr == blocks[i]->vaddr &&
+        blocks[kept - 1]->length == blocks[i]->length) {
+      blocks[kept - 1]->executions += blocks[i]->executions;
+    } else if (blocks[i]->executions > 0) {
+      blocks[kept++] = blocks[i];
+    }
+  }
+  qsort(blocks, kept, sizeof(struct Block*), CompareBlocksByInstructions);
+  fprintf(f, ",\n  \"blocks\": [");
+  for (size_t i = 0; i < kept; ++i) {
+    const struct Block* block = blocks[i];
+    const int symbol = block->runs[0].symbol;
+    fprintf(f, "%s\n    {\"address\": %" PRIu64 ", \"length\": %" PRIu32
+            ", \"executions\": %" PRIu64 ", \"symbol\": ",
+            i ? "," : "", block->vaddr, block->length, block->executions);
+    WriteJsonString(f, symbol == 0 ? "" : symbol_names[symbol]);
+    fputc('}', f);
+  }
+  fprintf(f, "\n  ]");
 }
 
 static void WriteCounts(qemu_plugin_id_t id, void* userdata) {
@@ -393,7 +468,9 @@ static void WriteCounts(qemu_plugin_id_t id, void* userdata) {
     fprintf(f, "%s\n    ", i ? "," : "");
     WriteJsonString(f, errors[i]);
   }
-  fprintf(f, "\n  ]\n}\n");
+  fprintf(f, "\n  ]");
+  if (record_blocks || n_blocks > 0) WriteBlocks(f);
+  fprintf(f, "\n}\n");
   if (f != stderr) fclose(f);
   pthread_mutex_unlock(&lock);
 }
@@ -407,8 +484,11 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
   for (int i = 0; i < argc; ++i) {
     if (strncmp(argv[i], "out=", 4) == 0) {
       out_path = argv[i] + 4;
+    } else if (strcmp(argv[i], "blocks=on") == 0) {
+      record_blocks = 1;
     } else {
-      fprintf(stderr, "count_plugin: unknown argument '%s' (expected out=FILE)\n", argv[i]);
+      fprintf(stderr, "count_plugin: unknown argument '%s' (expected out=FILE or blocks=on)\n",
+              argv[i]);
       return -1;
     }
   }

@@ -2,12 +2,14 @@
 
 Shared by count.py, the report and the gates. Paths of the pinned tools come from the
 runfiles tree (Runfiles); counts come back as Counts: total, per-symbol (demangled) and
-per-region instruction counts, and the plugin's errors.
+per-region instruction counts, the plugin's errors and, when asked, per-block counts (each
+block of guest code with its function and offset in it).
 """
 
 import dataclasses
 import json
 import os
+import struct
 import subprocess
 import tempfile
 
@@ -89,11 +91,51 @@ class Region:
 
 
 @dataclasses.dataclass
+class Block:
+    """One translated block of guest code (count_plugin.c's blocks=on)."""
+    address: int
+    length: int      # instructions
+    executions: int
+    symbol: str      # the function of its first instruction, demangled ("" outside any)
+    offset: int      # its address less the function's, or None where the function is unknown
+
+    @property
+    def instructions(self):
+        return self.length * self.executions
+
+
+@dataclasses.dataclass
 class Counts:
     total: int
     symbols: list  # (demangled name, instructions), most first
     regions: dict  # name -> Region, in order of first use
     errors: list
+    blocks: list = None  # Block, most instructions first (run_counted with blocks=True)
+
+
+def function_addresses(binary):
+    """The address of each function symbol (STT_FUNC) of a 64-bit little-endian ELF file's
+    .symtab, by name."""
+    with open(binary, "rb") as f:
+        elf = f.read()
+    if elf[:4] != b"\x7fELF" or elf[4] != 2 or elf[5] != 1:
+        raise PerfError(f"{binary} is not a 64-bit little-endian ELF file")
+    shoff, = struct.unpack_from("<Q", elf, 0x28)
+    shentsize, shnum = struct.unpack_from("<HH", elf, 0x3A)
+    sections = [struct.unpack_from("<IIQQQQIIQQ", elf, shoff + i * shentsize)
+                for i in range(shnum)]
+    addresses = {}
+    for _, kind, _, _, offset, size, link, _, _, entsize in sections:
+        if kind != 2 or entsize == 0:  # SHT_SYMTAB
+            continue
+        strings_offset = sections[link][4]
+        for i in range(size // entsize):
+            name, info, _, _, value, _ = struct.unpack_from("<IBBHQQ", elf, offset + i * entsize)
+            if info & 0xF != 2:  # STT_FUNC
+                continue
+            end = elf.index(b"\0", strings_offset + name)
+            addresses[elf[strings_offset + name:end].decode("utf-8", "replace")] = value
+    return addresses
 
 
 def demangle(cxxfilt, names):
@@ -108,11 +150,12 @@ def demangle(cxxfilt, names):
     return lines
 
 
-def run_counted(runfiles, binary, args=(), variant="vl128", env=None, stdout=None):
+def run_counted(runfiles, binary, args=(), variant="vl128", env=None, stdout=None, blocks=False):
     """Runs `binary args` in QEMU variant `variant` with the plugin; returns Counts.
 
     env: extra guest environment (TCPU_NUM_THREADS=1 is set unless given). The program's
-    stdout goes to `stdout` (default: inherited); a non-zero exit raises PerfError.
+    stdout goes to `stdout` (default: inherited); a non-zero exit raises PerfError. blocks:
+    also count each block of guest code (Counts.blocks).
     """
     variants = runfiles.variants()
     if variant not in variants:
@@ -131,8 +174,8 @@ def run_counted(runfiles, binary, args=(), variant="vl128", env=None, stdout=Non
     guest_env.update(env or {})
     with tempfile.TemporaryDirectory(prefix="tcpu-perf-") as tmp:
         out = os.path.join(tmp, "counts.json")
-        command = [runfiles.qemu, "-plugin", f"{runfiles.plugin},out={out}", "-cpu", v["cpu"],
-                   binary, *args]
+        plugin = f"{runfiles.plugin},out={out}" + (",blocks=on" if blocks else "")
+        command = [runfiles.qemu, "-plugin", plugin, "-cpu", v["cpu"], binary, *args]
         result = subprocess.run(command, env=guest_env, stdout=stdout, check=False)
         if result.returncode != 0:
             raise PerfError(f"{os.path.basename(binary)} {' '.join(args)} exited with "
@@ -148,4 +191,14 @@ def run_counted(runfiles, binary, args=(), variant="vl128", env=None, stdout=Non
                           Parallel(**r["parallel"]) if "parallel" in r else None)
         for r in raw["regions"]
     }
-    return Counts(raw["total"], symbols, regions, raw["errors"])
+    block_list = None
+    if blocks:
+        starts = function_addresses(binary)
+        raw_blocks = raw.get("blocks", [])
+        block_names = demangle(runfiles.cxxfilt, [b["symbol"] for b in raw_blocks])
+        block_list = [
+            Block(b["address"], b["length"], b["executions"], name,
+                  b["address"] - starts[b["symbol"]] if b["symbol"] in starts else None)
+            for b, name in zip(raw_blocks, block_names)
+        ]
+    return Counts(raw["total"], symbols, regions, raw["errors"], block_list)

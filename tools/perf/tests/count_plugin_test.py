@@ -45,6 +45,27 @@ class CountPluginTest(unittest.TestCase):
         # marker (mov, bl and the marker's 3 instructions), and the call of its own end marker.
         self.assertEqual(outer.instructions, (loop + 2) + (2 + 3) + inner.max + (2 + 3))
 
+    def test_blocks_say_where_the_instructions_go(self):
+        # The loop's blocks: its entry (mov, subs, b.ne), the loop back to its second
+        # instruction (subs, b.ne: n - 1 times a call) and ret; three calls of n iterations and
+        # one of 1. Every block is somewhere, so the blocks add up to the total.
+        n = 1000
+        runfiles = perf_run.Runfiles.from_environment()
+        probe = runfiles.path("tcpu_sdk/tools/perf/tests/count_probe_aarch64/count_probe")
+        counts = perf_run.run_counted(runfiles, probe, [str(n)], "vl128", blocks=True)
+        self.assertEqual(counts.errors, [])
+        loop = {b.offset: b for b in counts.blocks if b.symbol == "tcpu_count_probe_loop"}
+        self.assertEqual(sorted(loop), [0, 4, 12])
+        self.assertEqual((loop[0].length, loop[0].executions), (3, 4))
+        self.assertEqual((loop[4].length, loop[4].executions), (2, 3 * (n - 1)))
+        self.assertEqual((loop[12].length, loop[12].executions), (1, 4))
+        self.assertIs(counts.blocks[0], loop[4])
+        self.assertEqual(sum(b.instructions for b in loop.values()),
+                         dict(counts.symbols)["tcpu_count_probe_loop"])
+        self.assertEqual(sum(b.instructions for b in counts.blocks), counts.total)
+        # Without blocks=True the plugin lists none.
+        self.assertIsNone(self.count(n).blocks)
+
     def test_counts_do_not_depend_on_the_variant(self):
         # Scalar code executes the same instructions on every CPU model.
         base = self.count(500, "vl128").regions["loop"].instructions
