@@ -90,7 +90,7 @@ bool CarriesInRegisters(scf::ForOp loop) {
 // sums. Measured on SMMLA: 256 k at a time (32 instructions' k) made the int8 tutorial matmul
 // (BLOCK_K 32, K 2048) 1.49x tcpu_gemm_i8's instructions, 128 k 1.53x; but a split-K matmul's
 // programs run 4 steps of 32 (K 512 in 4 splits), which only runs of 128 k sum: its 32x32
-// tiles 46,197 instructions a program instead of 50,827 (-9.1%), the tutorial's +2.4%. On
+// tiles 46,197 instructions a program instead of 50,827 (-9.1%), the tutorial's +2.3%. On
 // BFMMLA 128 k (32 instructions' k).
 constexpr int64_t kSummedDepth = 128;
 
