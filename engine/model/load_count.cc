@@ -5,7 +5,7 @@
 // weight: quantizing at load, repacking GGUF blocks, or mapping a pre-quantized checkpoint
 // (tcpu/quantize_checkpoint.h). tools/perf:load_perf_gate holds these counts.
 //   bazel build --config=aarch64 -c opt //engine/model:load_count
-//   bazel run //tools/perf:count -- --variant=vl128 bazel-bin/engine/model/load_count DIR int4
+//   bazel run -c opt //tools/perf:count -- --variant=vl128 bazel-bin/engine/model/load_count DIR int4
 #include <cstdio>
 #include <cstring>
 #include <string>

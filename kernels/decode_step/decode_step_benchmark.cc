@@ -11,7 +11,7 @@
 // Each step is the perf region "decode_step": instructions per token, and at more than one
 // thread how evenly the step's parallel regions spread over the workers:
 //   bazel build --config=aarch64 -c opt //kernels/decode_step:decode_step_benchmark
-//   bazel run //tools/perf:count -- --threads=8 bazel-bin/kernels/decode_step/decode_step_benchmark \
+//   bazel run -c opt //tools/perf:count -- --threads=8 bazel-bin/kernels/decode_step/decode_step_benchmark \
 //       --benchmark_filter='threads:0/weights:0' --benchmark_min_time=0
 #include <cstdint>
 #include <cstdlib>

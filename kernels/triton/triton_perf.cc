@@ -1,7 +1,7 @@
 // Guest-instruction counts of the Triton kernels beside their hand-written peers (issue 10's
 // performance table): run under tools/perf's counting plugin, one thread, one region per call.
 //   bazel build --config=aarch64 -c opt //kernels/triton:triton_perf
-//   bazel run //tools/perf:count -- --variant=vl128 bazel-bin/kernels/triton/triton_perf
+//   bazel run -c opt //tools/perf:count -- --variant=vl128 bazel-bin/kernels/triton/triton_perf
 // `--shapes=gate` runs the same regions at small shapes (//tools/perf:triton_perf_gate).
 // Regions: the int8 matmul (TTIR: b as [K, N], tutorial 03) and linear layer (TTIR: x times
 // w transposed, w as [N, K]) and tcpu_gemm_i8 (x times w transposed, w packed) at M=16 N=512

@@ -21,6 +21,29 @@ import sys
 import perf_run
 
 
+def missing_program_message(workspace, program):
+    """Why `program` is not there: bazel-bin is the output tree of the last Bazel command, and
+    `bazel run //tools/perf:count` without the build's -c moved it (a program built with -c opt
+    is under bazel-out/k8-opt/bin). Names the output trees that hold the program."""
+    message = f"no such program: {program}"
+    prefix = "bazel-bin" + os.sep
+    if not program.startswith(prefix):
+        return message
+    relative = program[len(prefix):]
+    out = os.path.join(workspace, "bazel-out")
+    found = sorted(os.path.join("bazel-out", tree, "bin", relative)
+                   for tree in (os.listdir(out) if os.path.isdir(out) else [])
+                   if os.path.isfile(os.path.join(out, tree, "bin", relative)))
+    current = os.path.relpath(os.path.realpath(os.path.join(workspace, "bazel-bin")),
+                              os.path.realpath(out))
+    message += (f" (bazel-bin is the last Bazel command's output tree, now bazel-out/{current}: "
+                "run count with the -c of the program's build, e.g. bazel run -c opt "
+                "//tools/perf:count -- ...")
+    if found:
+        message += f"; the program is at {', '.join(found)}"
+    return message + ")"
+
+
 def main(argv):
     parser = argparse.ArgumentParser(prog="count", description=__doc__.split("\n\n")[1],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -37,6 +60,8 @@ def main(argv):
     workspace = os.environ.get("BUILD_WORKSPACE_DIRECTORY", os.getcwd())
     program = os.path.join(workspace, options.program)
     try:
+        if not os.path.isfile(program):
+            raise perf_run.PerfError(missing_program_message(workspace, options.program))
         runfiles = perf_run.Runfiles.from_environment()
         if options.threads < 1:
             raise perf_run.PerfError(f"--threads wants a positive count, got {options.threads}")

@@ -3,9 +3,11 @@
 
 import os
 import sys
+import tempfile
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import count  # noqa: E402
 import perf_run  # noqa: E402
 
 # Instructions a region adds around what it encloses: the call into the loop and back, and the
@@ -117,6 +119,28 @@ class CountPluginTest(unittest.TestCase):
         probe = runfiles.path("tcpu_sdk/tools/perf/tests/count_probe_aarch64/count_probe")
         with self.assertRaisesRegex(perf_run.PerfError, "exited with 2"):
             perf_run.run_counted(runfiles, probe, ["0"], "vl128")
+
+
+class MissingProgramTest(unittest.TestCase):
+    """count names where a program is when bazel-bin points at another build's output tree."""
+
+    def test_names_the_output_trees_that_hold_it(self):
+        with tempfile.TemporaryDirectory() as workspace:
+            for tree in ("k8-fastbuild", "k8-opt"):
+                os.makedirs(os.path.join(workspace, "bazel-out", tree, "bin", "kernels"))
+            with open(os.path.join(workspace, "bazel-out", "k8-opt", "bin", "kernels", "prog"),
+                      "w"):
+                pass
+            os.symlink(os.path.join(workspace, "bazel-out", "k8-fastbuild", "bin"),
+                       os.path.join(workspace, "bazel-bin"))
+            message = count.missing_program_message(workspace, "bazel-bin/kernels/prog")
+            self.assertIn("no such program: bazel-bin/kernels/prog", message)
+            self.assertIn("now bazel-out/k8-fastbuild/bin", message)
+            self.assertIn("bazel run -c opt //tools/perf:count", message)
+            self.assertIn("the program is at bazel-out/k8-opt/bin/kernels/prog", message)
+            # Elsewhere than bazel-bin: only that it is missing.
+            self.assertEqual(count.missing_program_message(workspace, "out/prog"),
+                             "no such program: out/prog")
 
 
 if __name__ == "__main__":
