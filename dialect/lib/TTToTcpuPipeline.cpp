@@ -44,6 +44,7 @@ void buildTritonToTcpuPipeline(OpPassManager& pm) {
   // tcpu -> tcpu (lib/TcpuTransforms/).
   pm.addPass(tcpu::createTcpuHoistMmlaLayouts());  // 16
   pm.addPass(tcpu::createTcpuCarryInBuffers());    // 17
+  pm.addPass(createTcpuBufferMmlaBlocks());         // 17b: atomics read the accumulator's blocks
   pm.addPass(createCanonicalizerPass());           // 18
   pm.addPass(createControlFlowSinkPass());         // 19: a partial tile's lane masks in its branch
   pm.addPass(createTcpuExpandMath());              // 20

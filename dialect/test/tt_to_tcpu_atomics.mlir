@@ -94,23 +94,30 @@ module {
   }
 
   // A tile whose rows are consecutive addresses (a split-K matmul adding its block into C):
-  // while the whole mask is on (its scalar test), loops over the rows and their lanes, each
-  // row's first address from the scalars; no address or mask vector. Else lane by lane. A
-  // row's lanes go in groups (here the whole row of 8): the group's values are read before its
-  // atomics, which the backend reads in pairs.
+  // while the whole mask is on (its scalar test), loops over the rows and their lanes, the
+  // first row's first address from the scalars, each next row's the previous one's plus the
+  // rows' stride (4 bytes times %stride), two rows an iteration; no address or mask vector.
+  // Else lane by lane. A row's lanes go in groups (here the whole row of 8): the group's values
+  // are read before its atomics, which the backend reads in pairs.
   // CHECK-LABEL: tt.func @rows(
   // CHECK: %[[ON:.*]] = arith.cmpi slt, %c3_i64, %{{.*}} : i64
   // CHECK: scf.if %[[ON]] -> (vector<4x8xi32>) {
   // CHECK-NOT: memref.alloca() : memref<32xi64>
   // CHECK:   %[[VALUES:.*]] = memref.alloca() : memref<32xi32>
-  // CHECK:   scf.for %[[ROW:.*]] = %{{.*}} to %c4{{.*}} step %{{.*}} {
-  // CHECK:     %[[BASE:.*]] = builtin.unrealized_conversion_cast %{{.*}} : !tt.ptr<i32> to !llvm.ptr
+  // CHECK:   %[[WIDE:.*]] = arith.extsi %{{.*}} : i32 to i64
+  // CHECK:   %[[STRIDE:.*]] = arith.muli %[[WIDE]], %c4_i64 : i64
+  // CHECK:   %[[FIRST:.*]] = builtin.unrealized_conversion_cast %{{.*}} : !tt.ptr<i32> to !llvm.ptr
+  // CHECK:   scf.for %[[ROW:.*]] = %{{.*}} to %c4{{.*}} step %c2{{.*}} iter_args(%[[BASE:.*]] = %[[FIRST]]) -> (!llvm.ptr) {
   // CHECK:     scf.for %[[GROUP:.*]] = %{{.*}} to %c1{{.*}} step %{{.*}} {
   // CHECK-COUNT-8: memref.load %[[VALUES]][%{{.*}}] : memref<32xi32>
   // CHECK-NOT:   memref.load
   // CHECK:       %[[PTR:.*]] = llvm.getelementptr %[[BASE]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i32
   // CHECK:       llvm.atomicrmw add %[[PTR]], %{{.*}} monotonic {alignment = 4 : i64} : !llvm.ptr, i32
   // CHECK-COUNT-7: llvm.atomicrmw add
+  // CHECK:     %[[SECOND:.*]] = llvm.getelementptr %[[BASE]][%[[STRIDE]]] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+  // CHECK-COUNT-8: llvm.atomicrmw add %{{.*}}, %{{.*}} monotonic
+  // CHECK:     %[[NEXT:.*]] = llvm.getelementptr %[[SECOND]][%[[STRIDE]]] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+  // CHECK:     scf.yield %[[NEXT]] : !llvm.ptr
   // CHECK: } else {
   // CHECK:   memref.alloca() : memref<32xi64>
   tt.func @rows(%c: !tt.ptr<i32> {tt.divisibility = 16 : i32}, %stride: i32, %m: i32, %v: tensor<4x8xi32>) {

@@ -39,29 +39,32 @@ module attributes {tcpu.target = #tcpu.target<arch = "armv8.6-a", features = ["i
     tt.return %d : tensor<4x4xi32>
   }
 
-  // 32 blocks, more than the registers hold: the accumulator in a stack buffer in tiles of 4x4
-  // blocks, each tile 256 contiguous bytes (stored whole, loaded whole: what
-  // tcpu-carry-in-buffers keeps across a K loop), the operands packed tile-major as
-  // [tile][chunk][4 pairs or columns][16 bytes] by four-register stores, and one loop over the
-  // tiles, each loading its blocks a row of four at a time, running 16 SMMLA per chunk on them
-  // (a's and b's four operands one load each) and storing them back.
+  // 32 blocks, more than the registers hold: the accumulator in a stack buffer in tiles of 4 row
+  // pairs by up to 16 blocks (here all 8), each row pair's blocks contiguous (stored whole,
+  // loaded whole: what tcpu-carry-in-buffers keeps across a K loop), the operands packed
+  // tile-major as [tile][chunk][4 pairs or columns][16 bytes] by four-register stores, and one
+  // loop over register tiles of 4x4 blocks through a view of the buffer as [tile][row pair]
+  // [register tile column][block][lane], each loading its blocks a row of four at a time,
+  // running 16 SMMLA per chunk on them (a's and b's four operands one load each) and storing
+  // them back.
   // CHECK-LABEL: tt.func @dot_i8mm_in_memory(
   // CHECK-DAG: %[[A_PACK:.+]] = memref.alloca() {alignment = 16 : i64} : memref<1x1x4x16xi8>
   // CHECK-DAG: %[[B_PACK:.+]] = memref.alloca() {alignment = 16 : i64} : memref<2x1x4x16xi8>
-  // CHECK-DAG: %[[ACC:.+]] = memref.alloca() {alignment = 16 : i64} : memref<2x4x4x4xi32>
-  // CHECK: %[[WHOLE:[0-9]+]] = vector.type_cast %[[ACC]] : memref<2x4x4x4xi32> to memref<vector<2x4x4x4xi32>>
-  // CHECK: %[[BLOCKS:[0-9]+]] = tcpu.to_mmla_blocks %{{.*}} {column_stride = 8 : i64} : vector<8x16xi32> to vector<2x4x4x4xi32>
+  // CHECK-DAG: %[[ACC:.+]] = memref.alloca() {alignment = 16 : i64} : memref<1x4x8x4xi32>
+  // CHECK: %[[WHOLE:[0-9]+]] = vector.type_cast %[[ACC]] : memref<1x4x8x4xi32> to memref<vector<1x4x8x4xi32>>
+  // CHECK: %[[BLOCKS:[0-9]+]] = tcpu.to_mmla_blocks %{{.*}} {column_stride = 8 : i64} : vector<8x16xi32> to vector<1x4x8x4xi32>
   // CHECK: memref.store %[[BLOCKS]], %[[WHOLE]][]
   // CHECK-COUNT-2: tcpu.store_vectors %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} into %[[B_PACK]]
   // CHECK: tcpu.store_vectors %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} into %[[A_PACK]]
+  // CHECK: %[[TILES:.+]] = memref.expand_shape %[[ACC]] {{\[}}[0], [1], [2, 3], [4]] output_shape [1, 4, 2, 4, 4] : memref<1x4x8x4xi32> into memref<1x4x2x4x4xi32>
   // CHECK: scf.for %[[TILE:.+]] = %{{.*}} to %{{.*}} step %{{.*}} {
-  // CHECK-COUNT-4: tcpu.load_vectors %[[ACC]][%[[TILE]], %{{.*}}, %{{.*}}, %{{.*}}] : memref<2x4x4x4xi32> -> vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<4xi32>
+  // CHECK-COUNT-4: tcpu.load_vectors %[[TILES]][%[[MEMORY_TILE:[0-9]+]], %{{.*}}, %[[WITHIN:[0-9]+]], %{{.*}}, %{{.*}}] : memref<1x4x2x4x4xi32> -> vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<4xi32>
   // CHECK: tcpu.load_vectors %[[A_PACK]]
   // CHECK: tcpu.load_vectors %[[B_PACK]]
   // CHECK-COUNT-16: tcpu.smmla
-  // CHECK-COUNT-4: tcpu.store_vectors %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} into %[[ACC]][%[[TILE]],
+  // CHECK-COUNT-4: tcpu.store_vectors %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} into %[[TILES]][%[[MEMORY_TILE]], %{{.*}}, %[[WITHIN]],
   // CHECK: %[[RESULT:[0-9]+]] = memref.load %[[WHOLE]][]
-  // CHECK: tcpu.from_mmla_blocks %[[RESULT]] {column_stride = 8 : i64} : vector<2x4x4x4xi32> to vector<8x16xi32>
+  // CHECK: tcpu.from_mmla_blocks %[[RESULT]] {column_stride = 8 : i64} : vector<1x4x8x4xi32> to vector<8x16xi32>
   tt.func @dot_i8mm_in_memory(%a: tensor<8x8xi8>, %b: tensor<8x16xi8>, %c: tensor<8x16xi32>) -> tensor<8x16xi32> {
     %d = tt.dot %a, %b, %c : tensor<8x8xi8> * tensor<8x16xi8> -> tensor<8x16xi32>
     tt.return %d : tensor<8x16xi32>
@@ -75,11 +78,11 @@ module attributes {tcpu.target = #tcpu.target<arch = "armv8.6-a", features = ["i
   // CHECK-DAG: memref.alloca() {alignment = 16 : i64} : memref<1x6x4x16xi8>
   // CHECK-DAG: memref.alloca() {alignment = 16 : i64} : memref<2x6x4x16xi8>
   // CHECK: scf.for %[[TILE:.+]] = %{{.*}} to %{{.*}} step %{{.*}} {
-  // CHECK-COUNT-16: tcpu.load_vectors %{{.*}}[%[[TILE]], %{{.*}}, %{{.*}}, %{{.*}}] : memref<2x4x4x4xi32> -> vector<4xi32>
+  // CHECK-COUNT-16: tcpu.load_vectors %{{.*}}[%[[MEMORY_TILE:[0-9]+]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] : memref<1x4x2x4x4xi32> -> vector<4xi32>
   // CHECK: scf.for %{{.*}} = %{{.*}} to %c6 step %{{.*}} iter_args(
   // CHECK-COUNT-16: tcpu.smmla
   // CHECK: scf.yield
-  // CHECK-COUNT-16: tcpu.store_vectors %{{.*}} into %{{.*}}[%[[TILE]],
+  // CHECK-COUNT-16: tcpu.store_vectors %{{.*}} into %{{.*}}[%[[MEMORY_TILE]],
   // CHECK-NOT: tcpu.smmla
   // CHECK-NOT: tt.dot
   // CHECK: tt.return
@@ -235,7 +238,7 @@ module attributes {tcpu.target = #tcpu.target<arch = "armv8.6-a", features = ["b
   // CHECK-LABEL: tt.func @dot_bfmmla_in_memory(
   // CHECK-DAG: memref.alloca() {alignment = 16 : i64} : memref<1x4x4x8xbf16>
   // CHECK-DAG: memref.alloca() {alignment = 16 : i64} : memref<2x4x4x8xbf16>
-  // CHECK-DAG: memref.alloca() {alignment = 16 : i64} : memref<2x4x4x4xf32>
+  // CHECK-DAG: memref.alloca() {alignment = 16 : i64} : memref<1x4x8x4xf32>
   // CHECK: tcpu.lookup_bytes
   // CHECK: scf.for
   // CHECK-COUNT-64: tcpu.bfmmla

@@ -24,6 +24,7 @@
 //  tcpu -> tcpu (lib/TcpuTransforms/)
 //  16. tcpu-hoist-mmla-layouts       (TcpuPasses.td) K-loop accumulators stay in MMLA blocks
 //  17. tcpu-carry-in-buffers         (TcpuPasses.td) loop values stay in their stack buffers
+// 17b. tcpu-buffer-mmla-blocks       rows of an accumulator read lane by lane from its blocks
 //  18. canonicalize                  (MLIR's)
 //  19. control-flow-sink             (MLIR's) ops used in one branch of an scf.if move into it
 //  20. tcpu-expand-math              exp/log/tanh/erf/... as vector polynomials, not libm calls
@@ -313,6 +314,21 @@ def TTToTcpuFuncs : TTToTcpuPass<"tt-to-tcpu-funcs",
     tt.func, or the only one) keeps its name and takes its arguments as C does: pointers as
     !llvm.ptr, i1/i8/i16/i32 as i32, i64 as i64, f16/bf16/f32 as f32. It is marked
     `tcpu.triton_kernel` for tcpu-emit-triton-launchers.
+  }];
+}
+
+// 17b. tcpu -> tcpu: lib/TcpuTransforms/BufferMmlaBlocks.cpp
+def TcpuBufferMmlaBlocks : TTToTcpuPass<"tcpu-buffer-mmla-blocks",
+    "Lanes of an MMLA accumulator's rows read where its blocks lie, without the conversion",
+    ["::mlir::memref::MemRefDialect"]> {
+  let description = [{
+    A stack buffer that holds the rows of an SMMLA or BFMMLA accumulator
+    (tcpu.from_mmla_blocks), stored whole once and then only read element by element (the
+    lanes of tt-to-tcpu-atomics' loops: a split-K matmul's atomic adds into C), holds the
+    blocks instead, and each read takes its element where the blocks keep it
+    (tcpu/MmlaLayout.h). When the blocks are still in the accumulator's own stack buffer
+    (tt-to-tcpu-dot's tiles in memory, nothing storing into it between its last whole load
+    and the reads) the reads go there and nothing is stored. The conversion to rows goes.
   }];
 }
 

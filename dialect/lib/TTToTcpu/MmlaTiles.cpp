@@ -2,6 +2,8 @@
 // with shuffles: the tiles in memory stay Triton's.
 #include "MmlaTiles.h"
 
+#include <cassert>
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -256,10 +258,28 @@ int64_t TileSide(int64_t count) {
   return side;
 }
 
-// The blocks, in tiles of up to 4x4 (`blocks` is the tiled vector<TxRxCx4>), in a stack
-// buffer, stored whole before and loaded whole after (the forms tcpu-carry-in-buffers moves out
-// of a K loop). One loop over the tiles loads a tile, runs every chunk on it and stores it
-// back: tile t is the buffer's t-th run of blocks, its operands the tile row's and the tile
+// The most blocks of a row pair kept together in memory: 256 bytes, what one LDP of two
+// 32-bit lanes reaches from the row pair's first (offsets up to 252). A loop reading an
+// accumulator's rows where its blocks lie (tcpu-buffer-mmla-blocks: the split-K matmul's atomic
+// adds) then pairs every read; in tiles of 4x4 blocks a row of 32 lanes lay in four 256-byte
+// tiles, and 24 of its 32 reads came out as single LDRs.
+constexpr int64_t kRowPairRunBlocks = 16;
+
+// The blocks of a row pair each tile in memory holds: all `columns` when they fit
+// kRowPairRunBlocks, else `cols`, the register tile's (each register tile then one contiguous
+// run of memory, addressed by its index alone: tiles of a row pair's 16 of 32 blocks cost the
+// bf16 matmuls 4 instructions of address arithmetic per tile and K step, +0.4%).
+int64_t MemoryTileWidth(int64_t columns, int64_t cols) {
+  return columns <= kRowPairRunBlocks ? columns : cols;
+}
+
+// The blocks (`blocks` is the tiled vector<TxRxWx4>: tiles of R row pairs by W blocks,
+// MemoryTileWidth) in a stack buffer, stored whole before and loaded whole after (the forms
+// tcpu-carry-in-buffers moves out of a K loop). One loop over register tiles of R x `cols`
+// blocks (up to 4x4) loads a tile, runs every chunk on it and stores it back: register tile
+// (row, column) is memory tile `row`'s columns [column * cols, + cols) when W is all N/2
+// columns, its rows of blocks W * 16 bytes apart (within an LDP of two q registers' reach),
+// else memory tile row * N/2/cols + column; its operands are the tile row's and the tile
 // column's runs in theirs. Up to kUnrolledChunks chunks are unrolled (a row of blocks per
 // LD1, a chunk's operands of a and of b one LD1 each); more (a dot summing several K steps)
 // are a loop carrying the tile's blocks, whose two operand pointers step 64 bytes a chunk
@@ -267,10 +287,12 @@ int64_t TileSide(int64_t count) {
 // loop index addresses every buffer, so LLVM neither promotes a hundred vectors to registers nor
 // hoists a tile row's operands out of an inner loop and spills them.
 Value InMemory(OpBuilder& b, Location loc, Value blocks, VectorType operand_type, int64_t pairs,
-               int64_t columns, int64_t chunks, OperandBuilder build_a, OperandBuilder build_b) {
+               int64_t columns, int64_t cols, int64_t chunks, OperandBuilder build_a,
+               OperandBuilder build_b) {
   auto type = cast<VectorType>(blocks.getType());
   auto acc_type = VectorType::get({4}, type.getElementType());
-  int64_t tiles = type.getDimSize(0), rows = type.getDimSize(1), cols = type.getDimSize(2);
+  int64_t rows = type.getDimSize(1), width = type.getDimSize(2);
+  int64_t tiles = (pairs / rows) * (columns / cols);
   Value acc_buffer = StackBuffer(b, loc, type.getShape(), type.getElementType());
   Value whole;
   {
@@ -281,11 +303,22 @@ Value InMemory(OpBuilder& b, Location loc, Value blocks, VectorType operand_type
   b.create<memref::StoreOp>(loc, blocks, whole, ValueRange{});
   Value b_buffer = PackOperands(b, loc, operand_type, columns, cols, chunks, build_b);
   Value a_buffer = PackOperands(b, loc, operand_type, pairs, rows, chunks, build_a);
-  int64_t tile_columns = columns / cols;
+  // The same buffer as [memory tile][row pair][register tile column][block][lane], a view made
+  // where the tiles are read (tcpu-carry-in-buffers sees every access to the buffer there).
+  auto tiles_type =
+      MemRefType::get({type.getDimSize(0), rows, width / cols, cols, 4}, type.getElementType());
+  Value acc_tiles = b.create<memref::ExpandShapeOp>(
+      loc, tiles_type, acc_buffer, ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}, {4}});
+  int64_t tile_columns = columns / cols, per_memory_tile = width / cols;
+  assert((per_memory_tile == 1 || width == columns) && "MemoryTileWidth");
   auto tile = [&](OpBuilder& body, Location loc, Value index, ValueRange) {
     Value zero = Index(body, loc, 0);
     Value row = body.create<arith::DivUIOp>(loc, index, Index(body, loc, tile_columns));
     Value column = body.create<arith::RemUIOp>(loc, index, Index(body, loc, tile_columns));
+    // Memory tile `memory_tile`, register tile column `within` of it: the register tile's row
+    // and column when a memory tile holds all columns, else the register tile itself.
+    Value memory_tile = per_memory_tile == 1 ? index : row;
+    Value within = per_memory_tile == 1 ? zero : column;
     // The tile's blocks: a row of blocks per LD1 when the chunks are unrolled. Carried by a
     // chunk loop, they are loaded and stored one by one (LDP/STP pairs): a loop-carried LD1
     // list would tie the blocks to four consecutive registers each, which the register
@@ -293,13 +326,13 @@ Value InMemory(OpBuilder& b, Location loc, Value blocks, VectorType operand_type
     bool chunk_loop = chunks > kUnrolledChunks;
     int64_t per_list = chunk_loop ? 1 : cols;
     auto block_index = [&](OpBuilder& at, int64_t i, int64_t j) {
-      return SmallVector<Value>{index, Index(at, loc, i), Index(at, loc, j), zero};
+      return SmallVector<Value>{memory_tile, Index(at, loc, i), within, Index(at, loc, j), zero};
     };
     SmallVector<SmallVector<Value>> acc(rows);
     for (int64_t i = 0; i < rows; ++i) {
       for (int64_t j = 0; j < cols; j += per_list) {
         auto list = body.create<tcpu::LoadVectorsOp>(loc, SmallVector<Type>(per_list, acc_type),
-                                                     acc_buffer, block_index(body, i, j));
+                                                     acc_tiles, block_index(body, i, j));
         llvm::append_range(acc[i], list.getResults());
       }
     }
@@ -343,7 +376,7 @@ Value InMemory(OpBuilder& b, Location loc, Value blocks, VectorType operand_type
     for (int64_t i = 0; i < rows; ++i) {
       for (int64_t j = 0; j < cols; j += per_list) {
         body.create<tcpu::StoreVectorsOp>(loc, ArrayRef<Value>(acc[i]).slice(j, per_list),
-                                          acc_buffer, block_index(body, i, j));
+                                          acc_tiles, block_index(body, i, j));
       }
     }
     body.create<scf::YieldOp>(loc);
@@ -387,9 +420,11 @@ Value MmlaTiles(OpBuilder& b, Location loc, ArrayRef<DotTerm> terms, Value c) {
   // 2 x depth columns.
   int64_t stride = !transposed && n % (2 * depth) == 0 ? depth : 1;
   int64_t pairs = m / 2, columns = n / 2;
-  // In memory, tiles of up to 4x4 blocks, each contiguous (tcpu/MmlaLayout.h).
+  // Register tiles of up to 4x4 blocks; in memory, tiles of their R row pairs by all N/2
+  // blocks up to 16, else by the register tile's, each contiguous (tcpu/MmlaLayout.h).
   int64_t rows = mmla_tiles::TileSide(pairs), cols = mmla_tiles::TileSide(columns);
-  auto blocks_type = in_memory ? VectorType::get({pairs / rows * (columns / cols), rows, cols, 4},
+  int64_t width = mmla_tiles::MemoryTileWidth(columns, cols);
+  auto blocks_type = in_memory ? VectorType::get({pairs / rows * (columns / width), rows, width, 4},
                                                  c_type.getElementType())
                                : VectorType::get({pairs, columns, 4}, c_type.getElementType());
   IntegerAttr stride_attr = b.getI64IntegerAttr(stride);
@@ -415,7 +450,7 @@ Value MmlaTiles(OpBuilder& b, Location loc, ArrayRef<DotTerm> terms, Value c) {
     }
   };
   Value result = in_memory ? mmla_tiles::InMemory(b, loc, blocks, operand_type, pairs, columns,
-                                                  chunks, build_a, build_b)
+                                                  cols, chunks, build_a, build_b)
                            : mmla_tiles::InRegisters(b, loc, blocks, build_a, build_b);
   return b.create<tcpu::FromMmlaBlocksOp>(loc, c_type, result, stride_attr);
 }

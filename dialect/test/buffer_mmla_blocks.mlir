@@ -1,0 +1,101 @@
+// tcpu-buffer-mmla-blocks: a stack buffer of an MMLA accumulator's rows (tcpu.from_mmla_blocks,
+// flattened), stored whole and then read element by element (tt-to-tcpu-atomics' loops), is
+// read where the blocks lie instead. While the blocks are still in the accumulator's own buffer
+// the reads go there (through a 1-D view of it) and nothing is stored; otherwise the blocks
+// are stored in place of the rows. A read at row * N + column takes block (row / 2, t) of
+// column c = 2 stride (t / stride) + t % stride + j stride, lane 2 (row % 2) + j: a part of the
+// row plus a part of the column.
+// RUN: tcpu-opt %s --tcpu-buffer-mmla-blocks --canonicalize | FileCheck %s
+
+module {
+  // An 8x32 accumulator in tiles of 4 row pairs by all 16 blocks (tt-to-tcpu-dot's layout when
+  // a row pair's blocks fit 256 bytes), column stride 8: the rows' buffer goes, and row r's
+  // lane c is element 64 (r / 2) + 2 (r % 2) + 4 (8 (c / 16) + c % 8) + (c % 16) / 8.
+  // CHECK-LABEL: func.func @reads_in_place(
+  // CHECK: %[[ACC:.+]] = memref.alloca() {alignment = 16 : i64} : memref<1x4x16x4xi32>
+  // CHECK: %[[FLAT:.+]] = memref.collapse_shape %[[ACC]] {{\[}}[0, 1, 2, 3]] : memref<1x4x16x4xi32> into memref<256xi32>
+  // CHECK-NOT: tcpu.from_mmla_blocks
+  // CHECK-NOT: vector.store
+  // CHECK: scf.for %[[ROW:.+]] = %{{.*}} to %{{.*}} step %{{.*}} {
+  // CHECK: scf.for %[[LANE:.+]] = %{{.*}} to %{{.*}} step %{{.*}} {
+  // CHECK-DAG: arith.divui %[[ROW]], %c2 : index
+  // CHECK-DAG: arith.remui %[[ROW]], %c2 : index
+  // CHECK-DAG: arith.remui %[[LANE]], %c16 : index
+  // CHECK-DAG: arith.divui %[[LANE]], %c16 : index
+  // CHECK: memref.load %[[FLAT]][%{{.+}}] : memref<256xi32>
+  func.func @reads_in_place(%init: vector<1x4x16x4xi32>, %out: memref<256xi32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %c32 = arith.constant 32 : index
+    %acc = memref.alloca() {alignment = 16 : i64} : memref<1x4x16x4xi32>
+    %whole = vector.type_cast %acc : memref<1x4x16x4xi32> to memref<vector<1x4x16x4xi32>>
+    memref.store %init, %whole[] : memref<vector<1x4x16x4xi32>>
+    %blocks = memref.load %whole[] : memref<vector<1x4x16x4xi32>>
+    %rows = tcpu.from_mmla_blocks %blocks {column_stride = 8 : i64} : vector<1x4x16x4xi32> to vector<8x32xi32>
+    %flat = vector.shape_cast %rows : vector<8x32xi32> to vector<256xi32>
+    %lanes = memref.alloca() : memref<256xi32>
+    vector.store %flat, %lanes[%c0] : memref<256xi32>, vector<256xi32>
+    scf.for %row = %c0 to %c8 step %c1 {
+      %start = arith.muli %row, %c32 : index
+      scf.for %lane = %c0 to %c32 step %c1 {
+        %index = arith.addi %start, %lane : index
+        %v = memref.load %lanes[%index] : memref<256xi32>
+        memref.store %v, %out[%index] : memref<256xi32>
+      }
+    }
+    return
+  }
+
+  // The same reads after a store into the accumulator's buffer: the blocks it held are gone, so
+  // they are stored (flattened) into the rows' buffer, and the reads take them there.
+  // CHECK-LABEL: func.func @stored_after_a_write(
+  // CHECK: %[[LANES:.+]] = memref.alloca() : memref<256xi32>
+  // CHECK: %[[BLOCKS:.+]] = vector.shape_cast %{{.*}} : vector<1x4x16x4xi32> to vector<256xi32>
+  // CHECK: vector.store %[[BLOCKS]], %[[LANES]][%{{.*}}] : memref<256xi32>, vector<256xi32>
+  // CHECK-NOT: tcpu.from_mmla_blocks
+  // CHECK: memref.load %[[LANES]][%{{.*}}] : memref<256xi32>
+  func.func @stored_after_a_write(%init: vector<1x4x16x4xi32>, %other: vector<1x4x16x4xi32>,
+                                  %out: memref<256xi32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %c32 = arith.constant 32 : index
+    %acc = memref.alloca() {alignment = 16 : i64} : memref<1x4x16x4xi32>
+    %whole = vector.type_cast %acc : memref<1x4x16x4xi32> to memref<vector<1x4x16x4xi32>>
+    memref.store %init, %whole[] : memref<vector<1x4x16x4xi32>>
+    %blocks = memref.load %whole[] : memref<vector<1x4x16x4xi32>>
+    %rows = tcpu.from_mmla_blocks %blocks {column_stride = 8 : i64} : vector<1x4x16x4xi32> to vector<8x32xi32>
+    %flat = vector.shape_cast %rows : vector<8x32xi32> to vector<256xi32>
+    memref.store %other, %whole[] : memref<vector<1x4x16x4xi32>>
+    %lanes = memref.alloca() : memref<256xi32>
+    vector.store %flat, %lanes[%c0] : memref<256xi32>, vector<256xi32>
+    scf.for %row = %c0 to %c8 step %c1 {
+      %start = arith.muli %row, %c32 : index
+      scf.for %lane = %c0 to %c32 step %c1 {
+        %index = arith.addi %start, %lane : index
+        %v = memref.load %lanes[%index] : memref<256xi32>
+        memref.store %v, %out[%index] : memref<256xi32>
+      }
+    }
+    return
+  }
+
+  // Rows read other than lane by lane (a vector load) keep their buffer and the conversion.
+  // CHECK-LABEL: func.func @vector_reads_keep_rows(
+  // CHECK: tcpu.from_mmla_blocks
+  // CHECK: vector.load
+  func.func @vector_reads_keep_rows(%init: vector<1x4x16x4xi32>) -> vector<4xi32> {
+    %c0 = arith.constant 0 : index
+    %acc = memref.alloca() {alignment = 16 : i64} : memref<1x4x16x4xi32>
+    %whole = vector.type_cast %acc : memref<1x4x16x4xi32> to memref<vector<1x4x16x4xi32>>
+    memref.store %init, %whole[] : memref<vector<1x4x16x4xi32>>
+    %blocks = memref.load %whole[] : memref<vector<1x4x16x4xi32>>
+    %rows = tcpu.from_mmla_blocks %blocks {column_stride = 8 : i64} : vector<1x4x16x4xi32> to vector<8x32xi32>
+    %flat = vector.shape_cast %rows : vector<8x32xi32> to vector<256xi32>
+    %lanes = memref.alloca() : memref<256xi32>
+    vector.store %flat, %lanes[%c0] : memref<256xi32>, vector<256xi32>
+    %v = vector.load %lanes[%c0] : memref<256xi32>, vector<4xi32>
+    return %v : vector<4xi32>
+  }
+}
