@@ -112,6 +112,34 @@ int Fail(const llvm::Twine& message) {
   return 1;
 }
 
+// Whether LLVM features `features` (as --mattr takes them, comma-separated) end with NEON off:
+// the last of +neon / -neon decides.
+bool TurnsNeonOff(llvm::StringRef features) {
+  bool off = false;
+  llvm::SmallVector<llvm::StringRef> entries;
+  features.split(entries, ',', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef entry : entries) {
+    entry = entry.trim();
+    if (entry == "-neon") off = true;
+    if (entry == "+neon" || entry == "neon") off = false;
+  }
+  return off;
+}
+
+// The target's features that are instructions on vector registers (every one but neon), which
+// the pipeline emits when the target lists them: with NEON off (--mattr=-neon, the scalar
+// baseline objects) LLVM's backend cannot select them and aborts.
+std::string VectorFeatures(mlir::tcpu::TargetAttr target) {
+  std::string names;
+  if (!target) return names;
+  for (mlir::Attribute feature : target.getFeatures()) {
+    llvm::StringRef name = llvm::cast<mlir::StringAttr>(feature).getValue();
+    if (name == "neon") continue;
+    names += (names.empty() ? "" : ", ") + name.str();
+  }
+  return names;
+}
+
 // The TCPU_FEATURE_* bits (tcpu/cpu.h) a target needs at run time.
 uint32_t RequiredFeatures(mlir::tcpu::TargetAttr target) {
   uint32_t bits = 0;
@@ -299,6 +327,14 @@ int main(int argc, char** argv) {
     }
   }
   mlir::tcpu::TargetAttr target = mlir::tcpu::getEnclosingTarget(*module);
+  if (TurnsNeonOff(mattr)) {
+    if (std::string features = VectorFeatures(target); !features.empty()) {
+      return Fail("--mattr=" + mattr + " turns NEON off, but the target's features (" + features +
+                  ") are instructions on vector registers: compile with a target without them "
+                  "(--target='#tcpu.target<arch = \"armv8-a\", features = [], vector_bits = 0>') "
+                  "or without -neon");
+    }
+  }
 
   mlir::PassManager pm(&context);
   // TTIR (Triton's printed IR) runs the whole Triton pipeline, launchers included.
