@@ -81,6 +81,33 @@ module {
     return
   }
 
+  // BFMMLA's f32 blocks pair columns 4 apart (column stride 4): row 3, column 13 of a 4x16
+  // tile (element 61 of the rows) is lane 2 (3 % 2) + 1 of block (1, 4 (13 / 8) + 13 % 4) = (1, 5),
+  // element 4 (1 * 8 + 5) + 3 = 55 of the blocks.
+  // CHECK-LABEL: func.func @one_lane_f32(
+  // CHECK-DAG: %[[C55:.+]] = arith.constant 55 : index
+  // CHECK-DAG: %[[FLAT:.+]] = memref.collapse_shape %{{.*}} {{\[}}[0, 1, 2, 3]] : memref<1x2x8x4xf32> into memref<64xf32>
+  // CHECK: %[[V:.+]] = memref.load %[[FLAT]][%[[C55]]] : memref<64xf32>
+  // CHECK: return %[[V]]
+  func.func @one_lane_f32(%init: vector<1x2x8x4xf32>) -> f32 {
+    %c0 = arith.constant 0 : index
+    %c3 = arith.constant 3 : index
+    %c13 = arith.constant 13 : index
+    %c16 = arith.constant 16 : index
+    %acc = memref.alloca() {alignment = 16 : i64} : memref<1x2x8x4xf32>
+    %whole = vector.type_cast %acc : memref<1x2x8x4xf32> to memref<vector<1x2x8x4xf32>>
+    memref.store %init, %whole[] : memref<vector<1x2x8x4xf32>>
+    %blocks = memref.load %whole[] : memref<vector<1x2x8x4xf32>>
+    %rows = tcpu.from_mmla_blocks %blocks {column_stride = 4 : i64} : vector<1x2x8x4xf32> to vector<4x16xf32>
+    %flat = vector.shape_cast %rows : vector<4x16xf32> to vector<64xf32>
+    %lanes = memref.alloca() : memref<64xf32>
+    vector.store %flat, %lanes[%c0] : memref<64xf32>, vector<64xf32>
+    %start = arith.muli %c3, %c16 : index
+    %index = arith.addi %start, %c13 : index
+    %v = memref.load %lanes[%index] : memref<64xf32>
+    return %v : f32
+  }
+
   // Rows read other than lane by lane (a vector load) keep their buffer and the conversion.
   // CHECK-LABEL: func.func @vector_reads_keep_rows(
   // CHECK: tcpu.from_mmla_blocks
