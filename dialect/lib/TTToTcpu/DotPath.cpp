@@ -68,12 +68,6 @@ FailureOr<DotPath> chooseDotPath(DotOp op, bool diagnose) {
   return DotPath::kOuterProducts;
 }
 
-int64_t mmlaInstructionDepth(DotOp op) {
-  FailureOr<DotPath> path = chooseDotPath(op, /*diagnose=*/false);
-  if (failed(path)) return 0;
-  return *path == DotPath::kSmmla ? 8 : *path == DotPath::kBfmmla ? 4 : 0;
-}
-
 bool accumulatesMmlaInMemory(DotOp op) {
   FailureOr<DotPath> path = chooseDotPath(op, /*diagnose=*/false);
   if (failed(path) || (*path != DotPath::kSmmla && *path != DotPath::kBfmmla)) return false;

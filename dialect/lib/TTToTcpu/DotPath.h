@@ -21,10 +21,6 @@ enum class DotPath { kOuterProducts, kSdot, kSmmla, kBfmmla, kFmlal };
 // operands do not fit it, with an error on `op` when `diagnose` is set.
 FailureOr<DotPath> chooseDotPath(DotOp op, bool diagnose = true);
 
-// The k one instruction of `op`'s matrix-multiply blocks adds: 8 on SMMLA, 4 on BFMMLA (bf16,
-// or fp8 widened to it); 0 for a dot on another path.
-int64_t mmlaInstructionDepth(DotOp op);
-
 // True when `op` runs on 2x2 matrix-multiply blocks (SMMLA or BFMMLA) with an accumulator too
 // large for the registers, which MmlaTiles keeps in a stack buffer (MmlaTiles.h).
 bool accumulatesMmlaInMemory(DotOp op);

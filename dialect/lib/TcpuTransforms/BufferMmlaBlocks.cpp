@@ -88,17 +88,14 @@ Value BlockLane(OpBuilder& b, Location loc, Value r, Value c, ArrayRef<int64_t> 
   Value within = rem(c, 2 * stride);
   Value j = div(within, stride);
   Value t = add(mul(div(c, 2 * stride), stride), rem(within, stride));
-  Value row_part, column_part;
-  if (blocks.size() == 3) {
-    row_part = add(mul(p, 2 * n), mul(i, 2));
-    column_part = add(mul(t, 4), j);
-  } else {
-    // Block (p, t) lies in tile (p / R) (N/2/C) + t / C, at (p % R, t % C) within it.
-    int64_t rows = blocks[1], cols = blocks[2], tile = 4 * rows * cols;
-    row_part = add(add(mul(div(p, rows), n / 2 / cols * tile), mul(rem(p, rows), 4 * cols)),
-                   mul(i, 2));
-    column_part = add(add(mul(div(t, cols), tile), mul(rem(t, cols), 4)), j);
-  }
+  // Untiled blocks are one tile of all M/2 x N/2. Block (p, t) lies in tile (p / R) (N/2/C) +
+  // t / C, at (p % R, t % C) within it.
+  int64_t rows = blocks.size() == 3 ? blocks[0] : blocks[1];
+  int64_t cols = blocks.size() == 3 ? blocks[1] : blocks[2];
+  int64_t tile = 4 * rows * cols;
+  Value row_part =
+      add(add(mul(div(p, rows), n / 2 / cols * tile), mul(rem(p, rows), 4 * cols)), mul(i, 2));
+  Value column_part = add(add(mul(div(t, cols), tile), mul(rem(t, cols), 4)), j);
   return add(row_part, column_part);
 }
 
