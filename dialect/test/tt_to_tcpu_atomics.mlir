@@ -97,8 +97,10 @@ module {
   // while the whole mask is on (its scalar test), loops over the rows and their lanes, the
   // first row's first address from the scalars, each next row's the previous one's plus the
   // rows' stride (4 bytes times %stride), two rows an iteration; no address or mask vector.
-  // Else lane by lane. A row's lanes go in groups (here the whole row of 8): the group's values
-  // are read before its atomics, which the backend reads in pairs.
+  // Else lane by lane, in the same order, by loops over rows and lanes that build each lane's
+  // mask bit and address from the scalars (no address or mask vector here either). A row's lanes
+  // go in groups (here the whole row of 8): the group's values are read before its atomics,
+  // which the backend reads in pairs.
   // CHECK-LABEL: tt.func @rows(
   // CHECK: %[[ON:.*]] = arith.cmpi slt, %c3_i64, %{{.*}} : i64
   // CHECK: scf.if %[[ON]] -> (vector<4x8xi32>) {
@@ -119,7 +121,19 @@ module {
   // CHECK:     %[[NEXT:.*]] = llvm.getelementptr %[[SECOND]][%[[STRIDE]]] : (!llvm.ptr, i64) -> !llvm.ptr, i8
   // CHECK:     scf.yield %[[NEXT]] : !llvm.ptr
   // CHECK: } else {
-  // CHECK:   memref.alloca() : memref<32xi64>
+  // CHECK-NOT: memref<32xi64>
+  // CHECK-NOT: memref<32xi8>
+  // CHECK:   %[[LANES:.*]] = memref.alloca() : memref<32xi32>
+  // CHECK:   scf.for %[[R:.*]] = %{{.*}} to %c4{{.*}} step
+  // CHECK:     scf.for %[[L:.*]] = %{{.*}} to %c8{{.*}} step
+  // CHECK:       %[[R32:.*]] = arith.index_cast %[[R]] : index to i32
+  // CHECK:       %[[L32:.*]] = arith.index_cast %[[L]] : index to i32
+  // CHECK:       %[[LANE:.*]] = tt.addptr %arg0, %{{.*}} : !tt.ptr<i32>, i32
+  // CHECK:       %[[P:.*]] = builtin.unrealized_conversion_cast %[[LANE]] : !tt.ptr<i32> to !llvm.ptr
+  // CHECK:       %[[IN:.*]] = arith.cmpi slt, %{{.*}}, %arg2 : i32
+  // CHECK:       %[[V:.*]] = memref.load %[[LANES]][%{{.*}}] : memref<32xi32>
+  // CHECK:       scf.if %[[IN]] -> (i32) {
+  // CHECK:         llvm.atomicrmw add %[[P]], %[[V]] monotonic
   tt.func @rows(%c: !tt.ptr<i32> {tt.divisibility = 16 : i32}, %stride: i32, %m: i32, %v: tensor<4x8xi32>) {
     %rows = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>
     %cols = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>

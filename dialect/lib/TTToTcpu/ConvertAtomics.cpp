@@ -302,8 +302,55 @@ Value EmitRows(OpBuilder& b, Location loc, VectorType vector_type, Value tt_poin
   return OldValues(b, loc, olds, vector_type);
 }
 
+// The op on every lane of a tile RowsOfConsecutiveAddresses accepts whose mask is built from
+// scalars at any position too (LaneValues.h), some lanes off: a loop over rows and their lanes
+// in order, each lane's mask bit and address built from the TTIR's scalars in the loop. EmitLanes
+// builds every lane's address and mask as vectors first, straight-line code that grows with the
+// tile (a 64x64 tile of atomic adds: some 10,000 instructions, and most of the compile time).
+Value EmitLanesFromScalars(OpBuilder& b, Location loc, VectorType vector_type, Value tt_pointers,
+                           Value tt_mask, Value values, Value cmps, const EmitOne& emit,
+                           bool result_used) {
+  Type element = vector_type.getElementType();
+  auto shape = cast<RankedTensorType>(tt_pointers.getType()).getShape();
+  const int64_t width = shape.back();
+  const int64_t rows = vector_type.getNumElements() / width;
+  Value value_lanes = ToBuffer(b, loc, Flatten(b, loc, values));
+  Value cmp_lanes = ToBuffer(b, loc, Flatten(b, loc, cmps));
+  Value olds = OldValuesBuffer(b, loc, element, vector_type.getNumElements(), result_used);
+  Value zero = b.create<arith::ConstantIndexOp>(loc, 0);
+  Value one = b.create<arith::ConstantIndexOp>(loc, 1);
+  auto pointer_type = LLVM::LLVMPointerType::get(b.getContext());
+  b.create<scf::ForOp>(
+      loc, zero, b.create<arith::ConstantIndexOp>(loc, rows), one, ValueRange{},
+      [&](OpBuilder& outer, Location l, Value row, ValueRange) {
+        Value row_start =
+            outer.create<arith::MulIOp>(l, row, outer.create<arith::ConstantIndexOp>(l, width));
+        outer.create<scf::ForOp>(
+            l, zero, outer.create<arith::ConstantIndexOp>(l, width), one, ValueRange{},
+            [&](OpBuilder& body, Location il, Value column, ValueRange) {
+              SmallVector<Value> position;
+              if (shape.size() == 2) {
+                position.push_back(body.create<arith::IndexCastOp>(il, body.getI32Type(), row));
+              }
+              position.push_back(body.create<arith::IndexCastOp>(il, body.getI32Type(), column));
+              Value lane = body.create<arith::AddIOp>(il, row_start, column);
+              Value pointer = body.create<UnrealizedConversionCastOp>(
+                                      il, pointer_type,
+                                      buildLaneValue(body, il, tt_pointers, position))
+                                  .getResult(0);
+              Value old = Masked(body, il, buildLaneValue(body, il, tt_mask, position), element,
+                                 pointer, LaneOf(body, il, value_lanes, lane),
+                                 LaneOf(body, il, cmp_lanes, lane), emit);
+              if (olds) body.create<memref::StoreOp>(il, old, olds, ValueRange{lane});
+              body.create<scf::YieldOp>(il);
+            });
+        outer.create<scf::YieldOp>(l);
+      });
+  return OldValues(b, loc, olds, vector_type);
+}
+
 // The op on `result_type`, by rows (EmitRows) where the addresses allow, while every lane of the
-// mask is on, else lane by lane (EmitLanes).
+// mask is on, else lane by lane (EmitLanesFromScalars where the mask allows, else EmitLanes).
 Value EmitTile(OpBuilder& b, Location loc, Operation* op, Type result_type, Value tt_pointers,
                Value tt_mask, Value pointers, Value values, Value cmps, Value mask,
                const EmitOne& emit, bool result_used) {
@@ -323,8 +370,11 @@ Value EmitTile(OpBuilder& b, Location loc, Operation* op, Type result_type, Valu
           },
           [&](OpBuilder& some, Location l) {
             some.create<scf::YieldOp>(
-                l, EmitLanes(some, l, result_type, pointers, values, cmps, mask, emit,
-                             result_used));
+                l, hasLaneValuesAtAnyPosition(tt_mask)
+                       ? EmitLanesFromScalars(some, l, vector_type, tt_pointers, tt_mask, values,
+                                              cmps, emit, result_used)
+                       : EmitLanes(some, l, result_type, pointers, values, cmps, mask, emit,
+                                   result_used));
           })
       .getResult(0);
 }
