@@ -1,18 +1,20 @@
 // tt-strip-mine-tiles: an SMMLA dot's multiply-adds count half against the dot budget (one
-// SMMLA does 32 of them): a split-K matmul's 64x64x32 int8 K step runs as 32x32 tiles over its
-// whole K of 32, each tile's accumulator read and written once a K step (counted in full, the
-// tiles were 32x32 over two 16-deep chunks, a pass over the accumulator each).
+// SMMLA does 32 of them), and its M and N axes count half against every budget, as BFMMLA's do
+// (every packed operand of b serves all the tile's rows, every one of a all its columns): a
+// split-K matmul's 64x64x32 int8 K step stays one tile, its rows of a and columns of b packed
+// once a K step (as 32x32 tiles over the whole K step, each tile packed its own rows of a and
+// columns of b: every operand twice).
 // RUN: tcpu-opt %s --tt-strip-mine-tiles | FileCheck %s
 
 // CHECK-LABEL: tt.func @smmla(
-// CHECK: scf.for %{{.*}} = %{{.*}} to %c2_i32{{.*}} step
-// CHECK:   scf.for %{{.*}} = %{{.*}} to %c2_i32{{.*}} step
-// CHECK:     scf.for
-// CHECK-NOT:   scf.for
-// CHECK:       tt.dot %{{.*}} : tensor<32x32xi8> * tensor<32x32xi8> -> tensor<32x32xi32>
-// CHECK:     }
-// CHECK:     tt.store %{{.*}} : tensor<32x32x!tt.ptr<i32>>
-// CHECK-NOT: tensor<32x16xi8>
+// CHECK-NOT: scf.for
+// CHECK: scf.for %{{.*}} iter_args({{.*}}) -> (tensor<64x32x!tt.ptr<i8>>, tensor<32x64x!tt.ptr<i8>>, tensor<64x64xi32>)
+// CHECK-NOT: scf.for
+// CHECK:   tt.dot %{{.*}} : tensor<64x32xi8> * tensor<32x64xi8> -> tensor<64x64xi32>
+// CHECK: }
+// CHECK-NOT: scf.for
+// CHECK: tt.store %{{.*}} : tensor<64x64x!tt.ptr<i32>>
+// CHECK-NOT: tensor<32x32xi8>
 module attributes {tcpu.target = #tcpu.target<arch = "armv8.6-a", features = ["dotprod", "i8mm"], vector_bits = 0>} {
   tt.func @smmla(%a: !tt.ptr<i8>, %b: !tt.ptr<i8>, %c: !tt.ptr<i32>, %steps: i32) {
     %r64 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>

@@ -499,7 +499,7 @@ struct MmlaDotAxes {
   // The K axes of the SMMLA and BFMMLA dots, whose K chunks tt-version-masked-loops runs one
   // after another, summed into one dot, when the dot is in a K loop.
   DenseSet<int> summed_k;
-  // The M and N axes of the BFMMLA dots, which count kSharedOperandWeight times less.
+  // The M and N axes of the SMMLA and BFMMLA dots, which count kSharedOperandWeight times less.
   DenseSet<int> shared;
 };
 
@@ -512,21 +512,23 @@ MmlaDotAxes FindMmlaDotAxes(Operation* root, Axes& axes) {
       return static_cast<unsigned>(cast<RankedTensorType>(operand.getType()).getRank() - 1);
     };
     found.summed_k.insert(axes.AxisOf(dot.getA(), last(dot.getA())));
-    if (*path != DotPath::kBfmmla) return;
     found.shared.insert(axes.AxisOf(dot.getA(), last(dot.getA()) - 1));
     found.shared.insert(axes.AxisOf(dot.getB(), last(dot.getB())));
   });
   return found;
 }
 
-// The M and N axes of BFMMLA dots count this many times less against the budgets: every packed
-// operand of b serves twice the rows, every packed operand of a twice the columns (tutorial 03
-// in bf16: 64x64 tiles over 16-deep chunks pack a four times per K step and b twice, instead of
-// a eight times and b four times at 64x32: 0.1021 -> 0.0964 instructions per MAC, 5.5-6.4 s
-// against 3.4-4.5 s to compile with the optimized tcpu-compile, 83 KB). The summed K steps'
-// packing is straight-line code that grows with the tile's rows and columns, and the backend's
-// time faster than it: M alone weighted 4 (128x32 tiles) took 11-14 s to compile (97 KB), and
-// the int8 split-K matmul with SMMLA's M axes weighted 2 or 4, 23-25 s.
+// The M and N axes of SMMLA and BFMMLA dots count this many times less against the budgets:
+// every packed operand of b serves twice the rows, every packed operand of a twice the columns
+// (tutorial 03 in bf16: 64x64 tiles over 16-deep chunks pack a four times per K step and b
+// twice, instead of a eight times and b four times at 64x32: 0.1021 -> 0.0964 instructions per
+// MAC, 5.5-6.4 s against 3.4-4.5 s to compile with the optimized tcpu-compile, 83 KB; the int8
+// split-K matmul's 64x64 block as one tile instead of four of 32x32, each of which packed its
+// rows of a and columns of b: 1,390,398 -> 1,287,198 instructions, 1.75 -> 1.97 s to compile
+// once its partial tiles of atomic adds stopped building every lane's address as a vector
+// first, 15.8 s before). The summed K steps' packing is straight-line code that grows with the
+// tile's rows and columns, and the backend's time faster than it: M alone weighted 4 (128x32
+// tiles) took 11-14 s to compile (97 KB).
 constexpr int64_t kSharedOperandWeight = 2;
 
 // The elements an FMLAL or outer-product dot's accumulator may have (kMaxAccumulatorBits), or
