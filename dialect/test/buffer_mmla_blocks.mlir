@@ -125,4 +125,48 @@ module {
     %v = vector.load %lanes[%c0] : memref<256xi32>, vector<4xi32>
     return %v : vector<4xi32>
   }
+
+  // An 8x64 accumulator in two columns of memory tiles, each 4 row pairs by 16 blocks (256
+  // bytes a row pair: tt-to-tcpu-dot's layout for 32 blocks a row pair). Reads at constant
+  // columns: column 3 lies in the first column of tiles (element 64 (r / 2) + 2 (r % 2) + 12),
+  // column 40 in the second (block 16, lane j = 1: 256 + 64 (r / 2) + 2 (r % 2) + 1), its 256
+  // hidden from the backend behind an empty inline asm, so that the second column of tiles is
+  // read from a base of its own (LDP reaches 252 bytes).
+  // CHECK-LABEL: func.func @columns_of_tiles(
+  // CHECK: %[[ACC:.+]] = memref.alloca() {alignment = 16 : i64} : memref<2x4x16x4xi32>
+  // CHECK: %[[FLAT:.+]] = memref.collapse_shape %[[ACC]]
+  // CHECK: %[[ASM:.+]] = llvm.inline_asm "", "=r,0" %c256_i64 : (i64) -> i64
+  // CHECK: %[[HIDDEN:.+]] = arith.index_cast %[[ASM]] : i64 to index
+  // CHECK: scf.for %[[ROW:.+]] = %{{.*}} to %{{.*}} step %{{.*}} {
+  // CHECK:   %[[PAIR:.+]] = arith.divui %[[ROW]], %c2 : index
+  // CHECK:   memref.load %[[FLAT]][%{{.+}}] : memref<512xi32>
+  // CHECK:   %[[SECOND:.+]] = arith.addi %[[HIDDEN]], %{{.+}} : index
+  // CHECK:   %[[LANE:.+]] = arith.addi %[[SECOND]], %c1 : index
+  // CHECK:   memref.load %[[FLAT]][%[[LANE]]] : memref<512xi32>
+  func.func @columns_of_tiles(%init: vector<2x4x16x4xi32>, %out: memref<512xi32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c3 = arith.constant 3 : index
+    %c8 = arith.constant 8 : index
+    %c40 = arith.constant 40 : index
+    %c64 = arith.constant 64 : index
+    %acc = memref.alloca() {alignment = 16 : i64} : memref<2x4x16x4xi32>
+    %whole = vector.type_cast %acc : memref<2x4x16x4xi32> to memref<vector<2x4x16x4xi32>>
+    memref.store %init, %whole[] : memref<vector<2x4x16x4xi32>>
+    %blocks = memref.load %whole[] : memref<vector<2x4x16x4xi32>>
+    %rows = tcpu.from_mmla_blocks %blocks {column_stride = 8 : i64} : vector<2x4x16x4xi32> to vector<8x64xi32>
+    %flat = vector.shape_cast %rows : vector<8x64xi32> to vector<512xi32>
+    %lanes = memref.alloca() : memref<512xi32>
+    vector.store %flat, %lanes[%c0] : memref<512xi32>, vector<512xi32>
+    scf.for %row = %c0 to %c8 step %c1 {
+      %start = arith.muli %row, %c64 : index
+      %first = arith.addi %start, %c3 : index
+      %v = memref.load %lanes[%first] : memref<512xi32>
+      memref.store %v, %out[%first] : memref<512xi32>
+      %second = arith.addi %start, %c40 : index
+      %w = memref.load %lanes[%second] : memref<512xi32>
+      memref.store %w, %out[%second] : memref<512xi32>
+    }
+    return
+  }
 }

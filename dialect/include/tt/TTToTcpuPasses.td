@@ -320,7 +320,7 @@ def TTToTcpuFuncs : TTToTcpuPass<"tt-to-tcpu-funcs",
 // 17b. tcpu -> tcpu: lib/TcpuTransforms/BufferMmlaBlocks.cpp
 def TcpuBufferMmlaBlocks : TTToTcpuPass<"tcpu-buffer-mmla-blocks",
     "Lanes of an MMLA accumulator's rows read where its blocks lie, without the conversion",
-    ["::mlir::memref::MemRefDialect"]> {
+    ["::mlir::memref::MemRefDialect", "::mlir::LLVM::LLVMDialect"]> {
   let description = [{
     A stack buffer that holds the rows of an SMMLA or BFMMLA accumulator
     (tcpu.from_mmla_blocks), stored whole once and then only read element by element (the
@@ -329,6 +329,9 @@ def TcpuBufferMmlaBlocks : TTToTcpuPass<"tcpu-buffer-mmla-blocks",
     (tcpu/MmlaLayout.h). When the blocks are still in the accumulator's own stack buffer
     (tt-to-tcpu-dot's tiles in memory, nothing storing into it between its last whole load
     and the reads) the reads go there and nothing is stored. The conversion to rows goes.
+    Where a row pair's blocks lie in several memory tiles, a read at a constant column adds its
+    column of tiles' offset through an empty `llvm.inline_asm`, so the backend reads each
+    column of tiles from a base of its own, pairs of lanes within one LDP's reach.
   }];
 }
 

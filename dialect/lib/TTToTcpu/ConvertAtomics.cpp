@@ -213,6 +213,9 @@ bool RowsOfConsecutiveAddresses(Operation* op, Value tt_pointers, Value tt_mask)
 // size; values (and compare values) read from stack buffers. The lane-by-lane path
 // built every lane's i64 address and mask byte first and stored them: a split-K matmul's 64x64
 // tile of atomic adds into C spent some 15 instructions a lane.
+// The groups of a row EmitRows emits one after another rather than as a loop.
+constexpr int64_t kUnrolledGroups = 4;
+
 Value EmitRows(OpBuilder& b, Location loc, VectorType vector_type, Value tt_pointers,
                Value values, Value cmps, const EmitOne& emit, bool result_used) {
   Type element = vector_type.getElementType();
@@ -248,30 +251,44 @@ Value EmitRows(OpBuilder& b, Location loc, VectorType vector_type, Value tt_poin
     Value origin = b.create<arith::ConstantIntOp>(loc, 0, 32);
     stride = buildLaneStep(b, loc, tt_pointers, {origin, origin}, 0);
   }
-  // One row's atomics, its first address `base`, in groups of lanes.
+  // One group's atomics: lanes `first_lane` + 0 .. group - 1 of row `row`, its first address
+  // `base`.
+  auto emit_group = [&](OpBuilder& body, Location il, Value row_start, Value first_lane,
+                        Value base) {
+    SmallVector<Value> lanes, indices, lane_values, lane_cmps;
+    for (int64_t g = 0; g < group; ++g) {
+      Value lane =
+          body.create<arith::AddIOp>(il, first_lane, body.create<arith::ConstantIndexOp>(il, g));
+      lanes.push_back(lane);
+      indices.push_back(body.create<arith::AddIOp>(il, row_start, lane));
+      lane_values.push_back(LaneOf(body, il, value_lanes, indices.back()));
+      lane_cmps.push_back(LaneOf(body, il, cmp_lanes, indices.back()));
+    }
+    for (int64_t g = 0; g < group; ++g) {
+      Value offset = body.create<arith::IndexCastOp>(il, body.getI64Type(), lanes[g]);
+      Value pointer =
+          body.create<LLVM::GEPOp>(il, pointer_type, element, base, ValueRange{offset});
+      Value old = emit(body, il, pointer, lane_values[g], lane_cmps[g]);
+      if (olds) body.create<memref::StoreOp>(il, old, olds, ValueRange{indices[g]});
+    }
+  };
+  // One row's atomics, its first address `base`, in groups of lanes: up to kUnrolledGroups
+  // groups one after another (each group's lanes constants, so tcpu-buffer-mmla-blocks sees
+  // where each of its reads lies), more as a loop.
   auto emit_row = [&](OpBuilder& outer, Location l, Value row, Value base) {
     Value row_start = outer.create<arith::MulIOp>(l, row, row_width);
+    if (width / group <= kUnrolledGroups) {
+      for (int64_t first = 0; first < width; first += group) {
+        emit_group(outer, l, row_start, outer.create<arith::ConstantIndexOp>(l, first), base);
+      }
+      return;
+    }
     outer.create<scf::ForOp>(
         l, zero, outer.create<arith::ConstantIndexOp>(l, width / group), one, ValueRange{},
         [&](OpBuilder& body, Location il, Value group_index, ValueRange) {
           Value first_lane = body.create<arith::MulIOp>(
               il, group_index, body.create<arith::ConstantIndexOp>(il, group));
-          SmallVector<Value> lanes, indices, lane_values, lane_cmps;
-          for (int64_t g = 0; g < group; ++g) {
-            Value lane = body.create<arith::AddIOp>(
-                il, first_lane, body.create<arith::ConstantIndexOp>(il, g));
-            lanes.push_back(lane);
-            indices.push_back(body.create<arith::AddIOp>(il, row_start, lane));
-            lane_values.push_back(LaneOf(body, il, value_lanes, indices.back()));
-            lane_cmps.push_back(LaneOf(body, il, cmp_lanes, indices.back()));
-          }
-          for (int64_t g = 0; g < group; ++g) {
-            Value offset = body.create<arith::IndexCastOp>(il, body.getI64Type(), lanes[g]);
-            Value pointer =
-                body.create<LLVM::GEPOp>(il, pointer_type, element, base, ValueRange{offset});
-            Value old = emit(body, il, pointer, lane_values[g], lane_cmps[g]);
-            if (olds) body.create<memref::StoreOp>(il, old, olds, ValueRange{indices[g]});
-          }
+          emit_group(body, il, row_start, first_lane, base);
           body.create<scf::YieldOp>(il);
         });
   };

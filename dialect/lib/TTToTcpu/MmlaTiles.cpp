@@ -266,20 +266,24 @@ int64_t TileSide(int64_t count) {
 constexpr int64_t kRowPairRunBlocks = 16;
 
 // The blocks of a row pair each tile in memory holds: all `columns` when they fit
-// kRowPairRunBlocks, else `cols`, the register tile's (each register tile then one contiguous
-// run of memory, addressed by its index alone: tiles of a row pair's 16 of 32 blocks cost the
-// bf16 matmuls 4 instructions of address arithmetic per tile and K step, +0.4%).
+// kRowPairRunBlocks; kRowPairRunBlocks when it divides them (the split-K matmul's 64x64 tile:
+// 32 blocks a row pair in two columns of memory tiles, each read from a base of its own,
+// tcpu-buffer-mmla-blocks; its atomic adds 12.0 K -> 10.4 K instructions a program, and the
+// bf16 matmuls' 64-wide tiles +0.4% for the address arithmetic of a register tile within a
+// memory tile); else `cols`, the register tile's (each register tile then one contiguous run of
+// memory, addressed by its index alone).
 int64_t MemoryTileWidth(int64_t columns, int64_t cols) {
-  return columns <= kRowPairRunBlocks ? columns : cols;
+  if (columns <= kRowPairRunBlocks) return columns;
+  return columns % kRowPairRunBlocks == 0 ? kRowPairRunBlocks : cols;
 }
 
 // The blocks (`blocks` is the tiled vector<TxRxWx4>: tiles of R row pairs by W blocks,
 // MemoryTileWidth) in a stack buffer, stored whole before and loaded whole after (the forms
 // tcpu-carry-in-buffers moves out of a K loop). One loop over register tiles of R x `cols`
 // blocks (up to 4x4) loads a tile, runs every chunk on it and stores it back: register tile
-// (row, column) is memory tile `row`'s columns [column * cols, + cols) when W is all N/2
-// columns, its rows of blocks W * 16 bytes apart (within an LDP of two q registers' reach),
-// else memory tile row * N/2/cols + column; its operands are the tile row's and the tile
+// (row, column) is memory tile row * N/2/W + column / (W/cols)'s columns [column % (W/cols) *
+// cols, + cols), its rows of blocks W * 16 bytes apart (within an LDP of two q registers'
+// reach; with W = cols the register tile is the whole memory tile); its operands are the tile row's and the tile
 // column's runs in theirs. Up to kUnrolledChunks chunks are unrolled (a row of blocks per
 // LD1, a chunk's operands of a and of b one LD1 each); more (a dot summing several K steps)
 // are a loop carrying the tile's blocks, whose two operand pointers step 64 bytes a chunk
@@ -310,15 +314,24 @@ Value InMemory(OpBuilder& b, Location loc, Value blocks, VectorType operand_type
   Value acc_tiles = b.create<memref::ExpandShapeOp>(
       loc, tiles_type, acc_buffer, ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}, {4}});
   int64_t tile_columns = columns / cols, per_memory_tile = width / cols;
-  assert((per_memory_tile == 1 || width == columns) && "MemoryTileWidth");
   auto tile = [&](OpBuilder& body, Location loc, Value index, ValueRange) {
     Value zero = Index(body, loc, 0);
     Value row = body.create<arith::DivUIOp>(loc, index, Index(body, loc, tile_columns));
     Value column = body.create<arith::RemUIOp>(loc, index, Index(body, loc, tile_columns));
-    // Memory tile `memory_tile`, register tile column `within` of it: the register tile's row
-    // and column when a memory tile holds all columns, else the register tile itself.
-    Value memory_tile = per_memory_tile == 1 ? index : row;
-    Value within = per_memory_tile == 1 ? zero : column;
+    // Memory tile `memory_tile`, register tile column `within` of it: the register tile itself
+    // when a memory tile is one register tile wide; the register tile's row and column when it
+    // holds all columns; else row * (N/2 / W) + column / (W / cols), column % (W / cols).
+    Value memory_tile = index, within = zero;
+    if (per_memory_tile != 1 && width == columns) {
+      memory_tile = row;
+      within = column;
+    } else if (per_memory_tile != 1) {
+      Value per = Index(body, loc, per_memory_tile);
+      memory_tile = body.create<arith::AddIOp>(
+          loc, body.create<arith::MulIOp>(loc, row, Index(body, loc, columns / width)),
+          body.create<arith::DivUIOp>(loc, column, per));
+      within = body.create<arith::RemUIOp>(loc, column, per);
+    }
     // The tile's blocks: a row of blocks per LD1 when the chunks are unrolled. Carried by a
     // chunk loop, they are loaded and stored one by one (LDP/STP pairs): a loop-carried LD1
     // list would tie the blocks to four consecutive registers each, which the register

@@ -6,10 +6,14 @@
 // the split-K matmul) goes. A read's place is a part that depends on its row plus a part that
 // depends on its column: once the backend unrolls a loop over a row's lanes, each lane is the
 // row's base plus a constant, and two lanes side by side in a block are one LDP (tt-to-tcpu-dot
-// keeps a row pair's blocks within one LDP's reach, MmlaTiles.cpp).
+// keeps a row pair's blocks within one LDP's reach, MmlaTiles.cpp). Where a row pair's blocks
+// lie in several memory tiles (32 blocks in two of 16), a read at a constant column (the
+// unrolled groups of tt-to-tcpu-atomics) adds the offset of its column of tiles hidden from the
+// backend (OpaqueOffset), so that each column of tiles has a base of its own within reach.
 #include <numeric>
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -97,6 +101,33 @@ Value BlockLane(OpBuilder& b, Location loc, Value r, Value c, ArrayRef<int64_t> 
       add(add(mul(div(p, rows), n / 2 / cols * tile), mul(rem(p, rows), 4 * cols)), mul(i, 2));
   Value column_part = add(add(mul(div(t, cols), tile), mul(rem(t, cols), 4)), j);
   return add(row_part, column_part);
+}
+
+// `value` as a constant when it is one or sums and products of constants (a lane of
+// tt-to-tcpu-atomics' groups: its group's first lane plus its place in the group).
+std::optional<int64_t> ConstantOf(Value value, int depth = 4) {
+  if (std::optional<int64_t> constant = getConstantIntValue(value)) return constant;
+  Operation* op = value.getDefiningOp();
+  if (!op || depth == 0 || !isa<arith::AddIOp, arith::MulIOp>(op)) return std::nullopt;
+  std::optional<int64_t> x = ConstantOf(op->getOperand(0), depth - 1);
+  std::optional<int64_t> y = ConstantOf(op->getOperand(1), depth - 1);
+  if (!x || !y) return std::nullopt;
+  return isa<arith::AddIOp>(op) ? *x + *y : *x * *y;
+}
+
+// `offset` (an index) as a value the backend cannot see through: an empty inline asm returns
+// it. Reads of one column of memory tiles add it to their places, and the backend addresses
+// them from a base of their own; folded into one base, their offsets outgrew an LDP's reach
+// (252 bytes) and every other read was a single LDR.
+Value OpaqueOffset(OpBuilder& b, Location loc, int64_t offset) {
+  Value constant = b.create<arith::ConstantIntOp>(loc, offset, 64);
+  Value hidden = b.create<LLVM::InlineAsmOp>(loc, b.getI64Type(), ValueRange{constant},
+                                             /*asm_string=*/"", /*constraints=*/"=r,0",
+                                             /*has_side_effects=*/false,
+                                             /*is_align_stack=*/false, LLVM::AsmDialectAttr(),
+                                             ArrayAttr())
+                     .getResult(0);
+  return b.create<arith::IndexCastOp>(loc, b.getIndexType(), hidden);
 }
 
 // Whether every use of `buffer`, through views, only reads or writes its elements (memref and
@@ -190,10 +221,39 @@ void Rewrite(vector::StoreOp store) {
     flat_buffer = rows_buffer;
   }
   const int64_t n = rows_type.getDimSize(1), stride = rows.getColumnStride();
+  // Tiled blocks [T][R][W][4] with more than one memory tile across a row pair's N/2 blocks:
+  // each such column of tiles is read from an offset of its own (OpaqueOffset), made once.
+  ArrayRef<int64_t> shape = blocks_type.getShape();
+  const bool columns_of_tiles = shape.size() == 4 && shape[2] < n / 2;
+  llvm::DenseMap<int64_t, Value> offsets;
   for (memref::LoadOp load : reads) {
     b.setInsertionPoint(load);
-    auto [r, c] = RowAndColumn(b, load.getLoc(), load.getIndices().front(), n);
-    Value lane = BlockLane(b, load.getLoc(), r, c, blocks_type.getShape(), n, stride);
+    Location loc = load.getLoc();
+    auto [r, c] = RowAndColumn(b, loc, load.getIndices().front(), n);
+    std::optional<int64_t> column = columns_of_tiles ? ConstantOf(c) : std::nullopt;
+    if (column) {
+      // Block column t and lane j of the column (as BlockLane), in memory tile column t / W.
+      int64_t within = *column % (2 * stride), width = shape[2], tile = 4 * shape[1] * width;
+      int64_t t = *column / (2 * stride) * stride + within % stride, j = within / stride;
+      int64_t tile_column = t / width;
+      Value place = BlockLane(b, loc, r, b.create<arith::ConstantIndexOp>(loc, 0), shape, n,
+                              stride);
+      if (tile_column != 0) {
+        Value& hidden = offsets[tile_column];
+        if (!hidden) {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPointAfterValue(flat_buffer);
+          hidden = OpaqueOffset(b, loc, tile_column * tile);
+        }
+        place = b.create<arith::AddIOp>(loc, hidden, place);
+      }
+      Value lane = b.create<arith::AddIOp>(
+          loc, place, b.create<arith::ConstantIndexOp>(loc, t % width * 4 + j));
+      load.getMemrefMutable().assign(flat_buffer);
+      load.getIndicesMutable().assign(lane);
+      continue;
+    }
+    Value lane = BlockLane(b, loc, r, c, shape, n, stride);
     load.getMemrefMutable().assign(flat_buffer);
     load.getIndicesMutable().assign(lane);
   }
