@@ -4,7 +4,9 @@
 // otherwise. A tensor op is a loop over its lanes, each lane one atomic under its own mask
 // (a lane whose mask is off touches no memory and returns 0); lanes run in order. A tile whose
 // rows are consecutive addresses runs, while its whole mask is on, as loops over rows and their
-// lanes with each row's first address from scalars (EmitRows), in the same order.
+// lanes with each row's first address from scalars (EmitRows), in the same order; while some
+// lane is off, where the mask too is built from scalars, as the same loops with each lane's
+// address and mask bit built in the loop (EmitLanesFromScalars).
 //   sem:   relaxed -> monotonic, acquire, release, acq_rel (a CAS that fails orders as
 //          acquire when sem includes acquire, else monotonic)
 //   scope: gpu, cta and sys are all the whole process (the system scope): a program may
@@ -205,6 +207,9 @@ bool RowsOfConsecutiveAddresses(Operation* op, Value tt_pointers, Value tt_mask)
          hasLaneValuesAtAnyPosition(tt_pointers) && (!tt_mask || hasScalarAllOn(tt_mask));
 }
 
+// The groups of a row EmitRows emits one after another rather than as a loop.
+constexpr int64_t kUnrolledGroups = 4;
+
 // The op on every lane of a tile RowsOfConsecutiveAddresses accepts, every lane on: a loop over
 // rows, each row's first address built from the TTIR's scalars (or, where the rows are a
 // uniform stride apart, the previous row's plus the stride, two rows an iteration: the split-K
@@ -213,9 +218,6 @@ bool RowsOfConsecutiveAddresses(Operation* op, Value tt_pointers, Value tt_mask)
 // size; values (and compare values) read from stack buffers. The lane-by-lane path
 // built every lane's i64 address and mask byte first and stored them: a split-K matmul's 64x64
 // tile of atomic adds into C spent some 15 instructions a lane.
-// The groups of a row EmitRows emits one after another rather than as a loop.
-constexpr int64_t kUnrolledGroups = 4;
-
 Value EmitRows(OpBuilder& b, Location loc, VectorType vector_type, Value tt_pointers,
                Value values, Value cmps, const EmitOne& emit, bool result_used) {
   Type element = vector_type.getElementType();

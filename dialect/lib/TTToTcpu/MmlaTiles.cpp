@@ -281,15 +281,16 @@ int64_t MemoryTileWidth(int64_t columns, int64_t cols) {
 // MemoryTileWidth) in a stack buffer, stored whole before and loaded whole after (the forms
 // tcpu-carry-in-buffers moves out of a K loop). One loop over register tiles of R x `cols`
 // blocks (up to 4x4) loads a tile, runs every chunk on it and stores it back: register tile
-// (row, column) is memory tile row * N/2/W + column / (W/cols)'s columns [column % (W/cols) *
-// cols, + cols), its rows of blocks W * 16 bytes apart (within an LDP of two q registers'
-// reach; with W = cols the register tile is the whole memory tile); its operands are the tile row's and the tile
-// column's runs in theirs. Up to kUnrolledChunks chunks are unrolled (a row of blocks per
-// LD1, a chunk's operands of a and of b one LD1 each); more (a dot summing several K steps)
-// are a loop carrying the tile's blocks, whose two operand pointers step 64 bytes a chunk
-// (post-indexed LD1s: 19 instructions per 16 SMMLA or BFMMLA, tcpu_gemm_i8's inner loop). The
-// loop index addresses every buffer, so LLVM neither promotes a hundred vectors to registers nor
-// hoists a tile row's operands out of an inner loop and spills them.
+// (row, column) is memory tile row * N/2/W + column / (W/cols)'s columns
+// [column % (W/cols) * cols, + cols), its rows of blocks W * 16 bytes apart (within an LDP of
+// two q registers' reach; with W = cols the register tile is the whole memory tile); its
+// operands are the tile row's and the tile column's runs in theirs. Up to kUnrolledChunks
+// chunks are unrolled (a row of blocks per LD1, a chunk's operands of a and of b one LD1 each);
+// more (a dot summing several K steps) are a loop carrying the tile's blocks, whose two operand
+// pointers step 64 bytes a chunk (post-indexed LD1s: 20 instructions per 16 SMMLA or BFMMLA,
+// tcpu_gemm_i8's inner loop 19). The loop index addresses every buffer, so LLVM neither
+// promotes a hundred vectors to registers nor hoists a tile row's operands out of an inner loop
+// and spills them.
 Value InMemory(OpBuilder& b, Location loc, Value blocks, VectorType operand_type, int64_t pairs,
                int64_t columns, int64_t cols, int64_t chunks, OperandBuilder build_a,
                OperandBuilder build_b) {
