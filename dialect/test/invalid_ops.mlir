@@ -247,6 +247,23 @@ func.func @f(%m: memref<16xi8>, %v: vector<16xi8>, %w: vector<4xi32>) {
 
 // -----
 
+func.func @f(%p: !llvm.ptr) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tcpu.load_vectors' op takes no indices with a pointer base, got 1}}
+  %v = tcpu.load_vectors %p[%c0] : !llvm.ptr -> vector<16xi8>
+  return
+}
+
+// -----
+
+func.func @f(%p: i64) {
+  // expected-error @+1 {{'tcpu.load_vectors' op needs a memref buffer or an !llvm.ptr, got 'i64'}}
+  %v = tcpu.load_vectors %p[] : i64 -> vector<16xi8>
+  return
+}
+
+// -----
+
 func.func @f(%m: memref<16xi8>) {
   %c0 = arith.constant 0 : index
   // expected-error @+1 {{'tcpu.load_vectors' op buffer element type 'i8' differs from the vectors' 'i32'}}

@@ -78,3 +78,23 @@ func.func @lanes(%p: !llvm.ptr, %a: vector<2xi64>, %b: vector<2xi64>, %f: vector
   %w:4 = tcpu.load_lanes %p[3], %f, %f, %f, %f : !llvm.ptr, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32> -> vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>
   return %v#0, %v#1, %w#3 : vector<2xi64>, vector<2xi64>, vector<4xf32>
 }
+
+// A list from a pointer (a loop that steps its own pointers into a packed buffer) is the LD1 on
+// it; tcpu.buffer_pointer is the element's address as a GEP of the buffer's pointer (the
+// constant indices in bytes), never through an integer.
+// ROUND-LABEL: func.func @from_pointer
+// ROUND: %[[P:.+]] = tcpu.buffer_pointer %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] : memref<2x6x64xi8> -> !llvm.ptr
+// ROUND: tcpu.load_vectors %[[P]][] : !llvm.ptr -> vector<16xi8>, vector<16xi8>, vector<16xi8>, vector<16xi8>
+// CHECK-LABEL: func.func @from_pointer
+// CHECK: %[[BASE:.+]] = llvm.extractvalue %{{.*}}[1] : !llvm.struct<(ptr, ptr, i64, array<3 x i64>, array<3 x i64>)>
+// CHECK: %[[ROW:.+]] = llvm.getelementptr %[[BASE]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+// CHECK: %[[AT:.+]] = llvm.getelementptr %[[ROW]][128] : (!llvm.ptr) -> !llvm.ptr, i8
+// CHECK-NOT: llvm.ptrtoint
+// CHECK: llvm.call_intrinsic "llvm.aarch64.neon.ld1x4.v16i8.p0"(%[[AT]])
+func.func @from_pointer(%buffer: memref<2x6x64xi8>, %t: index) -> vector<16xi8> {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %p = tcpu.buffer_pointer %buffer[%t, %c2, %c0] : memref<2x6x64xi8> -> !llvm.ptr
+  %v:4 = tcpu.load_vectors %p[] : !llvm.ptr -> vector<16xi8>, vector<16xi8>, vector<16xi8>, vector<16xi8>
+  return %v#3 : vector<16xi8>
+}

@@ -73,13 +73,27 @@ module attributes {tcpu.target = #tcpu.target<arch = "armv8.6-a", features = ["i
   // Dots summed into one another (the iterations of a K loop that tt-version-masked-loops runs
   // several at a time) are one dot: their operands packed one after another (6 chunks of 8 k)
   // and one loop over the tiles, whose chunks, more than 4, are a loop of their own carrying the
-  // tile's 16 blocks (loaded and stored one by one, LDP/STP pairs in the backend).
+  // tile's 16 blocks (loaded and stored one by one, LDP/STP pairs in the backend), two chunks
+  // an iteration: the operands from two pointers the loop carries (into the packed buffers, as
+  // GEPs of them), each stepped by a step hidden behind an empty inline asm after each LD1, so
+  // that the backend post-increments both (38 instructions per 32 SMMLA).
   // CHECK-LABEL: tt.func @dot_i8mm_summed(
-  // CHECK-DAG: memref.alloca() {alignment = 16 : i64} : memref<1x6x4x16xi8>
-  // CHECK-DAG: memref.alloca() {alignment = 16 : i64} : memref<2x6x4x16xi8>
+  // CHECK-DAG: %[[A_PACK:.+]] = memref.alloca() {alignment = 16 : i64} : memref<1x6x4x16xi8>
+  // CHECK-DAG: %[[B_PACK:.+]] = memref.alloca() {alignment = 16 : i64} : memref<2x6x4x16xi8>
   // CHECK: scf.for %[[TILE:.+]] = %{{.*}} to %{{.*}} step %{{.*}} {
   // CHECK-COUNT-16: tcpu.load_vectors %{{.*}}[%[[MEMORY_TILE:[0-9]+]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] : memref<1x4x2x4x4xi32> -> vector<4xi32>
-  // CHECK: scf.for %{{.*}} = %{{.*}} to %c6 step %{{.*}} iter_args(
+  // CHECK: %[[A_STEP:.+]] = llvm.inline_asm "", "=r,0" %{{.*}} : (i64) -> i64
+  // CHECK: %[[B_STEP:.+]] = llvm.inline_asm "", "=r,0" %{{.*}} : (i64) -> i64
+  // CHECK: %[[A_FIRST:.+]] = tcpu.buffer_pointer %[[A_PACK]][%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] : memref<1x6x4x16xi8> -> !llvm.ptr
+  // CHECK: %[[B_FIRST:.+]] = tcpu.buffer_pointer %[[B_PACK]][%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] : memref<2x6x4x16xi8> -> !llvm.ptr
+  // CHECK: scf.for %{{.*}} = %{{.*}} to %c3{{.*}} step %{{.*}} iter_args({{.*}}%[[A:[a-z0-9]+]] = %[[A_FIRST]], %[[B:[a-z0-9]+]] = %[[B_FIRST]])
+  // CHECK:   tcpu.load_vectors %[[A]][] : !llvm.ptr -> vector<16xi8>, vector<16xi8>, vector<16xi8>, vector<16xi8>
+  // CHECK:   tcpu.load_vectors %[[B]][] : !llvm.ptr -> vector<16xi8>, vector<16xi8>, vector<16xi8>, vector<16xi8>
+  // CHECK:   %[[A1:.+]] = llvm.getelementptr %[[A]][%[[A_STEP]]] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+  // CHECK:   %[[B1:.+]] = llvm.getelementptr %[[B]][%[[B_STEP]]] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+  // CHECK-COUNT-16: tcpu.smmla
+  // CHECK:   tcpu.load_vectors %[[A1]][] : !llvm.ptr
+  // CHECK:   tcpu.load_vectors %[[B1]][] : !llvm.ptr
   // CHECK-COUNT-16: tcpu.smmla
   // CHECK: scf.yield
   // CHECK-COUNT-16: tcpu.store_vectors %{{.*}} into %{{.*}}[%[[MEMORY_TILE]],

@@ -265,15 +265,33 @@ def Tcpu_LoadVectorsOp : Tcpu_Op<"load_vectors"> {
   let summary = "Loads 1 to 4 consecutive 128-bit vectors from a buffer (LD1 of a register list)";
   let description = [{
     `%v:4 = tcpu.load_vectors %acc[%p, %t, %c0] : memref<8x16x4xi32> -> vector<4xi32>,
-    vector<4xi32>, vector<4xi32>, vector<4xi32>` loads the blocks (p, t) .. (p, t + 3).
+    vector<4xi32>, vector<4xi32>, vector<4xi32>` loads the blocks (p, t) .. (p, t + 3). The base
+    may instead be an `!llvm.ptr` to the first vector, with no indices: a loop that steps its
+    own pointers (tt-to-tcpu-dot's chunk loops, two chunks an iteration, each pointer stepped
+    after its load so the backend post-increments it).
   }];
-  let arguments = (ins Arg<AnyMemRef, "the buffer", [MemRead]>:$base,
+  let arguments = (ins Arg<AnyType, "the buffer, or a pointer to the first vector",
+                           [MemRead]>:$base,
                    Variadic<Index>:$indices);
   let results = (outs Variadic<AnyVector>:$vectors);
   let assemblyFormat = [{
     $base `[` $indices `]` attr-dict `:` type($base) `->` type($vectors)
   }];
   let hasVerifier = 1;
+}
+
+def Tcpu_BufferPointerOp : Tcpu_Op<"buffer_pointer", [Pure]> {
+  let summary = "The address of an element of a buffer, as a pointer derived from it";
+  let description = [{
+    `%p = tcpu.buffer_pointer %a[%t, %c0, %c0, %c0] : memref<8x16x4x16xi8> -> !llvm.ptr` is the
+    address of that element, lowered as a GEP of the buffer's pointer (not through an integer),
+    so the backend still knows what the buffer's other accesses may touch.
+  }];
+  let arguments = (ins AnyMemRef:$base, Variadic<Index>:$indices);
+  let results = (outs LLVM_AnyPointer:$pointer);
+  let assemblyFormat = [{
+    $base `[` $indices `]` attr-dict `:` type($base) `->` type($pointer)
+  }];
 }
 
 def Tcpu_StoreVectorsOp : Tcpu_Op<"store_vectors", [AttrSizedOperandSegments]> {

@@ -88,7 +88,9 @@ def TcpuLowerVectorLists : Pass<"tcpu-lower-vector-lists", "::mlir::ModuleOp"> {
     element (one instruction for up to 64 bytes); one vector a plain LLVM load or store. The
     address is the buffer's start plus the varying indices' offset, then the constant
     indices' bytes, so accesses to one tile share a base and fold their constants into
-    LDP/STP immediates. tcpu.load_lanes becomes llvm.aarch64.neon.ldNlane. Part of
+    LDP/STP immediates; a list from an `!llvm.ptr` loads from it. tcpu.buffer_pointer becomes
+    the same address as a GEP of the buffer's pointer. tcpu.load_lanes becomes
+    llvm.aarch64.neon.ldNlane. Part of
     tcpu-to-llvm, before the memrefs become LLVM descriptors.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];

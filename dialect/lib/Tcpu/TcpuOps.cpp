@@ -302,7 +302,16 @@ LogicalResult VerifyVectorList(Operation* op, TypeRange vectors, Value base, Val
   }
   if (failed(VerifyRegisterList(op, vectors))) return failure();
   auto type = cast<VectorType>(vectors.front());
-  auto buffer = cast<MemRefType>(base.getType());
+  if (isa<LLVM::LLVMPointerType>(base.getType())) {
+    if (!indices.empty()) {
+      return op->emitOpError() << "takes no indices with a pointer base, got " << indices.size();
+    }
+    return success();
+  }
+  auto buffer = dyn_cast<MemRefType>(base.getType());
+  if (!buffer) {
+    return op->emitOpError() << "needs a memref buffer or an !llvm.ptr, got " << base.getType();
+  }
   if (buffer.getElementType() != type.getElementType()) {
     return op->emitOpError() << "buffer element type " << buffer.getElementType()
                              << " differs from the vectors' " << type.getElementType();

@@ -44,44 +44,56 @@ struct VectorList {
   unsigned element_bytes;
 };
 
+// The address of element `indices` (`converted`: the same, lowered) of the static, identity
+// `buffer` (`descriptor` its lowered memref) as the buffer's start plus the indices that vary,
+// then plus the constant ones: `base + i * 256` and then `+ 16`, `+ 32`, ... Each access of a
+// tile then folds its constant into the instruction (LDP/STP offsets), also where the same
+// addresses are used again in another block, where one linear index per access left LLVM a
+// pointer per access to carry between the blocks (which it did with pre-indexed loads and a copy
+// of the base for each).
+Value ElementAddress(Location loc, MemRefType buffer, Value descriptor, ValueRange indices,
+                     ValueRange converted, const LLVMTypeConverter& converter,
+                     ConversionPatternRewriter& rewriter) {
+  Type element = converter.convertType(buffer.getElementType());
+  Type i64 = rewriter.getI64Type();
+  auto pointer_type = LLVM::LLVMPointerType::get(rewriter.getContext());
+  Value pointer = MemRefDescriptor(descriptor).alignedPtr(rewriter, loc);
+  int64_t constant = 0;
+  Value varying;
+  for (auto [original, index, stride] :
+       llvm::zip(indices, converted, computeSuffixProduct(buffer.getShape()))) {
+    if (std::optional<int64_t> value = getConstantIntValue(original)) {
+      constant += *value * stride;
+      continue;
+    }
+    Value term = rewriter.create<LLVM::MulOp>(loc, index,
+                                              rewriter.create<LLVM::ConstantOp>(loc, i64, stride));
+    varying = varying ? rewriter.create<LLVM::AddOp>(loc, varying, term) : term;
+  }
+  if (varying) pointer = rewriter.create<LLVM::GEPOp>(loc, pointer_type, element, pointer, varying);
+  if (constant != 0) {  // in bytes, which LLVM keeps apart from the varying index
+    int64_t bytes = constant * (buffer.getElementTypeBitWidth() / 8);
+    pointer = rewriter.create<LLVM::GEPOp>(loc, pointer_type, rewriter.getI8Type(), pointer,
+                                           ArrayRef<LLVM::GEPArg>{bytes});
+  }
+  return pointer;
+}
+
 template <typename Op>
 struct VectorListLowering : ConvertOpToLLVMPattern<Op> {
   using ConvertOpToLLVMPattern<Op>::ConvertOpToLLVMPattern;
 
-  // The address as the buffer's start plus the indices that vary, then plus the constant
-  // ones: `base + i * 256` and then `+ 16`, `+ 32`, ... Each access of a tile then folds its
-  // constant into the instruction (LDP/STP offsets), also where the same addresses are used
-  // again in another block, where one linear index per access left LLVM a pointer per access
-  // to carry between the blocks (which it did with pre-indexed loads and a copy of the base
-  // for each).
+  // The list's first address (ElementAddress, or the pointer it is given).
   VectorList ListOf(Op op, typename Op::Adaptor adaptor,
                     ConversionPatternRewriter& rewriter) const {
     Location loc = op.getLoc();
     auto type = cast<VectorType>(op.getVectors().front().getType());
-    auto buffer = cast<MemRefType>(op.getBase().getType());  // static, identity (verified)
-    Type element = this->getTypeConverter()->convertType(buffer.getElementType());
-    Type i64 = rewriter.getI64Type();
-    auto pointer_type = LLVM::LLVMPointerType::get(rewriter.getContext());
-    Value pointer = MemRefDescriptor(adaptor.getBase()).alignedPtr(rewriter, loc);
-    int64_t constant = 0;
-    Value varying;
-    for (auto [original, index, stride] : llvm::zip(op.getIndices(), adaptor.getIndices(),
-                                                    computeSuffixProduct(buffer.getShape()))) {
-      if (std::optional<int64_t> value = getConstantIntValue(original)) {
-        constant += *value * stride;
-        continue;
-      }
-      Value term = rewriter.create<LLVM::MulOp>(
-          loc, index, rewriter.create<LLVM::ConstantOp>(loc, i64, stride));
-      varying = varying ? rewriter.create<LLVM::AddOp>(loc, varying, term) : term;
+    if (isa<LLVM::LLVMPointerType>(op.getBase().getType())) {  // the first vector's address
+      return {adaptor.getBase(), type, op.getVectors().size(), type.getElementTypeBitWidth() / 8};
     }
-    if (varying)
-      pointer = rewriter.create<LLVM::GEPOp>(loc, pointer_type, element, pointer, varying);
-    if (constant != 0) {  // in bytes, which LLVM keeps apart from the varying index
-      int64_t bytes = constant * (buffer.getElementTypeBitWidth() / 8);
-      pointer = rewriter.create<LLVM::GEPOp>(loc, pointer_type, rewriter.getI8Type(), pointer,
-                                             ArrayRef<LLVM::GEPArg>{bytes});
-    }
+    Value pointer = ElementAddress(loc, cast<MemRefType>(op.getBase().getType()), adaptor.getBase(),
+                                   op.getIndices(), adaptor.getIndices(), *this->getTypeConverter(),
+                                   rewriter);
     return {pointer, type, op.getVectors().size(), type.getElementTypeBitWidth() / 8};
   }
 };
@@ -161,13 +173,27 @@ struct LoadLanesLowering : ConvertOpToLLVMPattern<LoadLanesOp> {
   }
 };
 
+struct BufferPointerLowering : ConvertOpToLLVMPattern<BufferPointerOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult matchAndRewrite(BufferPointerOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter& rewriter) const override {
+    auto buffer = cast<MemRefType>(op.getBase().getType());
+    if (!buffer.hasStaticShape() || !buffer.getLayout().isIdentity()) return failure();
+    rewriter.replaceOp(op, ElementAddress(op.getLoc(), buffer, adaptor.getBase(), op.getIndices(),
+                                          adaptor.getIndices(), *getTypeConverter(), rewriter));
+    return success();
+  }
+};
+
 struct LowerVectorLists : impl::TcpuLowerVectorListsBase<LowerVectorLists> {
   void runOnOperation() override {
     LLVMTypeConverter converter(&getContext());
     RewritePatternSet patterns(&getContext());
-    patterns.add<LoadVectorsLowering, StoreVectorsLowering, LoadLanesLowering>(converter);
+    patterns.add<LoadVectorsLowering, StoreVectorsLowering, LoadLanesLowering,
+                 BufferPointerLowering>(converter);
     ConversionTarget target(getContext());
-    target.addIllegalOp<LoadVectorsOp, StoreVectorsOp, LoadLanesOp>();
+    target.addIllegalOp<LoadVectorsOp, StoreVectorsOp, LoadLanesOp, BufferPointerOp>();
     target.markUnknownOpDynamicallyLegal([](Operation*) { return true; });
     if (failed(applyPartialConversion(getOperation(), target, std::move(patterns)))) {
       signalPassFailure();
