@@ -76,10 +76,16 @@ module attributes {tcpu.target = #tcpu.target<arch = "armv8.6-a", features = ["i
   // tile's 16 blocks (loaded and stored one by one, LDP/STP pairs in the backend), two chunks
   // an iteration: the operands from two pointers the loop carries (into the packed buffers, as
   // GEPs of them), each stepped by a step hidden behind an empty inline asm after each LD1, so
-  // that the backend post-increments both (38 instructions per 32 SMMLA).
+  // that the backend post-increments both (38 instructions per 32 SMMLA). Each packed list's
+  // tile index starts from a zero an empty inline asm returns (from a lane of an operand), so
+  // LLVM computes each list's address where it is stored instead of hoisting all of them.
   // CHECK-LABEL: tt.func @dot_i8mm_summed(
   // CHECK-DAG: %[[A_PACK:.+]] = memref.alloca() {alignment = 16 : i64} : memref<1x6x4x16xi8>
   // CHECK-DAG: %[[B_PACK:.+]] = memref.alloca() {alignment = 16 : i64} : memref<2x6x4x16xi8>
+  // CHECK: %[[START:.+]] = llvm.inline_asm "", "=r,0,r" %{{.*}}, %{{.*}} : (i64, i64) -> i64
+  // CHECK: %[[FROM:.+]] = arith.index_cast %[[START]] : i64 to index
+  // CHECK: %[[LIST:.+]] = arith.addi %[[FROM]], %{{.*}} : index
+  // CHECK: tcpu.store_vectors %{{.*}} into %{{.*}}[%[[LIST]], %{{.*}}, %{{.*}}, %{{.*}}]
   // CHECK: scf.for %[[TILE:.+]] = %{{.*}} to %{{.*}} step %{{.*}} {
   // CHECK-COUNT-16: tcpu.load_vectors %{{.*}}[%[[MEMORY_TILE:[0-9]+]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] : memref<1x4x2x4x4xi32> -> vector<4xi32>
   // CHECK: %[[A_STEP:.+]] = llvm.inline_asm "", "=r,0" %{{.*}} : (i64) -> i64
