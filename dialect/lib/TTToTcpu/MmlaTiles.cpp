@@ -10,6 +10,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "tcpu/HiddenValue.h"
 #include "tcpu/MmlaLayout.h"
 #include "tcpu/TcpuOps.h"
 #include "tcpu/VectorConcat.h"
@@ -253,14 +254,8 @@ Value PackOperands(OpBuilder& b, Location loc, VectorType operand_type, int64_t 
       auto lanes = VectorType::get({2}, b.getI64Type());
       Value lane = b.create<vector::ExtractOp>(
           loc, b.create<vector::BitCastOp>(loc, lanes, list.front()), 0);
-      start = b.create<arith::IndexCastOp>(
-          loc, b.getIndexType(),
-          b.create<LLVM::InlineAsmOp>(loc, b.getI64Type(),
-                                      ValueRange{b.create<arith::ConstantIntOp>(loc, 0, 64), lane},
-                                      /*asm_string=*/"", /*constraints=*/"=r,0,r",
-                                      /*has_side_effects=*/false, /*is_align_stack=*/false,
-                                      LLVM::AsmDialectAttr(), ArrayAttr())
-              .getResult(0));
+      start = b.create<arith::IndexCastOp>(loc, b.getIndexType(),
+                                           tcpu::HiddenI64(b, loc, 0, ValueRange{lane}));
     }
     Value tile = b.create<arith::AddIOp>(loc, start, Index(b, loc, i / side));
     b.create<tcpu::StoreVectorsOp>(
@@ -429,13 +424,7 @@ Value InMemory(OpBuilder& b, Location loc, Value blocks, VectorType operand_type
       // inline asm returns them): seeing both chunks' addresses as one base plus 0 and 64, LLVM
       // copied the base and stepped the copies apart.
       auto hidden_step = [&](int64_t count) -> Value {
-        Value bytes = body.create<arith::ConstantIntOp>(loc, count * operand_bytes, 64);
-        return body
-            .create<LLVM::InlineAsmOp>(loc, body.getI64Type(), ValueRange{bytes},
-                                       /*asm_string=*/"", /*constraints=*/"=r,0",
-                                       /*has_side_effects=*/false, /*is_align_stack=*/false,
-                                       LLVM::AsmDialectAttr(), ArrayAttr())
-            .getResult(0);
+        return tcpu::HiddenI64(body, loc, count * operand_bytes);
       };
       Value a_step = hidden_step(rows), b_step = hidden_step(cols);
       SmallVector<Value> carried;

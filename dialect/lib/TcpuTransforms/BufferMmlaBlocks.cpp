@@ -18,6 +18,7 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
+#include "tcpu/HiddenValue.h"
 #include "tcpu/TcpuOps.h"
 #include "tt/TTToTcpuPasses.h"
 
@@ -120,14 +121,7 @@ std::optional<int64_t> ConstantOf(Value value, int depth = 4) {
 // them from a base of their own; folded into one base, their offsets outgrew an LDP's reach
 // (252 bytes) and every other read was a single LDR.
 Value OpaqueOffset(OpBuilder& b, Location loc, int64_t offset) {
-  Value constant = b.create<arith::ConstantIntOp>(loc, offset, 64);
-  Value hidden = b.create<LLVM::InlineAsmOp>(loc, b.getI64Type(), ValueRange{constant},
-                                             /*asm_string=*/"", /*constraints=*/"=r,0",
-                                             /*has_side_effects=*/false,
-                                             /*is_align_stack=*/false, LLVM::AsmDialectAttr(),
-                                             ArrayAttr())
-                     .getResult(0);
-  return b.create<arith::IndexCastOp>(loc, b.getIndexType(), hidden);
+  return b.create<arith::IndexCastOp>(loc, b.getIndexType(), tcpu::HiddenI64(b, loc, offset));
 }
 
 // Whether every use of `buffer`, through views, only reads or writes its elements (memref and
